@@ -1,0 +1,502 @@
+"""The protocol every game implements (DESIGN.md, modelled on OpenSpiel).
+
+A ``Game`` instance is one *session* at a table: the sequence of deals of a
+partiya / match / Стуколка session, with the money that moves between deals
+(pot, kitty).  The class itself carries the rules' description (name, titles,
+player range, option schema, verbs); the registry in ``engine.games`` maps a
+game id to its class.
+
+Lifecycle: ``start_deal(decks)`` deals from a ``DeckSource``; then players act
+through ``apply(seat, action)`` until ``deal_over()``; the game settles the deal
+itself.  ``is_over()`` says the session has reached its natural end.
+
+Why the base class checks legality itself: ``apply`` never trusts the caller
+(unlike RLCard); it rejects anything outside ``legal_actions(seat)`` and asks
+the game for a reason a player understands.
+
+Events are *public*: they never carry a card that some viewer may not see, so
+the log of any event stream can be shown to spectators.  What a player may see
+privately comes only through ``view(viewer)``.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, Iterable, Mapping, NamedTuple, Protocol, Sequence
+
+from engine.cards import Card, CardError, deck, format_cards, parse_card
+
+SPECTATOR = -1
+"""``view(SPECTATOR)``: public information only."""
+ADMIN = -2
+"""``view(ADMIN)``: everything, every hidden card included."""
+
+Viewer = int  # a seat number, SPECTATOR or ADMIN
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow now; ``str(err)`` is the reason for the player."""
+
+    def __init__(self, message: str, *, key: str = "", params: Mapping[str, Any] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.key = key
+        self.params = dict(params or {})
+
+
+class OptionError(ValueError):
+    """A table option that is unknown or has a bad value."""
+
+
+class DeckError(ValueError):
+    """A deck order that is not a full deck of the game, or a missing redeal deck."""
+
+
+# --- actions -------------------------------------------------------------------
+
+ArgKind = str
+"""How a verb's arguments parse: "" none, "card", "cards" (0+), "int", "int?",
+"name", "cards|shlejf" (Стуколка's ``buy shlejf``)."""
+
+
+class Action(NamedTuple):
+    """``verb args`` as in RULES.md §9.2; cards are ``Card``, prices ``int``, names ``str``."""
+
+    verb: str
+    args: tuple = ()
+
+    def text(self, ascii: bool = False) -> str:
+        parts = [self.verb]
+        for arg in self.args:
+            parts.append(arg.text(ascii) if isinstance(arg, Card) else str(arg))
+        return " ".join(parts)
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def parse_action(text: str, verbs: Mapping[str, ArgKind]) -> Action:
+    """Parse ``verb args`` with a game's verb grammar; raise ``IllegalAction`` on bad syntax."""
+    words = text.split()
+    if not words:
+        raise IllegalAction("Empty action: type a verb such as " + _verb_list(verbs) + ".")
+    verb, rest = words[0].lower(), words[1:]
+    kind = verbs.get(verb)
+    if kind is None:
+        raise IllegalAction(f"Unknown action {words[0]!r}: this game knows " + _verb_list(verbs) + ".")
+    try:
+        if kind == "":
+            if rest:
+                raise IllegalAction(f"{verb!r} takes no arguments.")
+            return Action(verb)
+        if kind == "card":
+            if len(rest) != 1:
+                raise IllegalAction(f"{verb!r} takes exactly one card, e.g. '{verb} Q♠'.")
+            return Action(verb, (parse_card(rest[0]),))
+        if kind in ("cards", "cards|shlejf"):
+            if kind == "cards|shlejf" and [w.lower() for w in rest] == ["shlejf"]:
+                return Action(verb, ("shlejf",))
+            return Action(verb, tuple(parse_card(w) for w in rest))
+        if kind in ("int", "int?"):
+            if not rest and kind == "int?":
+                return Action(verb)
+            if len(rest) != 1 or not rest[0].isdigit():
+                raise IllegalAction(f"{verb!r} takes one whole number, e.g. '{verb} 10'.")
+            return Action(verb, (int(rest[0]),))
+        if kind == "name":
+            if len(rest) != 1:
+                raise IllegalAction(f"{verb!r} takes one player's name.")
+            return Action(verb, (rest[0],))
+    except CardError as err:
+        raise IllegalAction(str(err)) from None
+    raise AssertionError(f"unknown argument kind {kind!r}")
+
+
+def _verb_list(verbs: Iterable[str]) -> str:
+    return ", ".join(sorted(verbs))
+
+
+class Event(NamedTuple):
+    """Something that happened, for logs and narration. Public by contract (module docstring)."""
+
+    kind: str
+    seat: int | None = None
+    data: Mapping[str, Any] = {}
+
+    def text(self, names: Sequence[str]) -> str:
+        """A plain English line for records and replays (the TUI narrates from its catalogue)."""
+        who = names[self.seat] if self.seat is not None else ""
+        parts = [p for p in (who, self.kind.replace("_", " ")) if p]
+        for key, value in self.data.items():
+            parts.append(f"{key}={_plain(value, names)}")
+        return " ".join(parts)
+
+
+def _plain(value: Any, names: Sequence[str]) -> str:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, Action):
+        return value.text()
+    if isinstance(value, (list, tuple)):
+        if value and all(isinstance(v, Card) for v in value):
+            return format_cards(value, sep=",")
+        return ",".join(_plain(v, names) for v in value)
+    return str(value)
+
+
+# --- options -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Option:
+    """One table option of RULES.md §2–§6 with its default and its limits."""
+
+    name: str
+    default: Any
+    doc: str
+    kind: type = int
+    choices: tuple = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    multiple_of: int | None = None
+    optional: bool = False  # None allowed (e.g. Стуколка `rounds`: no fixed end)
+
+    def coerce(self, value: Any) -> Any:
+        if value is None and self.optional:
+            return None
+        if self.kind is bool:
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in ("1", "true", "yes", "on", "да"):
+                return True
+            if text in ("0", "false", "no", "off", "нет"):
+                return False
+            raise OptionError(f"option {self.name!r} is on or off, not {value!r}")
+        if self.kind is int:
+            if isinstance(value, bool) or not isinstance(value, (int, str)):
+                raise OptionError(f"option {self.name!r} must be a whole number, not {value!r}")
+            try:
+                number = int(value)
+            except ValueError:
+                raise OptionError(f"option {self.name!r} must be a whole number, not {value!r}") from None
+            if self.minimum is not None and number < self.minimum:
+                raise OptionError(f"option {self.name!r} must be at least {self.minimum}, not {number}")
+            if self.maximum is not None and number > self.maximum:
+                raise OptionError(f"option {self.name!r} must be at most {self.maximum}, not {number}")
+            if self.multiple_of and number % self.multiple_of:
+                raise OptionError(
+                    f"option {self.name!r} must be a multiple of {self.multiple_of}, not {number}"
+                )
+            return number
+        text = str(value).strip().lower()
+        if self.choices and text not in self.choices:
+            raise OptionError(f"option {self.name!r} must be one of {', '.join(self.choices)}, not {value!r}")
+        return text
+
+
+def validate_options(spec: Sequence[Option], raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Fill defaults and check every value; unknown names are refused with the known ones listed."""
+    known = {o.name: o for o in spec}
+    raw = dict(raw or {})
+    unknown = sorted(set(raw) - set(known))
+    if unknown:
+        raise OptionError(
+            f"unknown option {unknown[0]!r}; this game knows: {', '.join(o.name for o in spec)}"
+        )
+    return {name: opt.coerce(raw[name]) if name in raw else opt.default for name, opt in known.items()}
+
+
+# --- decks ---------------------------------------------------------------------
+
+
+class DeckSource(Protocol):
+    """Where a deal's deck orders come from: the first for the deal, then one per redeal."""
+
+    def next_deck(self) -> list[Card]: ...
+
+
+class ShuffledDecks:
+    """Decks from a seeded RNG (RULES.md §9.3): the seed and every dealt order are kept."""
+
+    def __init__(self, size: int, seed: int | None = None):
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        self._rng = random.Random(self.seed)
+        self._cards = deck(size)
+
+    def next_deck(self) -> list[Card]:
+        cards = list(self._cards)
+        self._rng.shuffle(cards)
+        return cards
+
+
+class GivenDecks:
+    """The deck orders of a record, in order."""
+
+    def __init__(self, decks: Sequence[Sequence[Card]]):
+        self._decks = [list(d) for d in decks]
+        self.used = 0
+
+    def next_deck(self) -> list[Card]:
+        if self.used >= len(self._decks):
+            raise DeckError(
+                f"this deal needs deck order {self.used + 1} (a redeal), but only "
+                f"{len(self._decks)} {'is' if len(self._decks) == 1 else 'are'} given"
+            )
+        self.used += 1
+        return list(self._decks[self.used - 1])
+
+
+def check_deck(cards: Sequence[Card], size: int) -> None:
+    """Refuse a deck order that is not exactly the game's deck, saying what is wrong."""
+    full = deck(size)
+    if len(cards) == size and set(cards) == set(full):
+        return
+    seen: set[Card] = set()
+    dups = [c for c in cards if c in seen or seen.add(c)]  # type: ignore[func-returns-value]
+    missing = [c for c in full if c not in seen]
+    foreign = [c for c in seen if c not in set(full)]
+    problems = [f"{len(cards)} cards instead of {size}"] if len(cards) != size else []
+    if missing:
+        problems.append("missing " + format_cards(missing))
+    if dups:
+        problems.append("repeated " + format_cards(dups))
+    if foreign:
+        problems.append("not in this deck " + format_cards(foreign))
+    raise DeckError("the deck order is not a full deck: " + "; ".join(problems))
+
+
+# --- the game session ------------------------------------------------------------
+
+
+@dataclass
+class DealLog:
+    """What determines a deal (RULES.md §9.3): its deck orders, dealer and actions."""
+
+    dealer: int
+    decks: list[list[Card]]
+    actions: list[tuple[int, Action]]
+    money: list[int]
+
+
+class Game(ABC):
+    """One session of a game at a table; subclasses implement the ``_hooks``."""
+
+    name: ClassVar[str]
+    title: ClassVar[Mapping[str, str]]  # {"ru": …, "en": …}
+    options_spec: ClassVar[tuple[Option, ...]]
+    verbs: ClassVar[Mapping[str, ArgKind]]
+    deck_size: ClassVar[int]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    # -- rules description ------------------------------------------------------
+
+    @classmethod
+    def make_options(cls, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        return validate_options(cls.options_spec, raw)
+
+    @classmethod
+    def player_range(cls, options: Mapping[str, Any]) -> tuple[int, int]:
+        """Allowed player counts under these (validated) options."""
+        return cls.min_players, cls.max_players
+
+    @classmethod
+    def parse_action(cls, text: str) -> Action:
+        return parse_action(text, cls.verbs)
+
+    # -- construction -------------------------------------------------------------
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        *,
+        dealer: int = 0,
+        pot: int = 0,
+    ):
+        self.options = self.make_options(options)
+        low, high = self.player_range(self.options)
+        if not low <= len(names) <= high:
+            raise OptionError(f"{self.title['en']} is played by {low}–{high} players, not {len(names)}")
+        if not 0 <= dealer < len(names):
+            raise OptionError(f"the dealer must be a seat 0–{len(names) - 1}, not {dealer}")
+        if isinstance(pot, bool) or not isinstance(pot, int) or pot < 0:
+            raise OptionError(f"the starting pot must be a whole number ≥ 0, not {pot!r}")
+        self.names = list(names)
+        self.n = len(names)
+        self.dealer = dealer
+        self.start_pot = pot
+        self.pot = pot
+        self.balances = [0] * self.n
+        self.deal_no = 0  # deals started in this session
+        self.in_deal = False
+        self.deals: list[DealLog] = []  # every deal started, the current one last
+        self._source: DeckSource | None = None
+
+    # -- deal lifecycle -------------------------------------------------------------
+
+    def can_start_deal(self) -> bool:
+        return not self.in_deal and not self.is_over()
+
+    def start_deal(self, decks: DeckSource) -> list[Event]:
+        if self.in_deal:
+            raise IllegalAction("A deal is still being played.")
+        if self.is_over():
+            raise IllegalAction("The session is over; no more deals.")
+        if self.deals:
+            self.dealer = self._next_dealer()
+        self._source = decks
+        self.deal_no += 1
+        self.in_deal = True
+        self.deals.append(DealLog(self.dealer, [], [], [0] * self.n))
+        return [Event("deal_start", self.dealer, {"deal": self.deal_no})] + self._start_deal()
+
+    def _next_dealer(self) -> int:
+        """R2: the deal passes clockwise after a completed deal."""
+        return (self.dealer + 1) % self.n
+
+    def _draw_deck(self) -> list[Card]:
+        """The next deck order of this deal (the first, or a redeal's), checked and logged."""
+        assert self._source is not None
+        cards = self._source.next_deck()
+        check_deck(cards, self.deck_size)
+        self.deals[-1].decks.append(list(cards))
+        return cards
+
+    def deal_over(self) -> bool:
+        return not self.in_deal
+
+    def _end_deal(self) -> None:
+        """Called by a game when its deal is settled."""
+        self.in_deal = False
+
+    # -- money ------------------------------------------------------------------
+
+    def _to_pot(self, seat: int, amount: int) -> None:
+        """Seat pays ``amount`` into the pot (negative: takes from it)."""
+        self.balances[seat] -= amount
+        self.deals[-1].money[seat] -= amount
+        self.pot += amount
+
+    def _transfer(self, payer: int, payee: int, amount: int) -> None:
+        self.balances[payer] -= amount
+        self.balances[payee] += amount
+        money = self.deals[-1].money
+        money[payer] -= amount
+        money[payee] += amount
+
+    # -- the protocol -------------------------------------------------------------
+
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that may act now (several at once in Спекулянт)."""
+        return self._to_act() if self.in_deal else ()
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if not self.in_deal or seat not in self._to_act():
+            return []
+        return self._legal(seat)
+
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        """Check and perform one action; raise ``IllegalAction`` with a reason otherwise."""
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        action = self._normalize(action)
+        if not self.in_deal:
+            raise IllegalAction("No deal is being played now.")
+        if not 0 <= seat < self.n:
+            raise IllegalAction(f"There is no seat {seat} at this table.")
+        if seat not in self._to_act():
+            waiting = ", ".join(self.names[s] for s in self._to_act())
+            raise IllegalAction(f"It is not your turn; waiting for {waiting}.")
+        legal = self._legal(seat)
+        if action not in legal:
+            raise IllegalAction(self._why_illegal(seat, action, legal))
+        self.deals[-1].actions.append((seat, action))
+        return self._apply(seat, action)
+
+    def _normalize(self, action: Action) -> Action:
+        """Bring equivalent spellings to the one form ``_legal`` lists (e.g. card order in ``buy``)."""
+        return action
+
+    def _why_illegal(self, seat: int, action: Action, legal: list[Action]) -> str:
+        verbs = sorted({a.verb for a in legal})
+        if action.verb not in verbs:
+            return f"You cannot {action.verb} now; you may {' or '.join(verbs)}."
+        reason = self._explain(seat, action, legal)
+        if reason:
+            return reason
+        options = ", ".join(a.text() for a in legal[:12])
+        return f"'{action.text()}' is not allowed now; you may: {options}."
+
+    def _explain(self, seat: int, action: Action, legal: list[Action]) -> str | None:
+        """A game-specific reason why ``action`` is illegal (its verb is allowed now)."""
+        return None
+
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        """What ``viewer`` (a seat, SPECTATOR or ADMIN) may know; the TUI's one door into a game."""
+        base: dict[str, Any] = {
+            "game": self.name,
+            "options": dict(self.options),
+            "names": list(self.names),
+            "viewer": viewer,
+            "dealer": self.dealer,
+            "deal_no": self.deal_no,
+            "in_deal": self.in_deal,
+            "to_act": list(self.to_act()),
+            "balances": list(self.balances),
+            "pot": self.pot,
+            "over": self.is_over(),
+        }
+        base.update(self._view(viewer))
+        return base
+
+    def result(self) -> list[int]:
+        """Net money per seat over the session so far (kopecks)."""
+        return list(self.balances)
+
+    def deadline(self) -> float | None:
+        """When the engine next needs ``tick`` (rules that wait on time); None: never."""
+        return None
+
+    def tick(self, now: float) -> list[Event]:
+        return []
+
+    def is_over(self) -> bool:
+        """The session reached its natural end (RULES.md §9.4 'over')."""
+        return False
+
+    def natural_end(self) -> bool:
+        """The record would end at a natural end here (RULES.md §9.4 'over').
+
+        Default: a deal has been completed and none is in progress.  Games with
+        partiyas or matches override it (e.g. Копилка: a partiya just settled).
+        """
+        return not self.in_deal and bool(self.deals)
+
+    def score(self) -> dict[str, Any] | None:
+        """The score sheet of points games (RULES.md §9.4 'score'); None for money games."""
+        return None
+
+    def places(self) -> dict[str, list[Card]]:
+        """Every card of the current deal by where it lies (tests check each is in one place)."""
+        return {}
+
+    # -- hooks --------------------------------------------------------------------
+
+    @abstractmethod
+    def _start_deal(self) -> list[Event]: ...
+
+    @abstractmethod
+    def _to_act(self) -> tuple[int, ...]: ...
+
+    @abstractmethod
+    def _legal(self, seat: int) -> list[Action]: ...
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> list[Event]: ...
+
+    @abstractmethod
+    def _view(self, viewer: Viewer) -> dict[str, Any]: ...

@@ -1,0 +1,215 @@
+"""The game record ``sukno-record/1`` (RULES.md §9.4): load, replay, write.
+
+A record is everything that determines a session: the players, the options,
+the first dealer, the money already on the table, and per deal its deck
+orders and every action in notation.  Replaying it through the rules gives
+the same state as live play, which is what crash recovery, ``sukno replay``
+and the worked-example tests rely on.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from engine.cards import CardError, parse_card
+from engine.game import DeckError, Game, GivenDecks, IllegalAction, OptionError
+from engine.games import get_game
+
+FORMAT = "sukno-record/1"
+
+
+class RecordError(ValueError):
+    """A file that is not a well-formed ``sukno-record/1`` record."""
+
+
+@dataclass
+class RecordDeal:
+    decks: list[list[Any]]  # deck orders as Cards
+    actions: list[str]  # "Name: verb args"
+
+
+@dataclass
+class Record:
+    game: str
+    players: list[str]
+    options: dict[str, Any] = field(default_factory=dict)
+    dealer: int = 0
+    pot: int = 0
+    deals: list[RecordDeal] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "options": dict(self.options),
+            "players": list(self.players),
+            "dealer": self.dealer,
+            "pot": self.pot,
+            "deals": [
+                {"decks": [[str(c) for c in d] for d in deal.decks], "actions": list(deal.actions)}
+                for deal in self.deals
+            ],
+        }
+
+
+def load_record(source: str | Path | Mapping[str, Any]) -> Record:
+    """Read and check a record from a path, JSON text or parsed JSON; ``RecordError`` says what is wrong."""
+    if isinstance(source, Mapping):
+        data: Any = source
+    else:
+        text = source
+        if isinstance(source, Path) or not str(source).lstrip().startswith("{"):
+            path = Path(source)
+            try:
+                text = path.read_text(encoding="utf-8")
+            except FileNotFoundError:
+                raise RecordError(f"{path}: no such file") from None
+            except IsADirectoryError:
+                raise RecordError(f"{path}: is a directory, not a record file") from None
+            except (OSError, UnicodeDecodeError) as err:
+                raise RecordError(f"{path}: cannot be read ({err})") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise RecordError(f"not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
+    return _check(data)
+
+
+def _check(data: Any) -> Record:
+    if not isinstance(data, Mapping):
+        raise RecordError("a record is a JSON object with format, game, players and deals")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"unknown record format {data.get('format')!r}; expected {FORMAT!r}")
+    game = data.get("game")
+    if not isinstance(game, str):
+        raise RecordError("'game' must name a game, e.g. \"stukolka\"")
+    try:
+        get_game(game)
+    except KeyError as err:
+        raise RecordError(str(err.args[0])) from None
+    players = data.get("players")
+    if (
+        not isinstance(players, list)
+        or not players
+        or not all(isinstance(p, str) and p.strip() and ":" not in p for p in players)
+    ):
+        raise RecordError("'players' must be a list of names (non-empty, without ':')")
+    if len(set(players)) != len(players):
+        raise RecordError("'players' has the same name twice")
+    options = data.get("options", {})
+    if not isinstance(options, Mapping):
+        raise RecordError("'options' must be an object of table options")
+    dealer = data.get("dealer", 0)
+    pot = data.get("pot", 0)
+    for key, value in (("dealer", dealer), ("pot", pot)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise RecordError(f"'{key}' must be a whole number ≥ 0")
+    deals_raw = data.get("deals")
+    if not isinstance(deals_raw, list):
+        raise RecordError("'deals' must be a list")
+    deals = [_check_deal(i, d) for i, d in enumerate(deals_raw, 1)]
+    return Record(game, list(players), dict(options), dealer, pot, deals)
+
+
+def _check_deal(number: int, raw: Any) -> RecordDeal:
+    if not isinstance(raw, Mapping):
+        raise RecordError(f"deal {number} must be an object with 'decks' and 'actions'")
+    decks_raw = raw.get("decks")
+    if not isinstance(decks_raw, list) or not decks_raw or not all(isinstance(d, list) for d in decks_raw):
+        raise RecordError(f"deal {number}: 'decks' must be a non-empty list of deck orders")
+    decks = []
+    for k, order in enumerate(decks_raw, 1):
+        try:
+            decks.append([parse_card(c) if isinstance(c, str) else _bad_card(c) for c in order])
+        except CardError as err:
+            raise RecordError(f"deal {number}, deck {k}: {err}") from None
+    actions = raw.get("actions", [])
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise RecordError(f"deal {number}: 'actions' must be a list of lines 'Name: verb args'")
+    return RecordDeal(decks, list(actions))
+
+
+def _bad_card(value: Any) -> Any:
+    raise CardError(f"{value!r} is not a card (cards are written as text, e.g. \"Q♠\")")
+
+
+def replay(record: Record) -> tuple[int, dict[str, Any]]:
+    """Play a record through the rules: (exit status, the §9.4 output object)."""
+    cls = get_game(record.game)
+    try:
+        game = cls(record.players, record.options, dealer=record.dealer, pot=record.pot)
+    except OptionError as err:
+        return 2, {"ok": False, "error": str(err)}
+    seats = {name: i for i, name in enumerate(record.players)}
+    total = 0
+    deals_out: list[dict[str, Any]] = []
+    for d, deal in enumerate(record.deals, 1):
+        if game.in_deal:
+            return 2, {"ok": False, "deal": d, "error": f"deal {d} starts while deal {d - 1} is unfinished"}
+        try:
+            events = game.start_deal(GivenDecks(deal.decks))
+        except (DeckError, IllegalAction) as err:
+            return 2, {"ok": False, "deal": d, "action": 0, "error": f"deal {d}: {err}"}
+        for k, line in enumerate(deal.actions, 1):
+            name, colon, text = line.partition(":")
+            failure = {"ok": False, "deal": d, "action": k, "line": line}
+            if not colon or name.strip() not in seats:
+                return 2, failure | {"error": f"expected 'Name: action' with a name from players, got {line!r}"}
+            try:
+                events += game.apply(seats[name.strip()], text.strip())
+            except (IllegalAction, DeckError) as err:
+                return 2, failure | {"error": str(err)}
+        total += len(deal.actions)
+        log = game.deals[-1]
+        deals_out.append(
+            {
+                "money": dict(zip(record.players, log.money)),
+                "events": [e.text(record.players) for e in events],
+            }
+        )
+    out: dict[str, Any] = {
+        "ok": True,
+        "actions": total,
+        "over": game.natural_end(),
+        "balances": dict(zip(record.players, game.result())),
+        "pot": game.pot,
+    }
+    score = game.score()
+    if score is not None:
+        out["score"] = score
+    out["deals"] = deals_out
+    return 0, out
+
+
+def record_of(game: Game, start_dealer: int | None = None) -> Record:
+    """The record of a live session, to save, export or replay."""
+    first = game.deals[0].dealer if game.deals else game.dealer
+    return Record(
+        game=game.name,
+        players=list(game.names),
+        options=dict(game.options),
+        dealer=first if start_dealer is None else start_dealer,
+        pot=game.start_pot,
+        deals=[
+            RecordDeal(
+                [list(d) for d in log.decks],
+                [f"{game.names[seat]}: {action.text()}" for seat, action in log.actions],
+            )
+            for log in game.deals
+        ],
+    )
+
+
+def rebuild(record: Record) -> Game:
+    """A live ``Game`` in the state the record leaves it (crash recovery); raises on a bad record."""
+    cls = get_game(record.game)
+    game = cls(record.players, record.options, dealer=record.dealer, pot=record.pot)
+    for deal in record.deals:
+        game.start_deal(GivenDecks(deal.decks))
+        for line in deal.actions:
+            name, _, text = line.partition(":")
+            game.apply(record.players.index(name.strip()), text.strip())
+    return game

@@ -1,0 +1,62 @@
+"""The ``sukno`` command: ``serve``, ``replay`` and the rest (DESIGN.md, net/cli.py).
+
+Subcommands import what they need lazily, so ``sukno replay`` works without
+loading the SSH server or Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from engine.record import RecordError, load_record, replay
+
+    try:
+        record = load_record(args.file)
+    except RecordError as err:
+        print(json.dumps({"ok": False, "error": f"{args.file}: {err}"}, ensure_ascii=False))
+        print(f"sukno replay: {args.file}: {err}", file=sys.stderr)
+        return 2
+    status, out = replay(record)
+    if args.brief:
+        out.pop("deals", None)
+    print(json.dumps(out, ensure_ascii=False, indent=1 if args.pretty else None))
+    if status:
+        where = f" (deal {out.get('deal')}, action {out.get('action')})" if "deal" in out else ""
+        print(f"sukno replay: {out.get('error')}{where}", file=sys.stderr)
+    return status
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sukno", description="sukno — a club of old Russian card games entered with ssh"
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    replay = sub.add_parser(
+        "replay", help="check a game record against the rules and print the result as JSON"
+    )
+    replay.add_argument("file", help="a sukno-record/1 JSON file")
+    replay.add_argument("--pretty", action="store_true", help="indent the JSON output")
+    replay.add_argument("--brief", action="store_true", help="leave out the per-deal events")
+    replay.set_defaults(func=_cmd_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
