@@ -1,0 +1,659 @@
+"""«Стуколка» (game 58 of the seeds): the base game 58.а and variants 58.б, 58.в, 58.г.
+
+RULES.md §5 is the binding reading; every rule below cites its resolution.
+
+Game kind: 4–7 players (by variant), 52 cards, imperfect information, money
+(integer kopecks) through a pot that carries remiz from deal to deal.
+
+One deal goes through phases (OpenSpiel style, a ``_legal_<phase>`` /
+``_apply_<phase>`` pair each):
+
+``trump_mode`` (58.в only: the dealer says ``shlejf`` or ``open`` before the
+deal) → ``declare`` (knock / pass / golets / look / dark) → ``buy`` (58.б,
+58.в) → ``razrez`` (58.в with the option) → ``play`` (three tricks) → settled.
+A pending ``discard`` (after a dark ``buy``, ``buy shlejf`` or ``razrez``) is a
+sub-step of the phase it belongs to.
+
+A session is a sequence of deals: the pot carries, the deal passes clockwise
+(R2), and with the option ``rounds`` the session ends per R44.  With
+``variant v`` and ``open`` a deal is played exactly as 58.б (R50): the code
+asks ``self.closed`` (the trump lies face down) instead of the variant letter
+wherever the two differ.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cards import Card, Rank, Suit
+from engine.game import ADMIN, SPECTATOR, Action, Event, Game, IllegalAction, Option, Viewer
+
+# Phases of a deal.
+TRUMP_MODE = "trump_mode"
+DECLARE = "declare"
+BUY = "buy"
+RAZREZ = "razrez"
+PLAY = "play"
+DONE = "done"
+
+# Interned actions: legal_actions builds lists of these, so equality tests are cheap.
+KNOCK = Action("knock")
+PASS = Action("pass")
+GOLETS = Action("golets")
+LOOK = Action("look")
+DARK = Action("dark")
+SHLEJF = Action("shlejf")
+OPEN = Action("open")
+BUY_PAT = Action("buy")
+BUY_SHLEJF = Action("buy", ("shlejf",))
+RAZREZ_ACT = Action("razrez")
+_PLAY: dict[Card, Action] = {}
+_DISCARD: dict[Card, Action] = {}
+
+
+def _play(card: Card) -> Action:
+    action = _PLAY.get(card)
+    if action is None:
+        action = _PLAY[card] = Action("play", (card,))
+    return action
+
+
+def _discard(card: Card) -> Action:
+    action = _DISCARD.get(card)
+    if action is None:
+        action = _DISCARD[card] = Action("discard", (card,))
+    return action
+
+
+def _buys(hand: list[Card]) -> list[Action]:
+    """Every 0–3 card discard of a hand, cards in ascending order (R47)."""
+    cards = sorted(hand)
+    out = [BUY_PAT]
+    size = len(cards)
+    for mask in range(1, 1 << size):
+        out.append(Action("buy", tuple(cards[i] for i in range(size) if mask >> i & 1)))
+    return out
+
+
+PLAYERS = {"a": (4, 7), "b": (4, 5), "v": (4, 6), "g": (4, 5)}  # R45, R46, R49, R56
+
+OPTIONS = (
+    Option("variant", "a", "58.а base, 58.б buying, 58.в shlejf, 58.г compulsory", str, choices=("a", "b", "v", "g")),
+    Option("a", 30, "ante «за сдачу» paid by each dealer (R34); a multiple of 3", minimum=3, multiple_of=3),
+    Option("b", 30, "58.г: each player's ante in a compulsory deal (R57); a multiple of 3", minimum=3, multiple_of=3),
+    Option("rounds", None, "full dealer rotations in a session, then play on until the pot is empty (R44)",
+           minimum=1, optional=True),
+    Option("dark", False, "58.в: allow «в тёмную» (R52)", bool),
+    Option("razrez", False, "58.в: allow «разрез» (R53)", bool),
+    Option("remiz_cap", 0, "house limit on one remiz payment, 0 = none (a multiple of 3)", minimum=0, multiple_of=3),
+)
+
+
+class Stukolka(Game):
+    """Стуколка: one session at a table (RULES.md §5)."""
+
+    name = "stukolka"
+    title = {"ru": "Стуколка", "en": "Stukolka"}
+    options_spec = OPTIONS
+    verbs = {
+        "knock": "", "pass": "", "golets": "", "look": "", "dark": "", "shlejf": "", "open": "",
+        "buy": "cards|shlejf", "razrez": "", "discard": "card", "play": "card",
+    }
+    deck_size = 52  # R32
+    min_players = 4
+    max_players = 7
+
+    @classmethod
+    def player_range(cls, options: dict[str, Any]) -> tuple[int, int]:
+        return PLAYERS[options["variant"]]
+
+    def __init__(self, names, options=None, *, dealer: int = 0, pot: int = 0):
+        super().__init__(names, options, dealer=dealer, pot=pot)
+        self.variant: str = self.options["variant"]
+        self.completed = 0  # deals settled in this session (R44)
+        self.last_pot_empty = False
+        self.phase = DONE
+        self._clear_deal()
+
+    # ------------------------------------------------------------------ deal state
+
+    def _clear_deal(self) -> None:
+        n = self.n
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.stock: list[Card] = []
+        self.trump: Suit | None = None
+        self.trump_card: Card | None = None
+        self.trump_where = ""  # "up" (on the stock), "aside" (out of play, shown), "shlejf" (face down), "hand"
+        self.closed = False  # 58.в shlejf: the trump lies face down and the dealer always plays (R51, R54)
+        self.burned: list[Card] = []  # hidden burned cards (the golets' second card, R37)
+        self.discards: list[Card] = []  # face down: passed hands, exchanges
+        self.played: list[tuple[int, Card]] = []  # completed tricks, in order
+        self.trick: list[tuple[int, Card]] = []
+        self.declared: list[str] = [""] * n  # "", knock, golets, dark, pass, razrez, compelled, shlejf
+        self.looked = [True] * n  # False only while a 58.в dark-option player has not looked (R52)
+        self.queue: list[int] = []  # seats still to act in this phase, the first acts now
+        self.pending: int | None = None  # a seat that must `discard` one card
+        self.golets_taken = False
+        self.forced: int | None = None  # R39 forced dealer
+        self.compulsory = False  # 58.г compulsory deal (R57)
+        self.stake = 0  # P, the pot when play starts (R43)
+        self.tricks = [0] * n
+        self.active: list[int] = []  # seats in play, in trick order from the first leader
+        self.leader: int | None = None
+        self.remiz: list[int] = []
+
+    def _start_deal(self) -> list[Event]:
+        self._clear_deal()
+        events: list[Event] = []
+        self.deck = self._draw_deck()
+        if self.variant == "g":
+            self.compulsory = self.pot == 0  # R57, R59: an empty pot makes the deal compulsory
+            if self.compulsory:
+                for seat in range(self.n):
+                    self._to_pot(seat, self.options["b"])
+                events.append(Event("antes", None, {"each": self.options["b"], "pot": self.pot}))
+        else:
+            self._to_pot(self.dealer, self.options["a"])  # R34: every dealer antes, never again on a redeal
+            events.append(Event("ante", self.dealer, {"amount": self.options["a"], "pot": self.pot}))
+        if self.variant == "v":
+            self.phase = TRUMP_MODE  # the dealer must choose before dealing
+            self.queue = [self.dealer]
+            return events
+        return events + self._deal()
+
+    def _eldest_order(self) -> list[int]:
+        """Seats clockwise from the eldest, the dealer last (R1)."""
+        return [(self.dealer + 1 + i) % self.n for i in range(self.n)]
+
+    def _deal(self) -> list[Event]:
+        """Deal from the current deck order (§9.3); an open ace turned up redeals (R35)."""
+        events: list[Event] = []
+        while True:
+            n, cards = self.n, self.deck
+            order = self._eldest_order()
+            self.hands = [[] for _ in range(n)]
+            for i in range(3 * n):
+                self.hands[order[i % n]].append(cards[i])
+            self.trump_card = cards[3 * n]
+            self.trump = self.trump_card.suit
+            self.stock = list(cards[3 * n + 1:])
+            if self.closed:  # R51: the shlejf lies face down; an ace causes no redeal
+                self.trump_where = "shlejf"
+                events.append(Event("shlejf_trump", self.dealer, {"trump": self.trump}))
+                break
+            self.trump_where = "up"
+            if self.trump_card.rank != Rank.ACE:
+                events.append(Event("trump_turned", self.dealer, {"card": self.trump_card}))
+                break
+            events.append(Event("redeal", self.dealer, {"card": self.trump_card}))  # R35
+            self.deck = self._draw_deck()
+        return events + self._begin_declarations()
+
+    def _begin_declarations(self) -> list[Event]:
+        order = self._eldest_order()
+        if self.compulsory:  # R57: everyone plays, the eldest leads, no declarations
+            for seat in order:
+                self.declared[seat] = "compelled"
+            return self._begin_play(order[0])
+        self.phase = DECLARE
+        if self.closed:
+            self.declared[self.dealer] = "shlejf"  # R54: the dealer always plays
+            self.queue = order[:-1]
+            if self.options["dark"]:
+                for seat in self.queue:
+                    self.looked[seat] = False
+        else:
+            self.queue = order
+        return []
+
+    # ------------------------------------------------------------------ protocol hooks
+
+    def _to_act(self) -> tuple[int, ...]:
+        if self.pending is not None:
+            return (self.pending,)
+        if self.phase == PLAY:
+            return (self._next_player(),)
+        if self.queue:
+            return (self.queue[0],)
+        return ()
+
+    def _legal(self, seat: int) -> list[Action]:
+        if self.pending is not None:
+            return [_discard(c) for c in self.hands[seat]]
+        phase = self.phase
+        if phase == PLAY:
+            return self._legal_play(seat)
+        if phase == DECLARE:
+            return self._legal_declare(seat)
+        if phase == BUY:
+            return self._legal_buy(seat)
+        if phase == RAZREZ:
+            return [RAZREZ_ACT, PASS]
+        if phase == TRUMP_MODE:
+            return [SHLEJF, OPEN]
+        return []
+
+    def _normalize(self, action: Action) -> Action:
+        if action.verb == "buy" and action.args and action.args != ("shlejf",):
+            return Action("buy", tuple(sorted(action.args)))
+        return action
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        if self.pending is not None:
+            return self._apply_discard(seat, action.args[0])
+        phase = self.phase
+        if phase == PLAY:
+            return self._apply_play(seat, action.args[0])
+        if phase == DECLARE:
+            return self._apply_declare(seat, action)
+        if phase == BUY:
+            return self._apply_buy(seat, action)
+        if phase == RAZREZ:
+            return self._apply_razrez(seat, action)
+        return self._apply_trump_mode(seat, action)
+
+    # ------------------------------------------------------------------ 58.в: shlejf or open
+
+    def _apply_trump_mode(self, seat: int, action: Action) -> list[Event]:
+        self.closed = action is SHLEJF or action == SHLEJF  # R50: `open` plays the deal as 58.б
+        event = Event("shlejf" if self.closed else "open", seat)
+        self.queue = []
+        return [event] + self._deal()
+
+    # ------------------------------------------------------------------ declarations
+
+    def _golets_free(self) -> bool:
+        return self.variant == "a" and not self.golets_taken  # R36, R46: golets only in 58.а, once
+
+    def _ins(self) -> list[int]:
+        """Non-dealers who are in, clockwise from the eldest."""
+        ins = ("knock", "golets", "dark", "razrez")
+        return [s for s in self._eldest_order()[:-1] if self.declared[s] in ins]
+
+    def _legal_declare(self, seat: int) -> list[Action]:
+        if seat == self.dealer and not self.closed:
+            lone = len(self._ins()) == 1  # R39: a lone knocker forces the dealer to play
+            out = [KNOCK] if lone else [KNOCK, PASS]
+            if self._golets_free():
+                out.append(GOLETS)
+            return out
+        if not self.looked[seat]:
+            return [LOOK, DARK, KNOCK, PASS]  # §9.2: knock/pass without look counts as looking
+        out = [KNOCK, PASS]
+        if self._golets_free():
+            out.append(GOLETS)
+        return out
+
+    def _apply_declare(self, seat: int, action: Action) -> list[Event]:
+        verb = action.verb
+        if verb == "look":
+            self.looked[seat] = True
+            return [Event("look", seat)]
+        self.looked[seat] = verb != "dark"
+        self.queue.pop(0)
+        events: list[Event]
+        if verb == "golets":
+            events = self._take_golets(seat)
+        elif verb == "pass":
+            self.declared[seat] = "pass"
+            self.discards.extend(self.hands[seat])  # §9.2: a passer discards his hand face down
+            self.hands[seat] = []
+            events = [Event("pass", seat)]
+        else:
+            self.declared[seat] = verb  # knock or dark (R52: dark is committed)
+            events = [Event(verb, seat)]
+        if seat == self.dealer and not self.closed:
+            if verb != "pass" and len(self._ins()) == 1:
+                self.forced = seat  # R39
+                events.append(Event("forced_dealer", seat))
+            return events + self._after_declarations()
+        if not self.queue:
+            return events + self._after_declarations()
+        if self.queue[0] == self.dealer and not self._ins():
+            return events + self._dealer_takes_pot()  # R38: all pass
+        return events
+
+    def _take_golets(self, seat: int) -> list[Event]:
+        """R37: discard 3, burn the trump card (shown aside) and the next card, take the next 3."""
+        self.golets_taken = True
+        self.declared[seat] = "golets"
+        self.discards.extend(self.hands[seat])
+        self.trump_where = "aside"
+        self.burned.append(self.stock.pop(0))
+        self.hands[seat] = self.stock[:3]
+        del self.stock[:3]
+        return [Event("golets", seat)]
+
+    def _after_declarations(self) -> list[Event]:
+        if self.variant in ("a", "g"):  # no buying in 58.а and 58.г
+            return self._begin_play(self._first_leader())
+        if self.closed:
+            ins = self._ins()
+            if not ins and not self.options["razrez"]:
+                return self._dealer_takes_pot()  # R54: alone, he takes the pot
+            self.queue = ins + [self.dealer]
+        else:
+            self.trump_where = "aside"  # R47: the turned card goes out of play, shown aside
+            self.queue = [s for s in self._eldest_order() if s in self._ins() or
+                          (s == self.dealer and self.declared[s] in ("knock", "golets"))]
+        self.phase = BUY
+        return [Event("buying", None)]
+
+    def _first_leader(self) -> int:
+        """R40: the golets taker, else the first knocker clockwise from the eldest."""
+        order = self._eldest_order()
+        for seat in order:
+            if self.declared[seat] == "golets":
+                return seat
+        for seat in order:
+            if self.declared[seat] in ("knock", "dark"):
+                return seat
+        raise AssertionError("no player is in")
+
+    def _dealer_takes_pot(self) -> list[Event]:
+        """R38 / R54: nobody plays against the dealer, so he takes the whole pot without play."""
+        amount = self.pot
+        self._to_pot(self.dealer, -amount)
+        self.queue = []
+        return [Event("dealer_takes_pot", self.dealer, {"amount": amount})] + self._settle()
+
+    # ------------------------------------------------------------------ buying (58.б, 58.в)
+
+    def _legal_buy(self, seat: int) -> list[Action]:
+        if self.closed and seat == self.dealer:
+            return [BUY_PAT, BUY_SHLEJF]  # R51: all or nothing
+        if self.declared[seat] == "dark":
+            return [BUY_PAT]  # R52: his 3 unseen cards go, 4 come
+        return _buys(self.hands[seat])
+
+    def _apply_buy(self, seat: int, action: Action) -> list[Event]:
+        self.queue.pop(0)
+        hand = self.hands[seat]
+        if action.args == ("shlejf",):
+            self.discards.extend(hand)
+            self.hands[seat] = self.stock[:3] + [self.trump_card]  # R51
+            del self.stock[:3]
+            self.trump_where = "hand"
+            self.pending = seat
+            return [Event("buy_shlejf", seat)]
+        if self.declared[seat] == "dark":
+            self.discards.extend(hand)
+            self.hands[seat] = self.stock[:4]  # R52
+            del self.stock[:4]
+            self.looked[seat] = True
+            self.pending = seat
+            return [Event("buy_dark", seat)]
+        for card in action.args:
+            hand.remove(card)
+        self.discards.extend(action.args)
+        count = len(action.args)
+        hand.extend(self.stock[:count])
+        del self.stock[:count]
+        events = [Event("buy", seat, {"count": count})]
+        if not self.queue:
+            events += self._after_buying()
+        return events
+
+    def _apply_discard(self, seat: int, card: Card) -> list[Event]:
+        self.hands[seat].remove(card)
+        self.discards.append(card)
+        self.pending = None
+        events = [Event("discard", seat)]
+        if self.phase == BUY and not self.queue:
+            events += self._after_buying()
+        elif self.phase == RAZREZ and not self.queue:
+            events += self._after_razrez()
+        return events
+
+    def _after_buying(self) -> list[Event]:
+        if self.closed and self.options["razrez"]:
+            passers = [s for s in self._eldest_order()[:-1] if self.declared[s] == "pass"]
+            if passers:
+                self.phase = RAZREZ
+                self.queue = passers
+                return [Event("razrez_round", None)]
+            return self._after_razrez()
+        return self._begin_play(self._first_leader())
+
+    # ------------------------------------------------------------------ razrez (58.в)
+
+    def _apply_razrez(self, seat: int, action: Action) -> list[Event]:
+        self.queue.pop(0)
+        if action.verb == "pass":
+            events = [Event("razrez_declined", seat)]
+            return events + (self._after_razrez() if not self.queue else [])
+        self.declared[seat] = "razrez"  # R53: a full participant
+        self.hands[seat] = self.stock[:4]
+        del self.stock[:4]
+        self.pending = seat
+        return [Event("razrez", seat)]
+
+    def _after_razrez(self) -> list[Event]:
+        if not self._ins():
+            return self._dealer_takes_pot()  # R54
+        razrez = [s for s in self._eldest_order()[:-1] if self.declared[s] == "razrez"]
+        leader = razrez[-1] if razrez else self._first_leader()  # R53/R55: the last razrez buyer leads
+        return self._begin_play(leader)
+
+    # ------------------------------------------------------------------ play
+
+    def _begin_play(self, leader: int) -> list[Event]:
+        self.phase = PLAY
+        self.queue = []
+        self.stake = self.pot  # R43: P, always a multiple of 3
+        playing = {s for s in range(self.n) if self.declared[s] not in ("", "pass")}
+        self.active = [(leader + i) % self.n for i in range(self.n) if (leader + i) % self.n in playing]
+        self.leader = leader
+        return [Event("play_starts", leader, {"stake": self.stake, "players": list(self.active)})]
+
+    def _next_player(self) -> int:
+        if not self.trick:
+            return self.leader  # type: ignore[return-value]
+        active = self.active
+        return active[(active.index(self.trick[0][0]) + len(self.trick)) % len(active)]
+
+    def _legal_play(self, seat: int) -> list[Action]:
+        return [_play(c) for c in self._playable(seat)]
+
+    def _playable(self, seat: int) -> list[Card]:
+        """R41 (head the trick; trump and overtrump when void) and R42 (lead the trump ace)."""
+        hand = self.hands[seat]
+        trump = self.trump
+        if not self.trick:
+            ace = Card.of(Rank.ACE, trump)  # type: ignore[arg-type]
+            return [ace] if ace in hand else list(hand)
+        led = self.trick[0][1].suit
+        best = self._winning_card()
+        follow = [c for c in hand if c.suit == led]
+        if follow:
+            if best.suit == led:
+                higher = [c for c in follow if c > best]
+                return higher or follow
+            return follow  # the lead was trumped: no plain card can head it
+        trumps = [c for c in hand if c.suit == trump]
+        if trumps:
+            if best.suit == trump:
+                higher = [c for c in trumps if c > best]
+                return higher or trumps  # overtrump if he can, else under-trump (R41)
+            return trumps
+        return list(hand)
+
+    def _winning_card(self) -> Card:
+        return self._trick_winner()[1]
+
+    def _trick_winner(self) -> tuple[int, Card]:
+        trump = self.trump
+        best = self.trick[0]
+        for seat, card in self.trick[1:]:
+            b = best[1]
+            if card.suit == b.suit:
+                if card > b:
+                    best = (seat, card)
+            elif card.suit == trump:
+                best = (seat, card)
+            # a card of another plain suit never wins
+        return best
+
+    def _apply_play(self, seat: int, card: Card) -> list[Event]:
+        self.hands[seat].remove(card)
+        self.trick.append((seat, card))
+        events = [Event("play", seat, {"card": card})]
+        if len(self.trick) < len(self.active):
+            return events
+        winner, _ = self._trick_winner()
+        self.tricks[winner] += 1
+        self.played.extend(self.trick)
+        number = len(self.played) // len(self.active)
+        events.append(Event("trick", winner, {"number": number, "cards": [c for _, c in self.trick]}))
+        share = self.stake // 3
+        self._to_pot(winner, -share)
+        events.append(Event("trick_paid", winner, {"amount": share}))
+        self.trick = []
+        self.leader = winner
+        if number == 3:
+            events += self._settle_play()
+        return events
+
+    def _settle_play(self) -> list[Event]:
+        """R43: every player in with no trick, except a forced dealer, pays P into the pot."""
+        events: list[Event] = []
+        cap = self.options["remiz_cap"]
+        amount = min(self.stake, cap) if cap else self.stake
+        for seat in self.active:
+            if self.tricks[seat] == 0 and seat != self.forced:
+                self.remiz.append(seat)
+                self._to_pot(seat, amount)
+                events.append(Event("remiz", seat, {"amount": amount}))
+        return events + self._settle()
+
+    def _settle(self) -> list[Event]:
+        self.phase = DONE
+        self.queue = []
+        self.completed += 1
+        self.last_pot_empty = self.pot == 0
+        self._end_deal()
+        return [Event("deal_end", None, {"pot": self.pot})]
+
+    # ------------------------------------------------------------------ explanations
+
+    def _explain(self, seat: int, action: Action, legal: list[Action]) -> str | None:
+        if self.pending is not None and action.verb == "discard":
+            return f"You do not hold {action.args[0]}; discard one of your cards."
+        if self.phase == PLAY and action.verb == "play":
+            return self._explain_play(seat, action.args[0])
+        if self.phase == BUY and action.verb == "buy":
+            if self.closed and seat == self.dealer:
+                return "The dealer either stands pat ('buy') or takes the shlejf ('buy shlejf') (R51)."
+            if self.declared[seat] == "dark":
+                return "A dark player buys blind: write 'buy' alone, then discard one card (R52)."
+            if action.args == ("shlejf",):
+                return "Only the dealer may take the shlejf (R51)."
+            missing = [c for c in action.args if c not in self.hands[seat]]
+            if missing:
+                return f"You do not hold {missing[0]}."
+            return "You may discard at most 3 different cards of your hand (R47)."
+        if self.phase == DECLARE and seat == self.dealer and action.verb == "pass" and not self.closed:
+            return "Exactly one player is in, so the dealer must play (R39)."
+        return None
+
+    def _explain_play(self, seat: int, card: Card) -> str:
+        hand = self.hands[seat]
+        if card not in hand:
+            return f"You do not hold {card}."
+        if not self.trick:
+            return f"You hold the ace of trumps and are on lead, so you must lead it (R42)."
+        led = self.trick[0][1].suit
+        best = self._winning_card()
+        trump = self.trump
+        assert trump is not None
+        if any(c.suit == led for c in hand):
+            if card.suit != led:
+                return f"You hold {led.symbol}, so you must follow {led.symbol} (R41)."
+            return f"You can beat {best}, so you must head the trick with a higher {led.symbol} (R41)."
+        if card.suit != trump:
+            return f"You have no {led.symbol} but hold trumps, so you must trump (R41)."
+        return f"You can overtrump {best}, so you must play a higher trump (R41)."
+
+    # ------------------------------------------------------------------ session
+
+    def is_over(self) -> bool:
+        """R44: after `rounds` full rotations, the first deal that ends with an empty pot ends the session."""
+        rounds = self.options["rounds"]
+        if rounds is None or self.in_deal:
+            return False
+        return self.completed >= rounds * self.n and self.last_pot_empty
+
+    def natural_end(self) -> bool:
+        if self.in_deal or not self.deals:
+            return False
+        return self.options["rounds"] is None or self.is_over()
+
+    # ------------------------------------------------------------------ views
+
+    def places(self) -> dict[str, list[Card]]:
+        if not self.deals:
+            return {}
+        if self.phase == TRUMP_MODE:
+            return {"undealt": list(self.deck)}
+        out: dict[str, list[Card]] = {f"hand:{s}": list(h) for s, h in enumerate(self.hands)}
+        out["stock"] = list(self.stock)
+        out["trump_card"] = [self.trump_card] if self.trump_where != "hand" else []  # type: ignore[list-item]
+        out["burned"] = list(self.burned)
+        out["discards"] = list(self.discards)
+        out["played"] = [c for _, c in self.played]
+        out["trick"] = [c for _, c in self.trick]
+        return out
+
+    def _sees_hand(self, viewer: Viewer, seat: int) -> bool:
+        if viewer == ADMIN:
+            return True
+        return viewer == seat and self.looked[seat]
+
+    def _view(self, viewer: Viewer) -> dict[str, Any]:
+        n = self.n
+        trump_card = None
+        if self.trump_card is not None and self.phase != TRUMP_MODE:
+            if self.trump_where in ("up", "aside") or viewer == ADMIN:
+                trump_card = self.trump_card
+            elif self.trump_where == "shlejf" and viewer == self.dealer:
+                trump_card = self.trump_card  # only the dealer saw the shlejf (§5.10)
+        status = []
+        for seat in range(n):
+            word = self.declared[seat]
+            if seat == self.forced:
+                word = "forced"
+            if seat in self.remiz:
+                word = "remiz"
+            status.append(word)
+        return {
+            "phase": self.phase,
+            "variant": self.variant,
+            "closed": self.closed,
+            "hands": [list(self.hands[s]) if self._sees_hand(viewer, s) else None for s in range(n)],
+            "hand_counts": [len(h) for h in self.hands],
+            "looked": list(self.looked),
+            "trick": [[s, c] for s, c in self.trick],
+            "played": [[s, c] for s, c in self.played],
+            "trump": self.trump if self.phase != TRUMP_MODE else None,
+            "trump_card": trump_card,
+            "trump_where": self.trump_where,
+            "tricks": list(self.tricks),
+            "status": status,
+            "declared": list(self.declared),
+            "stake": self.stake if self.phase in (PLAY, DONE) else self.pot,
+            "stock_count": len(self.stock),
+            "discard_count": len(self.discards),
+            "burned": list(self.burned) if viewer == ADMIN else None,
+            "discards": list(self.discards) if viewer == ADMIN else None,
+            "stock": list(self.stock) if viewer == ADMIN else None,
+            "golets_free": self._golets_free() and self.phase == DECLARE,
+            "forced": self.forced,
+            "compulsory": self.compulsory,
+            "leader": self.leader,
+            "pending_discard": self.pending,
+            "remiz": list(self.remiz),
+            "completed": self.completed,
+        }
+
+
+GAME = Stukolka
