@@ -1,0 +1,182 @@
+"""The shared in-memory club: who is online, the tables, the hall chat.
+
+Interface used by ``tui/`` and ``net/`` (keep these names):
+
+- ``Club(tables_config=None, *, seed=None)``: ``tables_config`` is a list of
+  ``{"game": id, "options": {...}, "seats": n}``; None opens one table per
+  registered game with its defaults.  A config entry naming a game that is not
+  registered is skipped and noted in ``club.skipped`` (games land one by one).
+- ``open_table(game, options=None, seats=None) -> Table`` (seats: the game's
+  minimum number of players by default); ``tables: dict[int, Table]``.
+- ``enter(name, guest=False)`` / ``leave(name)``: sessions are counted, so a
+  name with two sessions stays online until both leave.  ``tui.app.ClubApp``
+  calls them itself on mount/unmount; ``net`` need not.  Leaving never unseats:
+  a player who reconnects finds his seat.
+- ``online() -> list[str]``, ``is_guest(name)``, ``where(name)`` (the table a
+  name sits at), ``say(name, text)`` (hall chat, sanitised like table chat),
+  ``hall_since(seq)`` (the hall's chat/arrivals with sequence numbers).
+- ``subscribe(callback) -> unsubscribe``: ``callback(events)`` for hall events
+  (``enter``, ``leave``, ``say``, ``table_open``) and ``table`` events
+  (``data["table"]`` changed: seats, spectators, a deal started or ended).
+- ``next_deadline() -> float | None`` and ``tick(now)``: net's runtime wakes
+  tables at their deadlines; the engine never reads a clock.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Callable
+
+from engine.game import Event
+from engine.games import registry
+from engine.table import LOG_KEEP, Callback, LogEntry, Table, TableError, sanitize
+
+_HALL_KINDS_FROM_TABLES = {"sit", "stand", "watch", "unwatch", "ready", "deal_start", "deal_over", "session_over"}
+
+
+class Club:
+    """Every table and everyone online, shared by all sessions of one process."""
+
+    def __init__(self, tables_config: list[dict] | None = None, *, seed: int | None = None):
+        self.tables: dict[int, Table] = {}
+        self.skipped: list[str] = []
+        self._sessions: dict[str, int] = {}
+        self._guests: set[str] = set()
+        self._subscribers: list[Callback] = []
+        self._log: deque[LogEntry] = deque(maxlen=LOG_KEEP)
+        self._seq = 0
+        self._seed = seed
+        if tables_config is None:
+            tables_config = [{"game": name} for name in registry()]
+        games = registry()
+        for entry in tables_config:
+            game = str(entry.get("game", ""))
+            if game not in games:
+                self.skipped.append(game)
+                continue
+            self.open_table(game, entry.get("options"), entry.get("seats"))
+
+    # -- tables ---------------------------------------------------------------------
+
+    def open_table(self, game: str, options: dict | None = None, seats: int | None = None) -> Table:
+        table_id = max(self.tables, default=0) + 1
+        seed = None if self._seed is None else self._seed + 1000 * table_id
+        table = Table(table_id, game, options, seats, seed=seed)
+        self.tables[table_id] = table
+        table.subscribe(lambda events, tid=table_id: self._table_changed(tid, events))
+        self._emit([Event("table_open", None, {"table": table_id, "game": game})])
+        return table
+
+    def table(self, table_id: int) -> Table:
+        """The table by number; ``TableError`` with a reason otherwise."""
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError("club.no_table", f"There is no table {table_id}.", table=table_id)
+        return table
+
+    def where(self, name: str) -> Table | None:
+        for table in self.tables.values():
+            if name in table.seats:
+                return table
+        return None
+
+    def _table_changed(self, table_id: int, events: list[Event]) -> None:
+        if any(e.kind in _HALL_KINDS_FROM_TABLES for e in events):
+            self._notify([Event("table", None, {"table": table_id})])
+
+    # -- people -----------------------------------------------------------------------
+
+    def enter(self, name: str, guest: bool = False) -> None:
+        first = self._sessions.get(name, 0) == 0
+        self._sessions[name] = self._sessions.get(name, 0) + 1
+        if guest:
+            self._guests.add(name)
+        if first:
+            self._emit([Event("enter", None, {"name": name})])
+
+    def leave(self, name: str) -> None:
+        count = self._sessions.get(name, 0)
+        if count <= 0:
+            return
+        if count == 1:
+            del self._sessions[name]
+            self._guests.discard(name)
+            for table in self.tables.values():
+                table.unwatch(name)
+            self._emit([Event("leave", None, {"name": name})])
+        else:
+            self._sessions[name] = count - 1
+
+    def online(self) -> list[str]:
+        return sorted(self._sessions, key=str.casefold)
+
+    def is_online(self, name: str) -> bool:
+        return name in self._sessions
+
+    def is_guest(self, name: str) -> bool:
+        return name in self._guests
+
+    def say(self, name: str, text: str) -> None:
+        clean = sanitize(text)
+        if not clean:
+            raise TableError("chat.empty", "Say what? Type say and your words.")
+        self._emit([Event("say", None, {"name": name, "text": clean})])
+
+    # -- events -----------------------------------------------------------------------
+
+    def subscribe(self, callback: Callback) -> Callable[[], None]:
+        self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._subscribers:
+                self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    @property
+    def last_seq(self) -> int:
+        return self._seq
+
+    def hall_since(self, seq: int = 0) -> list[LogEntry]:
+        return [e for e in self._log if e.seq > seq]
+
+    def _emit(self, events: list[Event]) -> None:
+        for event in events:
+            self._seq += 1
+            self._log.append(LogEntry(self._seq, event, ()))
+        self._notify(events)
+
+    def _notify(self, events: list[Event]) -> None:
+        for callback in list(self._subscribers):
+            try:
+                callback(events)
+            except Exception:  # one broken subscriber must not stop the club
+                pass
+
+    # -- time -------------------------------------------------------------------------
+
+    def next_deadline(self) -> float | None:
+        times = [t for t in (table.deadline() for table in self.tables.values()) if t is not None]
+        return min(times) if times else None
+
+    def tick(self, now: float) -> dict[int, list[Event]]:
+        """Wake every table whose deadline has come; returns their events by table id."""
+        out: dict[int, list[Event]] = {}
+        for table_id, table in list(self.tables.items()):
+            deadline = table.deadline()
+            if deadline is not None and deadline <= now:
+                events = table.tick(now)
+                if events:
+                    out[table_id] = events
+        return out
+
+    def summary(self) -> list[dict[str, Any]]:
+        """One row per table for listings (game, options, seats, spectators, pot)."""
+        return [
+            {
+                "id": t.id, "game": t.game_name, "title": t.title, "options": dict(t.options),
+                "seats": list(t.seats), "spectators": len(t.spectators), "pot": t.pot,
+                "in_deal": t.in_deal(),
+            }
+            for t in self.tables.values()
+        ]

@@ -1,0 +1,356 @@
+"""A table of the club: seats, spectators, the session of deals, its chat and log.
+
+Interface used by ``tui/`` and ``net/`` (keep these names):
+
+- ``Table(table_id, game_name, options=None, seats=None, *, seed=None)``;
+  attributes ``id``, ``game_name``, ``game_cls``, ``options`` (validated),
+  ``seats`` (list of names or None), ``spectators`` (set of names),
+  ``game`` (the current ``Game`` session or None), ``money`` (name → net
+  kopecks at this table over all its sessions), ``pot`` (money on the table),
+  ``seeds`` (the seed of every session's ``ShuffledDecks``).
+- ``sit(name, seat=None) -> int``, ``stand(name)``, ``watch(name)``,
+  ``unwatch(name)``, ``start(name)``, ``act(name, text, now=None)``,
+  ``say(name, text)`` — each raises ``TableError`` (an ``IllegalAction``)
+  with a one-line reason and then changes nothing.
+- ``view_for(name)``: a seated player's own seat view, everyone else the
+  SPECTATOR view (no hidden card, ever).
+- ``subscribe(callback) -> unsubscribe``: ``callback(events)`` after every
+  change; ``log_since(seq)`` gives the narrated history with sequence numbers,
+  so a subscriber may coalesce callbacks and read what it missed.
+- ``deadline()`` / ``tick(now)``: time always comes in as an argument.
+
+Decisions (why):
+
+- A session of the game starts only when every seat is filled, so a table seat
+  is the game's seat.  Seats are fixed while a session lasts; a seated player
+  may stand only between deals, and that ends the session (money and the pot
+  carry over to the next session, so nothing is created or lost).
+- Each deal (the first and every next one) starts when every seated player has
+  said ``start`` (alias ``next``): nobody is dealt into a hand while away.
+- A player who disconnects keeps his seat: nothing here knows about sessions.
+- Events of the game are public by the protocol; table events (``sit``,
+  ``say``…) carry the player's ``name`` in ``data``.  The log keeps, with each
+  event, the names of the seats at that moment, so narration stays right after
+  the seats change.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import deque
+from typing import Any, Callable, NamedTuple
+
+from engine.game import SPECTATOR, Event, Game, IllegalAction, ShuffledDecks
+from engine.games import get_game
+
+Callback = Callable[[list[Event]], None]
+
+MAX_CHAT = 300
+"""Longest chat line kept (characters); longer lines are cut."""
+LOG_KEEP = 500
+"""Log entries a table keeps for late joiners."""
+
+
+class TableError(IllegalAction):
+    """A table operation refused now; ``key``/``params`` name the catalogue text."""
+
+    def __init__(self, key: str, message: str, **params: Any):
+        super().__init__(message, key=key, params=params)
+
+
+class LogEntry(NamedTuple):
+    """One narrated event and the seat names at that moment."""
+
+    seq: int
+    event: Event
+    names: tuple[str, ...]
+
+
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)?|\x1b[@-_]?|\x9b[0-?]*[ -/]*[@-~]")
+
+
+def sanitize(text: str, limit: int = MAX_CHAT) -> str:
+    """Chat text safe to draw in anyone's terminal: no escapes, no control characters, capped."""
+    text = _ESCAPES.sub("", str(text))
+    kept = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if ch in "\t\n\r" or cat.startswith("Z"):
+            kept.append(" ")
+        elif not cat.startswith("C"):
+            kept.append(ch)
+    clean = " ".join("".join(kept).split())
+    return clean[:limit]
+
+
+class Table:
+    """One table of the club (see the module docstring for the contract)."""
+
+    def __init__(
+        self,
+        table_id: int,
+        game_name: str,
+        options: dict[str, Any] | None = None,
+        seats: int | None = None,
+        *,
+        seed: int | None = None,
+    ):
+        self.id = table_id
+        self.game_name = game_name
+        self.game_cls: type[Game] = get_game(game_name)
+        self.options: dict[str, Any] = self.game_cls.make_options(options)
+        low, high = self.game_cls.player_range(self.options)
+        count = low if seats is None else int(seats)
+        if not low <= count <= high:
+            raise TableError(
+                "table.bad_seats", f"{self.game_cls.title['en']} is played by {low}–{high} players, not {count}",
+                low=low, high=high, count=count,
+            )
+        self.seats: list[str | None] = [None] * count
+        self.spectators: set[str] = set()
+        self.ready: set[str] = set()
+        self.game: Game | None = None
+        self.money: dict[str, int] = {}
+        self.carried_pot = 0
+        self.seeds: list[int] = []
+        self._seed = seed
+        self._decks: ShuffledDecks | None = None
+        self._dealer = 0
+        self._subscribers: list[Callback] = []
+        self._log: deque[LogEntry] = deque(maxlen=LOG_KEEP)
+        self._seq = 0
+
+    # -- who is here ----------------------------------------------------------------
+
+    @property
+    def title(self) -> dict[str, str]:
+        return dict(self.game_cls.title)
+
+    def names(self) -> list[str]:
+        """Seat names for narration ("" for an empty seat)."""
+        return [n or "" for n in self.seats]
+
+    def seat_of(self, name: str) -> int | None:
+        return self.seats.index(name) if name in self.seats else None
+
+    def seated(self) -> list[str]:
+        return [n for n in self.seats if n]
+
+    def full(self) -> bool:
+        return all(self.seats)
+
+    def in_deal(self) -> bool:
+        return self.game is not None and self.game.in_deal
+
+    @property
+    def pot(self) -> int:
+        """Money lying on the table (pot or kitty)."""
+        return self.game.pot if self.game is not None else self.carried_pot
+
+    def sit(self, name: str, seat: int | None = None) -> int:
+        """Take a seat (the first free one by default); returns the seat number."""
+        if name in self.seats:
+            raise TableError("table.already_seated", f"You already sit at table {self.id}.", table=self.id)
+        if self.game is not None:
+            raise TableError("table.session_running", "A game is in progress at this table; wait for its end.")
+        if seat is None:
+            free = [i for i, n in enumerate(self.seats) if n is None]
+            if not free:
+                raise TableError("table.full", f"Table {self.id} is full.", table=self.id)
+            seat = free[0]
+        if not 0 <= seat < len(self.seats):
+            raise TableError("table.no_seat", f"There is no seat {seat + 1} here.", seat=seat + 1)
+        if self.seats[seat] is not None:
+            raise TableError("table.seat_taken", f"Seat {seat + 1} is taken.", seat=seat + 1)
+        self.seats[seat] = name
+        self.spectators.discard(name)
+        self.money.setdefault(name, 0)
+        self._emit([Event("sit", seat, {"name": name})])
+        return seat
+
+    def stand(self, name: str) -> None:
+        """Leave one's seat; refused during a deal. Ends the session (money carries over)."""
+        seat = self.seat_of(name)
+        if seat is None:
+            raise TableError("table.not_seated", "You do not sit at this table.")
+        if self.in_deal():
+            raise TableError("table.in_deal", "You cannot stand up in the middle of a deal.")
+        events = self._end_session() if self.game is not None else []
+        self.seats[seat] = None
+        self.ready.discard(name)
+        self._emit(events + [Event("stand", seat, {"name": name})])
+
+    def watch(self, name: str) -> None:
+        if name in self.seats or name in self.spectators:
+            return
+        self.spectators.add(name)
+        self._emit([Event("watch", None, {"name": name})])
+
+    def unwatch(self, name: str) -> None:
+        if name in self.spectators:
+            self.spectators.discard(name)
+            self._emit([Event("unwatch", None, {"name": name})])
+
+    def say(self, name: str, text: str) -> None:
+        clean = sanitize(text)
+        if not clean:
+            raise TableError("chat.empty", "Say what? Type say and your words.")
+        self._emit([Event("say", None, {"name": name, "text": clean})])
+
+    # -- deals ----------------------------------------------------------------------
+
+    def can_start(self) -> bool:
+        return self.full() and not self.in_deal()
+
+    def start(self, name: str) -> list[Event]:
+        """Say one is ready; the deal starts when every seat is filled and everyone is ready."""
+        if name not in self.seats:
+            raise TableError("table.not_seated", "You do not sit at this table.")
+        if self.in_deal():
+            raise TableError("table.in_deal_start", "A deal is being played now.")
+        if not self.full():
+            free = self.seats.count(None)
+            raise TableError("table.need_players", f"Waiting for {free} more player(s).", count=free)
+        self.ready.add(name)
+        events = [Event("ready", self.seat_of(name), {"name": name})]
+        if set(self.seated()) <= self.ready:
+            events += self._start_deal()
+        self._emit(events)
+        return events
+
+    def _start_deal(self) -> list[Event]:
+        self.ready.clear()
+        if self.game is None:
+            self.game = self.game_cls(self.names(), self.options, dealer=self._dealer, pot=self.carried_pot)
+            self._decks = ShuffledDecks(self.game_cls.deck_size, self._seed)
+            if self._seed is not None:
+                self._seed += 1
+            self.seeds.append(self._decks.seed)
+        assert self._decks is not None
+        events = self.game.start_deal(self._decks)
+        return events + self._after_action()
+
+    def _after_action(self) -> list[Event]:
+        """Book a finished deal and a finished session."""
+        game = self.game
+        if game is None or game.in_deal:
+            return []
+        deal = game.deals[-1]
+        money = {game.names[i]: deal.money[i] for i in range(game.n)}
+        events = [Event("deal_over", None, {"money": money, "pot": game.pot})]
+        if game.is_over():
+            events += self._end_session()
+        return events
+
+    def _end_session(self) -> list[Event]:
+        game = self.game
+        assert game is not None
+        for i, who in enumerate(game.names):
+            self.money[who] = self.money.get(who, 0) + game.balances[i]
+        self.carried_pot = game.pot
+        self._dealer = game._next_dealer() if game.deals else game.dealer
+        self.game = None
+        self._decks = None
+        return [Event("session_over", None, {"balances": dict(zip(game.names, game.balances))})]
+
+    def balance(self, name: str) -> int:
+        """Net money of ``name`` at this table, the running session included."""
+        total = self.money.get(name, 0)
+        if self.game is not None and name in self.game.names:
+            total += self.game.balances[self.game.names.index(name)]
+        return total
+
+    def act(self, name: str, text: str, now: float | None = None) -> list[Event]:
+        """Perform a game action typed by ``name``; raises ``IllegalAction`` with the reason."""
+        seat = self.seat_of(name)
+        if seat is None:
+            raise TableError("table.not_seated", "You do not sit at this table.")
+        if self.game is None or not self.game.in_deal:
+            raise TableError("table.no_deal", "No deal is being played; type start when you are ready.")
+        pending = self.game.tick(now) if now is not None else []
+        if pending:
+            pending += self._after_action()
+            self._emit(pending)
+            if self.game is None or not self.game.in_deal:
+                raise TableError("table.no_deal", "No deal is being played; type start when you are ready.")
+        events = self.game.apply(seat, text)
+        events = events + self._after_action()
+        self._emit(events)
+        return events
+
+    def legal_actions(self, name: str) -> list:
+        seat = self.seat_of(name)
+        if seat is None or self.game is None:
+            return []
+        return self.game.legal_actions(seat)
+
+    def deadline(self) -> float | None:
+        return self.game.deadline() if self.in_deal() else None
+
+    def tick(self, now: float) -> list[Event]:
+        if not self.in_deal():
+            return []
+        assert self.game is not None
+        events = self.game.tick(now)
+        if events:
+            events = events + self._after_action()
+            self._emit(events)
+        return events
+
+    # -- what may be seen -----------------------------------------------------------
+
+    def view_for(self, name: str | None) -> dict[str, Any]:
+        """The view of ``name``: his seat's if seated, otherwise the public (SPECTATOR) one."""
+        if self.game is None:
+            return self._lobby_view()
+        seat = self.seat_of(name) if name else None
+        view = self.game.view(SPECTATOR if seat is None else seat)
+        view["seat"] = seat
+        view["ready"] = sorted(self.ready)
+        view["table"] = self.id
+        return view
+
+    def _lobby_view(self) -> dict[str, Any]:
+        n = len(self.seats)
+        return {
+            "game": self.game_name, "options": dict(self.options), "names": self.names(),
+            "phase": "waiting", "viewer": SPECTATOR, "dealer": self._dealer, "deal_no": 0,
+            "in_deal": False, "to_act": [], "balances": [self.balance(x) if x else 0 for x in self.seats],
+            "pot": self.carried_pot, "over": False, "hands": [None] * n, "hand_counts": [0] * n,
+            "trick": [], "trump": None, "tricks": [0] * n, "status": [""] * n,
+            "seat": None, "ready": sorted(self.ready), "table": self.id,
+        }
+
+    # -- events -----------------------------------------------------------------------
+
+    def subscribe(self, callback: Callback) -> Callable[[], None]:
+        """Call ``callback(events)`` after every change; returns the unsubscribe function."""
+        self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._subscribers:
+                self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    @property
+    def last_seq(self) -> int:
+        return self._seq
+
+    def log_since(self, seq: int = 0) -> list[LogEntry]:
+        """Log entries after ``seq`` (0: all that are kept)."""
+        return [e for e in self._log if e.seq > seq]
+
+    def _emit(self, events: list[Event]) -> None:
+        if not events:
+            return
+        names = tuple(self.game.names if self.game is not None else self.names())
+        for event in events:
+            self._seq += 1
+            self._log.append(LogEntry(self._seq, event, names))
+        for callback in list(self._subscribers):
+            try:
+                callback(events)
+            except Exception:  # one broken subscriber must not stop the table
+                pass

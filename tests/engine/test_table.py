@@ -1,0 +1,219 @@
+"""Table and Club behaviour against a fake game (tests/tui/fakegame.py) and every real game."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
+
+from fakegame import fake_game  # noqa: E402,F401  (pytest fixture)
+
+from engine.cards import Card  # noqa: E402
+from engine.club import Club  # noqa: E402
+from engine.game import IllegalAction  # noqa: E402
+from engine.games import registry  # noqa: E402
+from engine.table import Table, TableError, sanitize  # noqa: E402
+
+
+def cards_in(value: Any) -> list[Card]:
+    """Every Card anywhere inside a view."""
+    if isinstance(value, Card):
+        return [value]
+    if isinstance(value, dict):
+        return [c for v in value.values() for c in cards_in(v)]
+    if isinstance(value, (list, tuple, set)):
+        return [c for v in value for c in cards_in(v)]
+    return []
+
+
+def seat_all(table: Table, names: list[str]) -> None:
+    for name in names:
+        table.sit(name)
+
+
+def play_deal(table: Table) -> None:
+    """Play the current deal to its end with the first legal action each time."""
+    game = table.game
+    assert game is not None
+    while game.in_deal:
+        seat = game.to_act()[0]
+        table.act(game.names[seat], game.legal_actions(seat)[0].text())
+
+
+def test_seats_default_to_minimum_and_fill_in_order(fake_game):
+    table = Table(1, "highcard")
+    assert len(table.seats) == 2
+    assert table.sit("anna") == 0
+    assert table.sit("boris") == 1
+    with pytest.raises(TableError) as err:
+        table.sit("vera")
+    assert err.value.key == "table.full"
+    assert table.seats == ["anna", "boris"]
+
+
+def test_sit_refusals_change_nothing(fake_game):
+    table = Table(1, "highcard", seats=3)
+    table.sit("anna", 1)
+    for name, seat, key in [("boris", 1, "table.seat_taken"), ("boris", 7, "table.no_seat"),
+                            ("anna", 0, "table.already_seated")]:
+        with pytest.raises(TableError) as err:
+            table.sit(name, seat)
+        assert err.value.key == key
+    assert table.seats == [None, "anna", None]
+    with pytest.raises(TableError):
+        Table(2, "highcard", seats=9)
+
+
+def test_deal_starts_when_everyone_is_ready(fake_game):
+    table = Table(1, "highcard", seed=5)
+    table.sit("anna")
+    with pytest.raises(TableError) as err:
+        table.start("anna")
+    assert err.value.key == "table.need_players"
+    table.sit("boris")
+    table.start("anna")
+    assert not table.in_deal()
+    table.start("boris")
+    assert table.in_deal()
+    assert table.seeds == [5]
+
+
+def test_act_checks_turn_and_legality(fake_game):
+    table = Table(1, "highcard", seed=1)
+    seat_all(table, ["anna", "boris"])
+    with pytest.raises(TableError):
+        table.act("anna", "knock")
+    table.start("anna"), table.start("boris")
+    first = table.game.names[table.game.to_act()[0]]
+    other = "anna" if first == "boris" else "boris"
+    with pytest.raises(IllegalAction):
+        table.act(other, "knock")
+    with pytest.raises(IllegalAction):
+        table.act(first, "play QS")
+    with pytest.raises(TableError):
+        table.act("gleb", "knock")
+    events = table.act(first, "knock")
+    assert events[0].kind == "knock"
+
+
+def test_money_is_conserved_across_deals_and_sessions(fake_game):
+    table = Table(1, "highcard", seats=3, seed=11)
+    seat_all(table, ["anna", "boris", "vera"])
+    for _ in range(4):
+        for name in table.seated():
+            table.start(name)
+        play_deal(table)
+        assert sum(table.balance(n) for n in ["anna", "boris", "vera"]) + table.pot == 0
+    table.stand("vera")  # ends the session between deals
+    assert table.game is None
+    table.sit("gleb")
+    for name in table.seated():
+        table.start(name)
+    play_deal(table)
+    total = sum(table.balance(n) for n in ["anna", "boris", "vera", "gleb"])
+    assert total + table.pot == 0
+    assert any(table.balance(n) for n in ["anna", "boris", "vera"])
+
+
+def test_no_standing_up_mid_deal_and_leaving_keeps_the_seat(fake_game):
+    club = Club([{"game": "highcard"}])
+    table = club.tables[1]
+    club.enter("anna")
+    seat_all(table, ["anna", "boris"])
+    table.start("anna"), table.start("boris")
+    with pytest.raises(TableError) as err:
+        table.stand("anna")
+    assert err.value.key == "table.in_deal"
+    club.leave("anna")
+    assert "anna" not in club.online()
+    assert table.seats[0] == "anna"
+    assert club.where("anna") is table
+
+
+def test_spectator_and_player_views_hold_no_hidden_card(fake_game):
+    table = Table(1, "highcard", seats=3, seed=3)
+    seat_all(table, ["anna", "boris", "vera"])
+    table.watch("gleb")
+    for name in table.seated():
+        table.start(name)
+    game = table.game
+    for step in range(20):
+        spectator = table.view_for("gleb")
+        assert all(h is None for h in spectator["hands"])
+        public = {c for _, c in spectator["trick"]}
+        assert set(cards_in(spectator)) <= public
+        for seat, name in enumerate(game.names):
+            mine = set(game.hands[seat]) | public
+            assert set(cards_in(table.view_for(name))) <= mine
+        if not game.in_deal:
+            break
+        seat = game.to_act()[0]
+        table.act(game.names[seat], game.legal_actions(seat)[0].text())
+
+
+def test_sanitize_strips_escapes_and_control_characters():
+    assert sanitize("hi\x1b[2J\x1b]0;pwned\x07 there\x00\x08\r\nyou") == "hi there you"
+    assert sanitize("\u202eevil\u200b") == "evil"
+    assert sanitize("x" * 1000) == "x" * 300
+    assert sanitize("  Привет,   мир  ") == "Привет, мир"
+
+
+def test_chat_is_sanitised_and_logged(fake_game):
+    club = Club([{"game": "highcard"}])
+    seen: list = []
+    club.subscribe(seen.extend)
+    club.say("anna", "\x1b[31mred\x1b[0m alert")
+    assert seen[-1].data == {"name": "anna", "text": "red alert"}
+    with pytest.raises(TableError):
+        club.say("anna", "\x1b[0m  ")
+    table = club.tables[1]
+    table.say("anna", "hello\tthere")
+    assert table.log_since(0)[-1].event.data["text"] == "hello there"
+
+
+def test_table_subscribers_and_unsubscribe(fake_game):
+    table = Table(1, "highcard")
+    got: list = []
+    stop = table.subscribe(got.extend)
+    table.sit("anna")
+    stop()
+    table.sit("boris")
+    assert [e.kind for e in got] == ["sit"]
+    assert [e.event.kind for e in table.log_since(0)] == ["sit", "sit"]
+
+
+def test_club_counts_sessions_and_skips_unknown_games(fake_game):
+    club = Club([{"game": "highcard", "seats": 3}, {"game": "no_such_game"}])
+    assert club.skipped == ["no_such_game"]
+    assert list(club.tables) == [1]
+    club.enter("anna"), club.enter("anna"), club.enter("boris", guest=True)
+    assert club.online() == ["anna", "boris"] and club.is_guest("boris")
+    club.leave("anna")
+    assert "anna" in club.online()
+    club.leave("anna")
+    assert club.online() == ["boris"]
+    table = club.open_table("highcard")
+    assert table.id == 2 and len(table.seats) == 2
+
+
+def test_club_tick_wakes_only_due_tables(fake_game):
+    club = Club([{"game": "highcard"}])
+    assert club.next_deadline() is None
+    assert club.tick(1e9) == {}
+
+
+@pytest.mark.parametrize("game", sorted(registry()))
+def test_every_registered_game_opens_a_table(game):
+    club = Club([{"game": game}])
+    table = club.tables[1]
+    for i in range(len(table.seats)):
+        table.sit(f"p{i}")
+    for name in table.seated():
+        table.start(name)
+    assert table.in_deal() or table.game is None or table.game.deal_no == 1
+    view = table.view_for("watcher")
+    assert all(h is None for h in view["hands"])
