@@ -17,7 +17,11 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
 - ``subscribe(callback) -> unsubscribe``: ``callback(events)`` after every
   change; ``log_since(seq)`` gives the narrated history with sequence numbers,
   so a subscriber may coalesce callbacks and read what it missed.
-- ``deadline()`` / ``tick(now)``: time always comes in as an argument.
+- ``deadline()`` / ``tick(now)``: time always comes in as an argument
+  (``start``/``act`` take an optional ``now`` too).  It is any monotonic time
+  in seconds — ``time.monotonic()``, which is also asyncio's ``loop.time()``;
+  a game with ``start_clock`` (Спекулянт) is put on that clock at its first
+  ``now``.
 
 Decisions (why):
 
@@ -203,7 +207,7 @@ class Table:
     def can_start(self) -> bool:
         return self.full() and not self.in_deal()
 
-    def start(self, name: str) -> list[Event]:
+    def start(self, name: str, now: float | None = None) -> list[Event]:
         """Say one is ready; the deal starts when every seat is filled and everyone is ready."""
         if name not in self.seats:
             raise TableError("table.not_seated", "You do not sit at this table.")
@@ -215,11 +219,11 @@ class Table:
         self.ready.add(name)
         events = [Event("ready", self.seat_of(name), {"name": name})]
         if set(self.seated()) <= self.ready:
-            events += self._start_deal()
+            events += self._start_deal(now)
         self._emit(events)
         return events
 
-    def _start_deal(self) -> list[Event]:
+    def _start_deal(self, now: float | None) -> list[Event]:
         self.ready.clear()
         if self.game is None:
             self.game = self.game_cls(self.names(), self.options, dealer=self._dealer, pot=self.carried_pot)
@@ -228,6 +232,7 @@ class Table:
                 self._seed += 1
             self.seeds.append(self._decks.seed)
         assert self._decks is not None
+        self._clock(now)
         events = self.game.start_deal(self._decks)
         return events + self._after_action()
 
@@ -268,6 +273,7 @@ class Table:
             raise TableError("table.not_seated", "You do not sit at this table.")
         if self.game is None or not self.game.in_deal:
             raise TableError("table.no_deal", "No deal is being played; type start when you are ready.")
+        self._clock(now)
         pending = self.game.tick(now) if now is not None else []
         if pending:
             pending += self._after_action()
@@ -278,6 +284,13 @@ class Table:
         events = events + self._after_action()
         self._emit(events)
         return events
+
+    def _clock(self, now: float | None) -> None:
+        """Put a game that runs on a live clock (Спекулянт's windows) on the table's time."""
+        game = self.game
+        if now is not None and game is not None and hasattr(game, "start_clock"):
+            if not getattr(game, "live_clock", True):
+                game.start_clock(now)
 
     def legal_actions(self, name: str) -> list:
         seat = self.seat_of(name)
@@ -292,6 +305,7 @@ class Table:
         if not self.in_deal():
             return []
         assert self.game is not None
+        self._clock(now)
         events = self.game.tick(now)
         if events:
             events = events + self._after_action()
