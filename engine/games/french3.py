@@ -1,0 +1,395 @@
+"""The French three-hander with a widow (working id «Французская игра втроём», Game B).
+
+RULES.md §3 with R18–R24 is the binding reading.
+
+Game kind: exactly 3 players, 48 cards (no twos), imperfect information, a
+points game: the score sheet (above / below the line, per player) is what a
+deal changes; money moves only when a *game* is settled (R24).
+
+A session is a sequence of games.  A game is a sequence of deals numbered
+n = 1, 2, …; the trump of deal n is ♠ ♣ ♦ ♥ NT by (n − 1) mod 5, and five
+deals make a partiya (R21).  The first player with ``target`` points below
+the line is the winner (R23), the partiya is played out, then the winner
+collects ``above + max(0, target − below)`` × ``u`` from each other player
+(R24) and a new game starts with clean sheets.
+
+One deal: ``exchange`` (E, M, D in turn each write ``buy [cards]``, R19) →
+``play`` (12 tricks; follow suit, else must trump, R20) → ``done``.
+
+Why the exchange keeps every choice as a real legal action: ``buy`` may name
+any subset of a 12-card hand up to the widow's size, which is 4096 actions
+for the eldest.  That is a few milliseconds to list, so ``_legal`` lists it
+(and keeps the list until the state changes) rather than bending the
+protocol; the TUI can still show or complete from it.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from engine.cards import Card, Suit
+from engine.game import ADMIN, Action, Event, Game, Option, Viewer
+from engine.trick import trick_winner
+
+# Phases of a deal.
+EXCHANGE = "exchange"
+PLAY = "play"
+DONE = "done"
+
+TRUMPS: tuple[Suit | None, ...] = (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, None)  # R21
+PARTIYA = len(TRUMPS)  # deals in one partiya, the last one no-trump (R21)
+HAND = 12
+ROLES = ("E", "M", "D")  # eldest, middle, dealer: the order of buying (R19)
+
+_PLAY: dict[Card, Action] = {}
+
+
+def _play(card: Card) -> Action:
+    """Interned ``play C`` actions: legal lists are rebuilt on every turn."""
+    action = _PLAY.get(card)
+    if action is None:
+        action = _PLAY[card] = Action("play", (card,))
+    return action
+
+
+def trump_of_deal(n: int) -> Suit | None:
+    """The trump of deal n (1-based) of a game: ♠ ♣ ♦ ♥ then no-trump (R21)."""
+    return TRUMPS[(n - 1) % PARTIYA]
+
+
+def deal_score(tricks: int, bought: int, par: int) -> tuple[int, int]:
+    """(above, below) that one deal adds to a player's sheet (R22)."""
+    return bought + max(0, par - tricks), max(0, tricks - par)
+
+
+OPTIONS = (
+    Option("u", 1, "money (kopecks) per point at the settlement of a game (R24)", minimum=0),
+    Option("target", 10, "points below the line that win the game (R23)", minimum=1),
+    Option("par", 4, "tricks that score nothing; fewer go above the line, more below (R22)",
+           minimum=0, maximum=12),
+)
+
+
+class French3(Game):
+    """One session of Game B at a table: successive games of 5-deal partiyas."""
+
+    name = "french3"
+    title = {"ru": "Французская игра втроём", "en": "French three-hander"}
+    options_spec = OPTIONS
+    verbs = {"buy": "cards", "play": "card"}
+    deck_size = 48  # §3.3: 52 cards without the twos
+    min_players = 3
+    max_players = 3
+
+    def __init__(self, names, options=None, *, dealer: int = 0, pot: int = 0):
+        super().__init__(names, options, dealer=dealer, pot=pot)
+        self.game_no = 0  # games begun in this session
+        self.settled = False  # the last deal ended a game (RULES §9.4 'over')
+        self.settlement: list[int] = [0] * self.n  # money of the last settled game
+        self._new_game()
+        self.phase = DONE
+        self._clear_deal()
+
+    # ------------------------------------------------------------------ game and deal state
+
+    def _new_game(self) -> None:
+        """Clean sheets and deal counter n = 0 (§3.7: a new game after the settlement)."""
+        self.game_no += 1
+        self.n_in_game = 0
+        self.above = [0] * self.n
+        self.below = [0] * self.n
+        self.winner: int | None = None
+        self.history: list[dict[str, Any]] = []  # one row per deal of this game
+
+    def _clear_deal(self) -> None:
+        n = self.n
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.widow: list[Card] = []  # top first
+        self.discards: list[list[Card]] = [[] for _ in range(n)]
+        self.bought: list[int | None] = [None] * n  # k per seat, None before his turn
+        self.trump: Suit | None = None
+        self.order: list[int] = []  # E, M, D
+        self.queue: list[int] = []  # buyers still to act, the first acts now
+        self.turn: int | None = None
+        self.leader: int | None = None
+        self.trick: list[tuple[int, Card]] = []
+        self.last_trick: list[tuple[int, Card]] = []
+        self.taken: list[list[Card]] = [[] for _ in range(n)]  # cards of the tricks each won
+        self.tricks = [0] * n
+        self._cache: tuple[int, list[Action]] | None = None
+
+    def _start_deal(self) -> list[Event]:
+        if self.settled:
+            self._new_game()
+        self.settled = False
+        self.settlement = [0] * self.n
+        self._clear_deal()
+        self.n_in_game += 1
+        self.trump = trump_of_deal(self.n_in_game)
+        self.order = [(self.dealer + i) % self.n for i in (1, 2, 3)]
+        cards = self._draw_deck()
+        self._deal(cards)
+        self.phase = EXCHANGE
+        self.queue = list(self.order)
+        return [Event("dealt", self.dealer, {
+            "game": self.game_no, "deal": self.n_in_game, "trump": self._trump_word(), "widow": len(self.widow),
+        })]
+
+    def _deal(self, cards: list[Card]) -> None:
+        """Packets of 3 to E, M, D and the widow, four rounds (R18, §9.3)."""
+        piles = [self.hands[s] for s in self.order] + [self.widow]
+        for i in range(0, len(cards), 3):
+            piles[(i // 3) % 4].extend(cards[i:i + 3])
+        for hand in self.hands:
+            hand.sort()
+
+    def _trump_word(self) -> str:
+        return self.trump.symbol if self.trump is not None else "NT"
+
+    # ------------------------------------------------------------------ protocol
+
+    def _to_act(self) -> tuple[int, ...]:
+        if self.phase == EXCHANGE:
+            return (self.queue[0],)
+        if self.phase == PLAY and self.turn is not None:
+            return (self.turn,)
+        return ()
+
+    def _legal(self, seat: int) -> list[Action]:
+        """Kept until the state changes: a buy list can be long (module docstring)."""
+        if self._cache is not None and self._cache[0] == seat:
+            return self._cache[1]
+        legal = self._legal_buy(seat) if self.phase == EXCHANGE else [_play(c) for c in self._playable(seat)]
+        self._cache = (seat, legal)
+        return legal
+
+    def _normalize(self, action: Action) -> Action:
+        """``buy`` names its cards in any order; the legal list has them ascending."""
+        if action.verb == "buy" and all(isinstance(c, Card) for c in action.args):
+            return Action("buy", tuple(sorted(action.args)))
+        return action
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        self._cache = None
+        if action.verb == "buy":
+            return self._apply_buy(seat, action.args)
+        return self._apply_play(seat, action.args[0])
+
+    # ------------------------------------------------------------------ exchange (R19)
+
+    def _legal_buy(self, seat: int) -> list[Action]:
+        """Discard any k cards, 0 ≤ k ≤ what the widow still has (R19)."""
+        hand = self.hands[seat]  # kept sorted, so every combination is ascending
+        top = min(len(self.widow), len(hand))
+        return [Action("buy", combo) for k in range(top + 1) for combo in combinations(hand, k)]
+
+    def _apply_buy(self, seat: int, cards: tuple[Card, ...]) -> list[Event]:
+        """Discard first, then take the top k of the widow, unseen by the others (R19)."""
+        k = len(cards)
+        hand = self.hands[seat]
+        for card in cards:
+            hand.remove(card)
+        self.discards[seat].extend(cards)
+        hand.extend(self.widow[:k])
+        hand.sort()
+        del self.widow[:k]
+        self.bought[seat] = k  # written above the line at the deal's end (R22)
+        self.queue.pop(0)
+        events = [Event("buy", seat, {"k": k, "widow": len(self.widow)})]
+        if not self.queue:
+            self.phase = PLAY
+            self.leader = self.turn = self.order[0]  # §3.5: E leads the first trick
+            events.append(Event("play_begins", self.leader, {"trump": self._trump_word()}))
+        return events
+
+    # ------------------------------------------------------------------ play (R20)
+
+    def _playable(self, seat: int) -> list[Card]:
+        """Follow suit; if void, any trump; if none, any card (R20, §3.5)."""
+        hand = self.hands[seat]
+        if not self.trick:
+            return list(hand)
+        led = self.trick[0][1].suit
+        follow = [c for c in hand if c.suit == led]
+        if follow:
+            return follow
+        trumps = [c for c in hand if c.suit == self.trump]
+        return trumps or list(hand)
+
+    def _apply_play(self, seat: int, card: Card) -> list[Event]:
+        self.hands[seat].remove(card)
+        self.trick.append((seat, card))
+        events = [Event("play", seat, {"card": card})]
+        if len(self.trick) < self.n:
+            self.turn = (seat + 1) % self.n
+            return events
+        winner = trick_winner(self.trick, self.trump)
+        self.tricks[winner] += 1
+        self.taken[winner].extend(c for _, c in self.trick)
+        self.last_trick, self.trick = self.trick, []
+        self.leader = self.turn = winner
+        events.append(Event("trick", winner, {"tricks": self.tricks[winner]}))
+        if not self.hands[winner]:
+            events += self._score_deal()
+        return events
+
+    # ------------------------------------------------------------------ scoring (R22–R24)
+
+    def _score_deal(self) -> list[Event]:
+        par = self.options["par"]
+        row_above, row_below = [], []
+        for seat in range(self.n):
+            above, below = deal_score(self.tricks[seat], self.bought[seat] or 0, par)  # R22
+            self.above[seat] += above
+            self.below[seat] += below
+            row_above.append(above)
+            row_below.append(below)
+        self.history.append({
+            "deal": self.n_in_game, "trump": self._trump_word(), "tricks": list(self.tricks),
+            "bought": [k or 0 for k in self.bought], "above": list(self.above), "below": list(self.below),
+        })
+        events = [Event("deal_scored", None, {
+            "tricks": list(self.tricks), "above": list(self.above), "below": list(self.below),
+        })]
+        events += self._fix_winner()
+        if self.winner is not None and self.n_in_game % PARTIYA == 0:
+            events += self._settle()
+        self.phase = DONE
+        self.turn = None
+        self._end_deal()
+        return events
+
+    def _fix_winner(self) -> list[Event]:
+        """The first deal end with someone ≥ target below fixes the winner for good (R23)."""
+        if self.winner is not None:
+            return []
+        target = self.options["target"]
+        reached = [s for s in self.order if self.below[s] >= target]
+        if not reached:
+            return []
+        # Higher below, then lower above, then the deal's order E, M, D (R23).
+        self.winner = min(reached, key=lambda s: (-self.below[s], self.above[s], self.order.index(s)))
+        return [Event("winner", self.winner, {"below": self.below[self.winner], "play_to_deal": self._partiya_end()})]
+
+    def _partiya_end(self) -> int:
+        """The deal number that ends the current partiya (its no-trump deal, R21)."""
+        return -(-self.n_in_game // PARTIYA) * PARTIYA
+
+    def _settle(self) -> list[Event]:
+        """Each loser pays the winner u × (above + max(0, target − below)) (R24)."""
+        assert self.winner is not None
+        u, target = self.options["u"], self.options["target"]
+        for seat in range(self.n):
+            if seat == self.winner:
+                continue
+            amount = u * (self.above[seat] + max(0, target - self.below[seat]))
+            if amount:
+                self._transfer(seat, self.winner, amount)
+            self.settlement[seat] -= amount
+            self.settlement[self.winner] += amount
+        self.settled = True
+        return [Event("game_settled", self.winner, {"game": self.game_no, "money": list(self.settlement)})]
+
+    # ------------------------------------------------------------------ explanations
+
+    def _explain(self, seat: int, action: Action, legal: list[Action]) -> str | None:
+        if action.verb == "buy":
+            return self._explain_buy(seat, action.args)
+        if action.verb == "play" and action.args:
+            return self._explain_play(seat, action.args[0])
+        return None
+
+    def _explain_buy(self, seat: int, cards: tuple) -> str:
+        hand = self.hands[seat]
+        missing = [c for c in cards if c not in hand]
+        if missing:
+            return f"You do not hold {missing[0]}; name cards of your hand to discard."
+        twice = [c for i, c in enumerate(cards) if c in cards[:i]]
+        if twice:
+            return f"You named {twice[0]} twice."
+        left = len(self.widow)
+        if left == 0:
+            return "The widow is empty, so you cannot exchange: write 'buy' alone (R19)."
+        return f"The widow has only {left} card{'s' if left != 1 else ''} left, so you may exchange at most {left} (R19)."
+
+    def _explain_play(self, seat: int, card: Card) -> str:
+        hand = self.hands[seat]
+        if card not in hand:
+            return f"You do not hold {card}."
+        led = self.trick[0][1].suit
+        if any(c.suit == led for c in hand):
+            return f"{led.symbol} was led and you hold {led.symbol}, so you must follow suit (§3.5)."
+        assert self.trump is not None
+        return f"You have no {led.symbol} but hold a trump, so you must play a trump {self.trump.symbol} (R20)."
+
+    # ------------------------------------------------------------------ session
+
+    def natural_end(self) -> bool:
+        """A game has just been settled (RULES §9.4)."""
+        return not self.in_deal and self.settled
+
+    def score(self) -> dict[str, Any]:
+        """The sheet of the current game, or of the game just settled (§9.4)."""
+        return {name: {"above": self.above[s], "below": self.below[s]} for s, name in enumerate(self.names)}
+
+    # ------------------------------------------------------------------ views
+
+    def places(self) -> dict[str, list[Card]]:
+        if not self.deals:
+            return {}
+        out: dict[str, list[Card]] = {f"hand:{s}": list(h) for s, h in enumerate(self.hands)}
+        out.update({f"discards:{s}": list(d) for s, d in enumerate(self.discards)})
+        out.update({f"taken:{s}": list(t) for s, t in enumerate(self.taken)})
+        out["widow"] = list(self.widow)
+        out["trick"] = [c for _, c in self.trick]
+        return out
+
+    def _status(self, seat: int) -> str:
+        if seat in self._to_act():
+            return "to buy" if self.phase == EXCHANGE else "to play"
+        if self.phase == EXCHANGE:
+            k = self.bought[seat]
+            return "waits" if k is None else f"bought {k}"
+        if self.phase == PLAY:
+            return f"{self.tricks[seat]} tricks"
+        if self.settled and seat == self.winner:
+            return "won the game"
+        return "winner" if seat == self.winner else ""
+
+    def _view(self, viewer: Viewer) -> dict[str, Any]:
+        n = self.n
+        sees = [viewer == ADMIN or viewer == s for s in range(n)]
+        roles = [""] * n
+        for role, seat in zip(ROLES, self.order):
+            roles[seat] = role
+        return {
+            "phase": self.phase,
+            "hands": [list(self.hands[s]) if sees[s] else None for s in range(n)],
+            "hand_counts": [len(h) for h in self.hands],
+            "trick": [[s, c] for s, c in self.trick],
+            "last_trick": [[s, c] for s, c in self.last_trick],
+            "trump": self.trump,
+            "tricks": list(self.tricks),
+            "status": [self._status(s) for s in range(n)],
+            "roles": roles,
+            "leader": self.leader,
+            "widow_count": len(self.widow),
+            "widow": list(self.widow) if viewer == ADMIN else None,
+            "discards": [list(self.discards[s]) if sees[s] else None for s in range(n)],
+            "discard_counts": [len(d) for d in self.discards],
+            "bought": list(self.bought),
+            "game_no": self.game_no,
+            "deal_in_game": self.n_in_game,
+            "partiya": (self.n_in_game - 1) // PARTIYA + 1 if self.n_in_game else 0,
+            "sheet": {"above": list(self.above), "below": list(self.below)},
+            "history": [dict(row) for row in self.history],
+            "winner": self.winner,
+            "settled": self.settled,
+            "settlement": list(self.settlement),
+            "target": self.options["target"],
+            "par": self.options["par"],
+        }
+
+
+GAME = French3
