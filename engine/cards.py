@@ -37,6 +37,11 @@ class Suit(IntEnum):
     def text(self, ascii: bool = False) -> str:
         return self.letter if ascii else self.symbol
 
+    def __str__(self) -> str:
+        return _SUIT_SYMBOLS[self]
+
+    __format__ = object.__format__
+
 
 _SUIT_SYMBOLS = ("♠", "♣", "♦", "♥")
 

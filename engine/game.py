@@ -422,17 +422,17 @@ class Game(ABC):
         return action
 
     def _why_illegal(self, seat: int, action: Action, legal: list[Action]) -> str:
-        verbs = sorted({a.verb for a in legal})
-        if action.verb not in verbs:
-            return f"You cannot {action.verb} now; you may {' or '.join(verbs)}."
         reason = self._explain(seat, action, legal)
         if reason:
             return reason
+        verbs = sorted({a.verb for a in legal})
+        if action.verb not in verbs:
+            return f"You cannot {action.verb} now; you may {' or '.join(verbs)}."
         options = ", ".join(a.text() for a in legal[:12])
         return f"'{action.text()}' is not allowed now; you may: {options}."
 
     def _explain(self, seat: int, action: Action, legal: list[Action]) -> str | None:
-        """A game-specific reason why ``action`` is illegal (its verb is allowed now)."""
+        """A game-specific reason why ``action`` is illegal, or None for the generic one."""
         return None
 
     def view(self, viewer: Viewer) -> dict[str, Any]:
