@@ -1,0 +1,528 @@
+"""«Копилка» (The Kitty): RULES.md §2 with resolutions R6–R17.
+
+Four players, 32 cards, no trumps, 5-card hands and a drawing stock.  A deal
+has up to three phases, one ``_legal_<phase>`` / ``_apply_<phase>`` pair each:
+
+* ``take`` — the mandatory long-suit exchange (R7, R8): every giver's suit is
+  laid out at once, then takers pick places blind, giver by giver;
+* ``discard`` — after the givers' refills, each taker discards one card per
+  card taken;
+* ``play`` — tricks: follow suit, or when void draw / pass / play the A♠.
+
+Money moves only through the kitty (the game's ``pot``): deposits at the start
+of a partiya (R6), ``S`` and ``Z`` after each deal (R15), the payout after the
+4th deal (R16).  A session is any number of partiyas; ``natural_end`` is true
+right after a settlement, and ``is_over`` never (a table stops between
+partiyas), as for Стуколка without ``rounds``.
+
+Every card of a deal lies in exactly one list (hands, stock, layouts, trick,
+played, discards); ``places`` exposes them so tests can prove it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Mapping, NamedTuple
+
+from engine.cards import Card, Rank, Suit
+from engine.game import ADMIN, Action, Event, Game, Option, OptionError, Viewer
+
+ACE_OF_SPADES = Card.of(Rank.ACE, Suit.SPADES)
+PLAYERS = 4
+HAND = 5
+PARTIYA_DEALS = 4  # R17: each player deals once
+FAILED_LEADS_LIMIT = 4  # R14: the deadlock guard
+MONEY_MAX = 10**9  # option ceiling: keeps every sum far from 64-bit limits
+
+SUIT_VALUE_OPTIONS = {Suit.SPADES: "V♠", Suit.CLUBS: "V♣", Suit.DIAMONDS: "V♦", Suit.HEARTS: "V♥"}
+OPTION_ALIASES = {
+    "VS": "V♠", "VC": "V♣", "VD": "V♦", "VH": "V♥",
+    "vs": "V♠", "vc": "V♣", "vd": "V♦", "vh": "V♥",
+    "A♠ multiplier": "M", "m": "M", "d": "D", "s": "S", "z": "Z",
+}
+
+TAKE, DISCARD, PLAY, DONE = "take", "discard", "play", "done"
+
+_SUIT_NAMES = {Suit.SPADES: "spades", Suit.CLUBS: "clubs", Suit.DIAMONDS: "diamonds", Suit.HEARTS: "hearts"}
+
+
+def _money(name: str, default: int, doc: str, minimum: int = 0) -> Option:
+    return Option(name, default, doc, minimum=minimum, maximum=MONEY_MAX)
+
+
+class TrickRecord(NamedTuple):
+    """One trick on the score sheet (§2.6): its led suit, whether the A♠ won it, its value."""
+
+    deal: int
+    suit: Suit
+    doubled: bool
+    value: int
+
+
+@dataclass
+class Layout:
+    """A giver's face-down row (R7): places keep their numbers, a taken place stays empty."""
+
+    giver: int
+    suit: Suit
+    places: list[Card | None]
+    taken_by: list[int | None] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.taken_by = [None] * len(self.places)
+
+
+def long_suit(hand: list[Card]) -> Suit | None:
+    """The suit a dealt hand holds 3+ cards of (a 5-card hand has at most one), else None."""
+    counts = Counter(card.suit for card in hand)
+    suit, count = max(counts.items(), key=lambda item: item[1]) if counts else (None, 0)
+    return suit if count >= 3 else None
+
+
+class Kopilka(Game):
+    """«Копилка»: one session of partiyas of 4 deals at a 4-player table."""
+
+    name = "kopilka"
+    title = {"ru": "Копилка", "en": "The Kitty"}
+    options_spec = (
+        _money("D", 20, "deposit of each player into the kitty at the start of each partiya (R6)"),
+        _money("S", 5, "paid per deal by each player who was not first to shed his cards (R15)"),
+        _money("Z", 5, "fine for taking no trick in a deal (R15)"),
+        _money("V♠", 1, "value of a spade trick"),
+        _money("V♣", 2, "value of a club trick"),
+        _money("V♦", 3, "value of a diamond trick"),
+        _money("V♥", 4, "value of a heart trick"),
+        Option("M", 2, "the A♠ multiplier: a trick won by the A♠ counts this many times (R11)",
+               minimum=1, maximum=100),
+    )
+    verbs = {"play": "card", "pass": "", "draw": "", "take": "int", "discard": "card"}
+    deck_size = 32
+    min_players = PLAYERS
+    max_players = PLAYERS
+
+    @classmethod
+    def make_options(cls, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Accept ASCII spellings (``VS``, ``vh``, ``m``) for the suit values and the multiplier."""
+        canonical: dict[str, Any] = {}
+        for key, value in dict(raw or {}).items():
+            name = OPTION_ALIASES.get(key, key)
+            if name in canonical:
+                raise OptionError(f"option {name!r} is given twice (also as {key!r})")
+            canonical[name] = value
+        return super().make_options(canonical)
+
+    def __init__(self, names, options=None, *, dealer: int = 0, pot: int = 0):
+        super().__init__(names, options, dealer=dealer, pot=pot)
+        self.partiya_deal = 0  # 1..4 while a partiya runs; 4 after its last deal
+        self.settled = False  # a partiya has just been settled (RULES §9.4 'over')
+        self.sheet: list[list[TrickRecord]] = [[] for _ in range(PLAYERS)]
+        self.last_settlement: list[int] | None = None
+        self._clear_deal()
+
+    # -- deal state -----------------------------------------------------------------
+
+    def _clear_deal(self) -> None:
+        self.phase = DONE
+        self.eldest = (self.dealer + 1) % PLAYERS
+        self.hands: list[list[Card]] = [[] for _ in range(PLAYERS)]
+        self.stock: list[Card] = []  # top first
+        self.discards: list[Card] = []
+        self.layouts: dict[int, Layout] = {}  # giver → row, in take order
+        self.take_queue: list[tuple[int, int]] = []  # (taker, giver)
+        self.owed = [0] * PLAYERS  # discards still owed (R8)
+        self.leader = self.eldest
+        self.must_avoid: Suit | None = None  # R13
+        self.led: Suit | None = None
+        self.trick: list[tuple[int, Card]] = []
+        self.followers: list[int] = []  # still to act on this trick, in order
+        self.drew = [0] * PLAYERS  # draws in the current trick (status)
+        self.passed: set[int] = set()
+        self.failed = 0  # consecutive failed leads (R14)
+        self.played: list[Card] = []
+        self.last_trick: list[tuple[int, Card]] = []
+        self.tricks: list[list[TrickRecord]] = [[] for _ in range(PLAYERS)]
+        self.first_shedder: int | None = None
+
+    def _order(self, start: int) -> list[int]:
+        """Seats clockwise from ``start`` (R1)."""
+        return [(start + i) % PLAYERS for i in range(PLAYERS)]
+
+    # -- dealing and the exchange (R6, R7, R8) -----------------------------------------
+
+    def _start_deal(self) -> list[Event]:
+        self._clear_deal()
+        events = self._open_partiya() if self.partiya_deal in (0, PARTIYA_DEALS) else []
+        self.partiya_deal += 1
+        self.settled = False
+        cards = self._draw_deck()
+        for i, card in enumerate(cards[: PLAYERS * HAND]):  # §9.3: one at a time from the eldest
+            self.hands[(self.eldest + i) % PLAYERS].append(card)
+        self.stock = list(cards[PLAYERS * HAND :])
+        events.append(Event("dealt", self.dealer, {"partiya_deal": self.partiya_deal}))
+        return events + self._lay_out()
+
+    def _open_partiya(self) -> list[Event]:
+        """R6: a new partiya, a new deposit of ``D`` from everybody."""
+        self.partiya_deal = 0
+        self.sheet = [[] for _ in range(PLAYERS)]
+        self.last_settlement = None
+        deposit = self.options["D"]
+        events = [Event("partiya_start", None, {"deposit": deposit})]
+        if deposit:
+            for seat in self._order(self.eldest):
+                self._to_pot(seat, deposit)
+        return events
+
+    def _lay_out(self) -> list[Event]:
+        """R7: every giver lays out his whole long suit at once, in dealt order."""
+        events: list[Event] = []
+        for giver in self._order(self.eldest):
+            suit = long_suit(self.hands[giver])
+            if suit is None:
+                continue
+            row = [c for c in self.hands[giver] if c.suit == suit]
+            self.hands[giver] = [c for c in self.hands[giver] if c.suit != suit]
+            self.layouts[giver] = Layout(giver, suit, list(row))
+            self.take_queue += [((giver + k) % PLAYERS, giver) for k in (1, 2, 3)]
+            events.append(Event("lay_out", giver, {"cards": len(row)}))  # face down: no suit
+        self.phase = TAKE if self.take_queue else PLAY
+        return events
+
+    def _legal_take(self, seat: int) -> list[Action]:
+        row = self.layouts[self.take_queue[0][1]]
+        return [Action("take", (i + 1,)) for i, card in enumerate(row.places) if card is not None]
+
+    def _apply_take(self, seat: int, action: Action) -> list[Event]:
+        taker, giver = self.take_queue.pop(0)
+        row = self.layouts[giver]
+        place = action.args[0] - 1
+        card = row.places[place]
+        assert card is not None
+        row.places[place] = None
+        row.taken_by[place] = taker
+        self.hands[taker].append(card)
+        self.owed[taker] += 1
+        events = [Event("take", taker, {"giver": giver, "place": place + 1})]
+        if not self.take_queue:
+            events += self._refill()
+        return events
+
+    def _refill(self) -> list[Event]:
+        """R7/R8: givers take back their untaken cards and draw what was taken (the stock may run short)."""
+        events: list[Event] = []
+        for giver, row in self.layouts.items():
+            back = [c for c in row.places if c is not None]
+            row.places = [None] * len(row.places)
+            taken = sum(t is not None for t in row.taken_by)
+            drawn = self.stock[:taken]
+            del self.stock[:taken]
+            self.hands[giver] += back + drawn
+            events.append(Event("refill", giver, {"back": len(back), "drew": len(drawn)}))
+        self.phase = DISCARD
+        return events
+
+    def _discarder(self) -> int:
+        return next(s for s in self._order(self.eldest) if self.owed[s])
+
+    def _legal_discard(self, seat: int) -> list[Action]:
+        return [Action("discard", (c,)) for c in sorted(set(self.hands[seat]))]
+
+    def _apply_discard(self, seat: int, action: Action) -> list[Event]:
+        card = action.args[0]
+        self.hands[seat].remove(card)
+        self.discards.append(card)
+        self.owed[seat] -= 1
+        events = [Event("discard", seat, {"left": self.owed[seat]})]  # face down: no card
+        if not any(self.owed):
+            self.layouts = {}
+            self.phase = PLAY
+            events.append(Event("exchange_done", None, {"stock": len(self.stock)}))
+        return events
+
+    # -- trick play (R9–R14) ---------------------------------------------------------
+
+    def _actor(self) -> int:
+        return self.followers[0] if self.trick else self.leader
+
+    def _legal_play(self, seat: int) -> list[Action]:
+        hand = self.hands[seat]
+        if not self.trick:
+            return [Action("play", (c,)) for c in self._leads(hand)]
+        follow = sorted(c for c in hand if c.suit == self.led)
+        if follow:  # R10: must follow (a drawn card of the suit too, R9)
+            return [Action("play", (c,)) for c in follow]
+        actions = [Action("play", (ACE_OF_SPADES,))] if ACE_OF_SPADES in hand else []  # R11
+        if self.stock:
+            actions.append(Action("draw"))  # R9
+        return actions + [Action("pass")]
+
+    def _leads(self, hand: list[Card]) -> list[Card]:
+        """R13: the trick's winner leads another suit than the one just won, if he can."""
+        cards = sorted(hand)
+        if self.must_avoid is None:
+            return cards
+        other = [c for c in cards if c.suit != self.must_avoid]
+        return other or cards
+
+    def _apply_play(self, seat: int, action: Action) -> list[Event]:
+        if action.verb == "draw":
+            card = self.stock.pop(0)
+            self.hands[seat].append(card)
+            self.drew[seat] += 1
+            return [Event("draw", seat, {"stock": len(self.stock)})]  # the card stays hidden
+        if action.verb == "pass":
+            self.passed.add(seat)
+            self.followers.pop(0)
+            return [Event("pass", seat)] + self._maybe_resolve()
+        card = action.args[0]
+        self.hands[seat].remove(card)
+        if not self.trick:
+            self.led = card.suit
+            self.must_avoid = None
+            self.followers = self._order(seat)[1:]
+            self.trick.append((seat, card))
+            return [Event("lead", seat, {"card": card})]
+        self.trick.append((seat, card))
+        self.followers.pop(0)
+        return [Event("play", seat, {"card": card})] + self._maybe_resolve()
+
+    def _maybe_resolve(self) -> list[Event]:
+        if self.followers:
+            return []
+        return self._resolve() if len(self.trick) > 1 else self._fail_lead()
+
+    def _resolve(self) -> list[Event]:
+        """§2.6: the A♠ wins any trick it is in and doubles it; else the highest of the led suit."""
+        assert self.led is not None
+        cards = [c for _, c in self.trick]
+        doubled = ACE_OF_SPADES in cards
+        best = ACE_OF_SPADES if doubled else max(c for c in cards if c.suit == self.led)
+        winner = next(s for s, c in self.trick if c == best)
+        value = self.options[SUIT_VALUE_OPTIONS[self.led]] * (self.options["M"] if doubled else 1)
+        record = TrickRecord(self.partiya_deal, self.led, doubled, value)
+        self.tricks[winner].append(record)
+        self.sheet[winner].append(record)
+        self.played += cards
+        self.last_trick = self.trick
+        events = [Event("trick", winner, {"suit": self.led.symbol, "doubled": doubled, "value": value})]
+        emptied = [s for s, _ in self.trick if not self.hands[s]]
+        led = self.led
+        self._next_trick(winner)
+        self.failed = 0
+        if emptied:  # R14: the earliest in the trick's order is first
+            return events + self._finish_deal(emptied[0])
+        self.must_avoid = led  # R13
+        return events
+
+    def _fail_lead(self) -> list[Event]:
+        """R12: nobody contributed; the leader takes his card back and the next player leads freely."""
+        seat, card = self.trick[0]
+        self.hands[seat].append(card)
+        self.failed += 1
+        self._next_trick((seat + 1) % PLAYERS)
+        events = [Event("lead_failed", seat, {"card": card})]
+        if self.failed >= FAILED_LEADS_LIMIT:  # R14: the deadlock guard
+            return events + self._finish_deal(None)
+        return events
+
+    def _next_trick(self, leader: int) -> None:
+        self.leader = leader
+        self.trick = []
+        self.followers = []
+        self.led = None
+        self.must_avoid = None
+        self.drew = [0] * PLAYERS
+        self.passed = set()
+
+    # -- money (R15, R16) --------------------------------------------------------------
+
+    def _finish_deal(self, shedder: int | None) -> list[Event]:
+        """R15: S from all but the first shedder, Z from each player without a trick."""
+        self.first_shedder = shedder
+        self.phase = DONE
+        events = [Event("deal_end", shedder, {"end": "shed" if shedder is not None else "deadlock"})]
+        for seat in self._order(self.eldest):
+            stake = 0 if seat == shedder else self.options["S"]
+            fine = 0 if self.tricks[seat] else self.options["Z"]
+            if stake + fine:
+                self._to_pot(seat, stake + fine)
+                events.append(Event("pays", seat, {"stake": stake, "fine": fine}))
+        if self.partiya_deal == PARTIYA_DEALS:
+            events += self._settle(shedder)
+        self._end_deal()
+        return events
+
+    def won(self) -> list[int]:
+        """W per seat over the partiya so far (§2.8 step 1)."""
+        return [sum(t.value for t in tricks) for tricks in self.sheet]
+
+    def _settle(self, shedder: int | None) -> list[Event]:
+        """R16: pay W from the kitty (pro rata when short); the rest to the 4th deal's first shedder."""
+        won = self.won()
+        total, kitty = sum(won), self.pot
+        pay = list(won) if kitty >= total else [w * kitty // total for w in won]
+        rest = kitty - sum(pay)
+        if shedder is not None:
+            pay[shedder] += rest
+        else:  # equal split; the indivisible units stay for the next partiya
+            pay = [p + rest // PLAYERS for p in pay]
+        events = [Event("settlement", shedder, {"kitty": kitty, "won": sum(won)})]
+        for seat in self._order(self.eldest):
+            if pay[seat]:
+                self._to_pot(seat, -pay[seat])
+                events.append(Event("receives", seat, {"amount": pay[seat], "won": won[seat]}))
+        self.last_settlement = pay
+        self.settled = True
+        return events
+
+    def natural_end(self) -> bool:
+        """RULES §9.4: a partiya has just been settled."""
+        return self.settled and not self.in_deal
+
+    # -- the protocol hooks -----------------------------------------------------------
+
+    def _to_act(self) -> tuple[int, ...]:
+        if self.phase == TAKE:
+            return (self.take_queue[0][0],)
+        if self.phase == DISCARD:
+            return (self._discarder(),)
+        if self.phase == PLAY:
+            return (self._actor(),)
+        return ()
+
+    def _legal(self, seat: int) -> list[Action]:
+        return {TAKE: self._legal_take, DISCARD: self._legal_discard, PLAY: self._legal_play}[self.phase](seat)
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        return {TAKE: self._apply_take, DISCARD: self._apply_discard, PLAY: self._apply_play}[self.phase](
+            seat, action
+        )
+
+    def _why_illegal(self, seat: int, action: Action, legal: list[Action]) -> str:
+        """Give the rule's own reason even for a verb not allowed now (e.g. pass while holding the suit)."""
+        return self._explain(seat, action, legal) or super()._why_illegal(seat, action, legal)
+
+    def _explain(self, seat: int, action: Action, legal: list[Action]) -> str | None:
+        if self.phase == TAKE:
+            return self._explain_take(action)
+        if self.phase == DISCARD:
+            if action.verb == "discard":
+                return f"You do not hold the {action.args[0]}."
+            n = self.owed[seat]
+            return f"First discard {n} card{'s' if n > 1 else ''} (one per card you took, R8): 'discard C'."
+        return self._explain_play(seat, action)
+
+    def _explain_take(self, action: Action) -> str | None:
+        row = self.layouts[self.take_queue[0][1]]
+        giver = self.names[row.giver]
+        free = ", ".join(str(a.args[0]) for a in self._legal_take(0))
+        if action.verb != "take":
+            return f"Take one of {giver}'s face-down cards first: 'take N', N one of {free} (R7)."
+        place = action.args[0]
+        if not 1 <= place <= len(row.places):
+            return f"{giver} laid out {len(row.places)} cards; take one of places {free}."
+        return f"Place {place} of {giver}'s row is already taken; take one of {free}."
+
+    def _explain_play(self, seat: int, action: Action) -> str | None:
+        hand = self.hands[seat]
+        verb = action.verb
+        if verb in ("take", "discard"):
+            return "The exchange is over; the cards are being played now."
+        if verb == "play" and action.args[0] not in hand:
+            return f"You do not hold the {action.args[0]}."
+        if not self.trick:
+            if verb != "play":
+                return "You lead this trick: play any card (a lead cannot pass or draw)."
+            if self.must_avoid is not None and action.args[0].suit == self.must_avoid:
+                suit = _SUIT_NAMES[self.must_avoid]
+                return f"You won the last trick, led in {suit}: lead another suit while you hold one (R13)."
+            return None
+        led = _SUIT_NAMES[self.led] if self.led is not None else ""
+        if any(c.suit == self.led for c in hand):
+            return f"You hold {led}, so you must play one of them (R10)."
+        if verb == "draw":
+            return "The stock is empty: pass, or play the A♠ if you hold it."
+        if verb == "play":
+            return (
+                f"You have no {led}: you may draw, pass or play the A♠; "
+                "a card of another suit cannot be played (R11)."
+            )
+        return None
+
+    # -- views ------------------------------------------------------------------------
+
+    def _view(self, viewer: Viewer) -> dict[str, Any]:
+        sees = lambda seat: viewer == ADMIN or viewer == seat  # noqa: E731
+        view: dict[str, Any] = {
+            "phase": self.phase,
+            "hands": [sorted(h) if sees(s) else None for s, h in enumerate(self.hands)],
+            "hand_counts": [len(h) for h in self.hands],
+            "trick": [[s, c] for s, c in self.trick],
+            "trump": None,
+            "tricks": [len(t) for t in self.tricks],
+            "status": [self._status(s) for s in range(PLAYERS)],
+            "eldest": self.eldest,
+            "partiya_deal": self.partiya_deal,
+            "stock_count": len(self.stock),
+            "discard_count": len(self.discards),
+            "layouts": [self._layout_view(s, sees(s)) for s in range(PLAYERS)],
+            "taking_from": self.take_queue[0][1] if self.phase == TAKE else None,
+            "owed_discards": list(self.owed),
+            "leader": self.leader if self.phase == PLAY else None,
+            "led": self.led,
+            "must_avoid": self.must_avoid,
+            "failed_leads": self.failed,
+            "last_trick": [[s, c] for s, c in self.last_trick],
+            "sheet": [[t._asdict() for t in tricks] for tricks in self.sheet],
+            "won": self.won(),
+            "first_shedder": self.first_shedder,
+            "settlement": self.last_settlement,
+        }
+        if viewer == ADMIN:
+            view["stock"] = list(self.stock)
+            view["discards"] = list(self.discards)
+        return view
+
+    def _layout_view(self, seat: int, visible: bool) -> dict[str, Any] | None:
+        row = self.layouts.get(seat) if self.phase == TAKE else None
+        if row is None:
+            return None
+        return {
+            "suit": row.suit if visible else None,
+            "places": [c if visible else None for c in row.places],
+            "taken_by": list(row.taken_by),
+        }
+
+    def _status(self, seat: int) -> str:
+        if self.phase == TAKE:
+            if seat == self.take_queue[0][0]:
+                return "taking"
+            return "laid out" if seat in self.layouts else ""
+        if self.phase == DISCARD:
+            return f"discards {self.owed[seat]}" if self.owed[seat] else ""
+        if self.phase == DONE:
+            return "first out" if seat == self.first_shedder else ""
+        if self.trick and seat == self.trick[0][0]:
+            return "led"
+        if seat in self.passed:
+            return f"drew {self.drew[seat]}, passed" if self.drew[seat] else "passed"
+        if self.drew[seat]:
+            return f"drew {self.drew[seat]}"
+        if any(s == seat for s, _ in self.trick):
+            return "played"
+        return ""
+
+    def places(self) -> dict[str, list[Card]]:
+        out = {f"hand {s}": list(h) for s, h in enumerate(self.hands)}
+        out["stock"] = list(self.stock)
+        out["discards"] = list(self.discards)
+        for giver, row in self.layouts.items():
+            out[f"layout {giver}"] = [c for c in row.places if c is not None]
+        out["trick"] = [c for _, c in self.trick]
+        out["played"] = list(self.played)
+        return out
+
+
+GAME = Kopilka
