@@ -58,10 +58,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()
-    print(f"{"variant":14} {"players":>7} {'deals/s':>9} {'actions/s':>10} {'µs/action':>10}")
+    print(f"{'variant':14} {'players':>7} {'deals/s':>9} {'actions/s':>10} {'µs/action':>10}")
     for variant, n, options in CASES:
         deals, elapsed, actions = run(variant, n, options, args.seconds)
-        print(f"{variant + ("+dark+razrez" if options else ""):14} {n:>7} {deals / elapsed:>9.0f} "
+        print(f"{variant + ('+dark+razrez' if options else ''):14} {n:>7} {deals / elapsed:>9.0f} "
               f"{actions / elapsed:>10.0f} {1e6 * elapsed / actions:>10.1f}")
 
 
