@@ -1,0 +1,597 @@
+"""Storage: accounts, the money ledger, finished records and live-table journals.
+
+The club keeps everything in memory; this layer is what survives a restart.
+``Store`` is the small interface of DESIGN.md ("Beyond one machine"): the
+embedded backend is SQLite (``engine.store_sqlite.SqliteStore``), and a
+PostgreSQL backend shared by several ``sukno serve`` processes would be a
+second class with the same methods, not a rewrite.  Nothing here imports
+asyncio; every call is synchronous and short (an append + commit is well
+under a millisecond with SQLite on this machine: ``tests/bench/journal_bench.py``).
+
+How the server uses it
+----------------------
+Open the data folder's store once at start (``open_store(data_dir)``); a
+``StoreError`` carries a message and an ``exit_status`` for the CLI::
+
+    try:
+        store = open_store(data_dir, exclusive=True)
+    except StoreError as err:
+        print(f"sukno serve: {err}", file=sys.stderr)
+        return err.exit_status
+
+Accounts: ``account_by_key(fp)`` on login, ``create_account(name, key=fp,
+grant=config_grant)`` for a new key (the grant is posted from ``club:grants``
+so the ledger still sums to zero), ``touch(name)`` on every login.
+
+A live table, through ``TableJournal`` (one per table, it keeps the journal
+and the ledger in step with the ``Game``)::
+
+    journal = TableJournal.open(store, table_id, game, purses=["Anna", "Boris", "bot:Mitya"])
+    events = game.start_deal(ShuffledDecks(game.deck_size))
+    journal.record_deal(events)            # deck orders + antes, committed
+    events = game.apply(seat, action)      # IllegalAction: nothing is written
+    journal.record_action(events)          # committed ...
+    broadcast(events)                       # ... before anyone sees it
+
+The order matters: apply, then record (the commit), then show.  If a record
+call raises ``StoreError`` (disk full), the action is not durable: do not show
+it, and rebuild the table with ``restore_table`` (the game in memory is one
+action ahead of the journal).  Clock ticks that changed something go through
+``record_tick(now, events)``; seat changes through ``record_seat(seat, purse)``;
+anything else the server wants back after a crash through ``note(kind, payload)``.
+
+Money: each journal write also posts, in the same transaction, the money the
+``Game`` moved since the last write: every seat's change of ``game.balances``
+to that seat's purse and the change of ``game.pot`` to the table's pot purse
+``table:<id>:pot``.  So the ledger never disagrees with the journal, even
+after kill -9.  Purses are account names (no ``:``) or pools (with ``:``:
+``table:3:pot``, ``club:grants``, ``bot:Mitya``); every posting sums to zero.
+
+At the end of a session: ``store.save_record(record_of(game), table_id=...,
+accounts=..., result=game.result())`` (for ``history``/``replay``), then
+``journal.new_session(next_game)`` or ``store.close_table_journal(table_id)``,
+both inside ``with store.batch():`` so that either all of it happens or none.
+
+On start: ``for live in store.live_tables(): restored = restore_table(store,
+live.table_id)`` gives the ``Game`` in the exact state of the last commit
+(hands, turn, pot, balances), the seats' purses, the other notes, and
+``last_at`` (the wall time of the last entry).  Deadlines are not stored: the
+server recomputes them from the restart (e.g. a full turn clock for whoever
+is to act).  ``restored.journal(store)`` resumes writing.
+
+Sitting down: ``check_funds(store.balance(name), needed, allow_debt)`` raises
+``NotEnoughMoney`` with a reason (and ``key``/``params`` for the i18n
+catalogue) when a table refuses players at zero.
+
+Money amounts are Python ints of any size: Стуколка's pot can pass 2**63, so
+the SQLite backend stores an amount that does not fit in 64 bits as decimal
+text and sums in Python, never in SQL.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, ContextManager, Iterable, Mapping, Protocol, Sequence
+
+from engine.cards import CardError, parse_card
+from engine.game import Action, DeckError, Event, Game, GivenDecks, IllegalAction, OptionError
+from engine.record import Record, RecordDeal
+
+TableId = int | str
+"""The club's id of a table (the store keeps whatever the club uses)."""
+
+GRANTS = "club:grants"
+"""The pool starting grants and admin top-ups are paid from (its balance goes negative)."""
+
+ROLES = ("player", "admin")
+DEFAULT_FILENAME = "sukno.db"
+
+# Journal entry kinds the restore understands; any other kind is a server note.
+DEAL = "deal"  # {"deal": n, "decks": [[card, …], …]}
+ACTION = "action"  # {"seat": s, "action": "play Q♠", "decks"?: [...] redeals drawn}
+TICK = "tick"  # {"now": t, "decks"?: [...]}
+SEAT = "seat"  # {"seat": s, "purse": name}
+
+
+class StoreError(Exception):
+    """The store cannot be used (locked, unreadable, newer schema, disk full…).
+
+    ``str(err)`` is a message for a person; ``exit_status`` is what the CLI
+    should exit with (sysexits: 65 bad data, 74 I/O, 75 try again later,
+    78 configuration).
+    """
+
+    def __init__(self, message: str, exit_status: int = 74):
+        super().__init__(message)
+        self.message = message
+        self.exit_status = exit_status
+
+
+class AccountError(ValueError):
+    """A refused account operation (bad or taken name, key of another account, unknown name)."""
+
+
+class LedgerError(ValueError):
+    """A posting that is not a balanced set of whole-kopeck movements between known purses."""
+
+
+class NotEnoughMoney(Exception):
+    """A table that refuses players at zero said no; ``key``/``params`` feed the i18n catalogue."""
+
+    def __init__(self, message: str, *, key: str, params: Mapping[str, Any]):
+        super().__init__(message)
+        self.message = message
+        self.key = key
+        self.params = dict(params)
+
+
+# --- what the store returns ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Account:
+    name: str
+    language: str
+    role: str
+    created: float
+    last_seen: float | None
+    keys: tuple[str, ...]
+    balance: int
+
+
+@dataclass(frozen=True)
+class Movement:
+    """One entry of a purse's statement."""
+
+    txn: int
+    at: float
+    amount: int
+    reason: str
+    table_id: TableId | None
+    deal_no: int | None
+
+
+@dataclass(frozen=True)
+class TableHeader:
+    """What a live table's session starts from: enough to construct its ``Game``."""
+
+    game: str
+    options: dict[str, Any]
+    players: list[str]
+    dealer: int = 0
+    pot: int = 0
+    seats: list[str] = field(default_factory=list)  # the purse of each seat
+    extra: dict[str, Any] = field(default_factory=dict)  # the server's own table settings
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "options": self.options,
+            "players": self.players,
+            "dealer": self.dealer,
+            "pot": self.pot,
+            "seats": self.seats,
+            "extra": self.extra,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TableHeader:
+        return cls(
+            game=data["game"],
+            options=dict(data.get("options", {})),
+            players=list(data["players"]),
+            dealer=int(data.get("dealer", 0)),
+            pot=int(data.get("pot", 0)),
+            seats=list(data.get("seats", [])),
+            extra=dict(data.get("extra", {})),
+        )
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    seq: int
+    at: float
+    kind: str
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class LiveTable:
+    table_id: TableId
+    opened_at: float
+    header: TableHeader
+
+
+@dataclass(frozen=True)
+class RecordInfo:
+    """A line of an account's history; ``get_record(id)`` gives the record itself."""
+
+    id: int
+    game: str
+    players: list[str]
+    table_id: TableId | None
+    finished_at: float
+    net: int  # the account's money over the record (kopecks)
+
+
+# --- the interface ---------------------------------------------------------------
+
+
+class Store(Protocol):
+    """The small interface every backend implements (see the module docstring)."""
+
+    # accounts
+    def create_account(
+        self,
+        name: str,
+        *,
+        key: str | None = None,
+        language: str = "ru",
+        role: str = "player",
+        grant: int = 0,
+        now: float | None = None,
+    ) -> Account: ...
+    def account(self, name: str) -> Account | None: ...
+    def account_by_key(self, fingerprint: str) -> Account | None: ...
+    def accounts(self) -> list[Account]: ...
+    def add_key(self, name: str, fingerprint: str, *, now: float | None = None) -> None: ...
+    def remove_key(self, fingerprint: str) -> None: ...
+    def set_language(self, name: str, language: str) -> None: ...
+    def set_role(self, name: str, role: str) -> None: ...
+    def touch(self, name: str, *, now: float | None = None) -> None: ...
+
+    # the ledger
+    def post(
+        self,
+        entries: Iterable[tuple[str, int]],
+        *,
+        table_id: TableId | None = None,
+        deal_no: int | None = None,
+        reason: str = "",
+        now: float | None = None,
+    ) -> int | None: ...
+    def balance(self, purse: str) -> int: ...
+    def statement(self, purse: str, limit: int = 20) -> list[Movement]: ...
+    def ledger_sum(self) -> int: ...
+    def check_ledger(self) -> None: ...
+
+    # live tables
+    def open_table_journal(self, table_id: TableId, header: TableHeader, *, now: float | None = None) -> None: ...
+    def new_session(self, table_id: TableId, header: TableHeader, *, now: float | None = None) -> None: ...
+    def append(
+        self, table_id: TableId, kind: str, payload: Mapping[str, Any], *, now: float | None = None
+    ) -> int: ...
+    def journal(self, table_id: TableId) -> list[JournalEntry]: ...
+    def live_tables(self) -> list[LiveTable]: ...
+    def close_table_journal(self, table_id: TableId) -> None: ...
+
+    # finished records
+    def save_record(
+        self,
+        record: Record,
+        *,
+        table_id: TableId | None = None,
+        accounts: Mapping[str, str] | None = None,
+        result: Sequence[int] | None = None,
+        now: float | None = None,
+    ) -> int: ...
+    def history(self, account: str, limit: int = 20) -> list[RecordInfo]: ...
+    def get_record(self, record_id: int) -> Record: ...
+
+    # housekeeping
+    def batch(self) -> ContextManager[None]: ...
+    def close(self) -> None: ...
+
+
+def open_store(data_dir: str | Path, **options: Any) -> Store:
+    """The store of a data folder (``<data_dir>/sukno.db``); ``StoreError`` if it cannot be used."""
+    from engine.store_sqlite import SqliteStore
+
+    folder = Path(data_dir)
+    if not folder.is_dir():
+        raise StoreError(f"the data folder {folder} does not exist (create it or choose another)", 78)
+    return SqliteStore(folder / DEFAULT_FILENAME, **options)
+
+
+def pot_purse(table_id: TableId) -> str:
+    """The ledger pool holding a table's pot or kitty."""
+    return f"table:{table_id}:pot"
+
+
+def check_funds(balance: int, needed: int, allow_debt: bool) -> None:
+    """A table's zero rule: refuse to seat someone who cannot cover ``needed`` unless debt is allowed."""
+    if allow_debt or balance >= needed:
+        return
+    if balance <= 0:
+        message = f"Your club balance is {balance} kopecks; this table does not allow debt."
+    else:
+        message = f"Your club balance is {balance} kopecks; this table needs at least {needed}."
+    raise NotEnoughMoney(message, key="store.not_enough_money", params={"balance": balance, "needed": needed})
+
+
+# --- keeping a live table's journal -------------------------------------------------
+
+
+def header_of(game: Game, purses: Sequence[str], extra: Mapping[str, Any] | None = None) -> TableHeader:
+    """The header of a session that has not dealt yet."""
+    if game.deals:
+        raise ValueError("a journal starts before the session's first deal")
+    if len(purses) != game.n:
+        raise ValueError(f"{game.n} seats need {game.n} purses, not {len(purses)}")
+    return TableHeader(
+        game=game.name,
+        options=dict(game.options),
+        players=list(game.names),
+        dealer=game.dealer,
+        pot=game.start_pot,
+        seats=list(purses),
+        extra=dict(extra or {}),
+    )
+
+
+class TableJournal:
+    """Writes one live table's changes, and the money they moved, in one commit each.
+
+    It remembers the balances, pot and deck orders it last wrote, so each
+    call writes exactly what changed since (the redeal decks an action drew,
+    the antes of a deal, a remiz, a trade).
+    """
+
+    def __init__(self, store: Store, table_id: TableId, game: Game, purses: Sequence[str]):
+        if len(purses) != game.n:
+            raise ValueError(f"{game.n} seats need {game.n} purses, not {len(purses)}")
+        self.store = store
+        self.table_id = table_id
+        self.game = game
+        self.purses = list(purses)
+        self._mark()
+
+    @classmethod
+    def open(
+        cls,
+        store: Store,
+        table_id: TableId,
+        game: Game,
+        purses: Sequence[str],
+        *,
+        extra: Mapping[str, Any] | None = None,
+        now: float | None = None,
+    ) -> TableJournal:
+        """Start the journal of a new live table whose session has not dealt yet."""
+        store.open_table_journal(table_id, header_of(game, purses, extra), now=now)
+        return cls(store, table_id, game, purses)
+
+    def new_session(
+        self, game: Game, *, extra: Mapping[str, Any] | None = None, now: float | None = None
+    ) -> None:
+        """The table goes on with a new ``Game``; the old entries are dropped (save the record first)."""
+        self.store.new_session(self.table_id, header_of(game, self.purses, extra), now=now)
+        self.__init__(self.store, self.table_id, game, self.purses)  # type: ignore[misc]
+
+    def record_deal(self, events: Sequence[Event] = (), *, now: float | None = None) -> int:
+        """After ``game.start_deal``: its deck orders and antes."""
+        return self._write(DEAL, {"deal": self.game.deal_no}, events, now)
+
+    def record_action(self, events: Sequence[Event] = (), *, now: float | None = None) -> int:
+        """After a successful ``game.apply``: the action exactly as the game logged it."""
+        deal_no, written = self._actions
+        log = self.game.deals[-1].actions if self.game.deals else []
+        if deal_no != self.game.deal_no or len(log) != written + 1:
+            raise ValueError("record_action follows exactly one successful game.apply")
+        seat, action = log[-1]
+        return self._write(ACTION, {"seat": seat, "action": action.text()}, events, now)
+
+    def record_tick(self, tick_now: float, events: Sequence[Event] = (), *, now: float | None = None) -> int:
+        """After a ``game.tick(tick_now)`` that changed something."""
+        return self._write(TICK, {"now": tick_now}, events, now)
+
+    def record_seat(self, seat: int, purse: str, *, now: float | None = None) -> int:
+        """Seat ``seat`` now plays for ``purse`` (a player took over a bot's seat, say)."""
+        seq = self.store.append(self.table_id, SEAT, {"seat": seat, "purse": purse}, now=now)
+        self.purses[seat] = purse
+        return seq
+
+    def note(self, kind: str, payload: Mapping[str, Any], *, now: float | None = None) -> int:
+        """Anything else the server wants back after a crash (restore returns it untouched)."""
+        if kind in (DEAL, ACTION, TICK, SEAT):
+            raise ValueError(f"{kind!r} entries are written by record_{kind}")
+        return self.store.append(self.table_id, kind, payload, now=now)
+
+    def _write(self, kind: str, payload: dict[str, Any], events: Sequence[Event], now: float | None) -> int:
+        decks = self._new_decks()
+        if decks:
+            payload["decks"] = [[str(card) for card in order] for order in decks]
+        moves = self._money_moved()
+        with self.store.batch():
+            seq = self.store.append(self.table_id, kind, payload, now=now)
+            if moves:
+                self.store.post(
+                    moves,
+                    table_id=self.table_id,
+                    deal_no=self.game.deal_no,
+                    reason=_reason(kind, payload, events),
+                    now=now,
+                )
+        self._mark()
+        return seq
+
+    def _mark(self) -> None:
+        """Remember what has been written: balances, pot, deck orders and actions of the deal."""
+        game = self.game
+        self._balances = list(game.balances)
+        self._pot = game.pot
+        self._decks = (game.deal_no, len(game.deals[-1].decks) if game.deals else 0)
+        self._actions = (game.deal_no, len(game.deals[-1].actions) if game.deals else 0)
+
+    def _new_decks(self) -> list[list[Any]]:
+        if not self.game.deals:
+            return []
+        deal_no, written = self._decks
+        decks = self.game.deals[-1].decks
+        return decks if deal_no != self.game.deal_no else decks[written:]
+
+    def _money_moved(self) -> list[tuple[str, int]]:
+        moves = [(p, new - old) for p, new, old in zip(self.purses, self.game.balances, self._balances)]
+        moves.append((pot_purse(self.table_id), self.game.pot - self._pot))
+        return [(p, amount) for p, amount in moves if amount]
+
+
+def _reason(kind: str, payload: Mapping[str, Any], events: Sequence[Event]) -> str:
+    """A short why for the statement: the events of the change, e.g. ``ante`` or ``remiz``."""
+    kinds = list(dict.fromkeys(e.kind for e in events))
+    what = payload.get("action", kind)
+    return f"{what}: {', '.join(kinds)}"[:200] if kinds else str(what)
+
+
+# --- restoring a live table -------------------------------------------------------------
+
+
+@dataclass
+class RestoredTable:
+    """A live table as its journal leaves it."""
+
+    table_id: TableId
+    header: TableHeader
+    game: Game
+    purses: list[str]  # header.seats after the seat changes
+    notes: list[JournalEntry]  # entries of the server's own kinds, in order
+    last_at: float  # wall time of the last entry (or of opening)
+
+    def journal(self, store: Store) -> TableJournal:
+        """Resume writing where the journal stopped."""
+        return TableJournal(store, self.table_id, self.game, self.purses)
+
+
+GameLookup = Callable[[str], type[Game]]
+
+
+def restore_table(store: Store, table_id: TableId, lookup: GameLookup | None = None) -> RestoredTable:
+    """Rebuild a live table from its journal; ``StoreError`` names the entry that does not replay."""
+    live = {t.table_id: t for t in store.live_tables()}.get(table_id)
+    if live is None:
+        raise StoreError(f"there is no live table {table_id!r} in the journal", 65)
+    return replay_journal(table_id, live, store.journal(table_id), lookup)
+
+
+def replay_journal(
+    table_id: TableId, live: LiveTable, entries: Sequence[JournalEntry], lookup: GameLookup | None = None
+) -> RestoredTable:
+    """Play a journal through the rules (the same ``Game`` methods live play used)."""
+    header = live.header
+    game = _new_game(table_id, header, lookup)
+    purses = list(header.seats)
+    notes: list[JournalEntry] = []
+    decks = _decks_by_deal(table_id, entries)
+    for entry in entries:
+        try:
+            _replay_entry(game, entry, decks, purses, notes)
+        except (IllegalAction, DeckError, CardError, KeyError, TypeError, ValueError, IndexError) as err:
+            raise StoreError(
+                f"table {table_id}: journal entry {entry.seq} ({entry.kind} {_brief(entry.payload)}) "
+                f"does not replay: {err}",
+                65,
+            ) from None
+    last_at = entries[-1].at if entries else live.opened_at
+    return RestoredTable(table_id, header, game, purses, notes, last_at)
+
+
+def _new_game(table_id: TableId, header: TableHeader, lookup: GameLookup | None) -> Game:
+    try:
+        if lookup is None:
+            from engine.games import get_game
+
+            lookup = get_game
+        cls = lookup(header.game)
+        return cls(header.players, header.options, dealer=header.dealer, pot=header.pot)
+    except (KeyError, OptionError) as err:
+        raise StoreError(f"table {table_id}: its session cannot be restored: {err}", 65) from None
+
+
+def _decks_by_deal(table_id: TableId, entries: Sequence[JournalEntry]) -> dict[int, list[list[Any]]]:
+    """Every deck order of each deal, keyed by the seq of its ``deal`` entry (redeals come later)."""
+    decks: dict[int, list[list[Any]]] = {}
+    current: int | None = None
+    for entry in entries:
+        if entry.kind == DEAL:
+            current = entry.seq
+            decks[current] = []
+        orders = entry.payload.get("decks") if entry.kind in (DEAL, ACTION, TICK) else None
+        if orders and current is not None:
+            try:
+                decks[current] += [[parse_card(c) for c in order] for order in orders]
+            except (CardError, TypeError) as err:
+                raise StoreError(f"table {table_id}: journal entry {entry.seq} has a bad deck: {err}", 65)
+    return decks
+
+
+def _replay_entry(
+    game: Game,
+    entry: JournalEntry,
+    decks: Mapping[int, list[list[Any]]],
+    purses: list[str],
+    notes: list[JournalEntry],
+) -> None:
+    payload = entry.payload
+    if entry.kind == DEAL:
+        game.start_deal(GivenDecks(decks[entry.seq]))
+    elif entry.kind == ACTION:
+        game.apply(int(payload["seat"]), str(payload["action"]))
+    elif entry.kind == TICK:
+        game.tick(float(payload["now"]))
+    elif entry.kind == SEAT:
+        purses[int(payload["seat"])] = str(payload["purse"])
+    else:
+        notes.append(entry)
+
+
+def _brief(payload: Mapping[str, Any]) -> str:
+    shown = {k: v for k, v in payload.items() if k != "decks"}
+    text = " ".join(f"{k}={v}" for k, v in shown.items())
+    return text[:80]
+
+
+def record_of_journal(live: LiveTable, entries: Sequence[JournalEntry]) -> Record:
+    """The ``sukno-record/1`` of a live table so far (ticks are not part of a record, RULES.md §9.4)."""
+    header = live.header
+    deals: list[RecordDeal] = []
+    for entry in entries:
+        if entry.kind == DEAL:
+            deals.append(RecordDeal([], []))
+        if not deals:
+            continue
+        if entry.kind in (DEAL, ACTION, TICK):
+            deals[-1].decks += [[parse_card(c) for c in o] for o in entry.payload.get("decks", [])]
+        if entry.kind == ACTION:
+            name = header.players[int(entry.payload["seat"])]
+            deals[-1].actions.append(f"{name}: {entry.payload['action']}")
+    return Record(header.game, list(header.players), dict(header.options), header.dealer, header.pot, deals)
+
+
+__all__ = [
+    "ACTION",
+    "DEAL",
+    "GRANTS",
+    "SEAT",
+    "TICK",
+    "Account",
+    "AccountError",
+    "JournalEntry",
+    "LedgerError",
+    "LiveTable",
+    "Movement",
+    "NotEnoughMoney",
+    "RecordInfo",
+    "RestoredTable",
+    "Store",
+    "StoreError",
+    "TableHeader",
+    "TableJournal",
+    "check_funds",
+    "header_of",
+    "open_store",
+    "pot_purse",
+    "record_of_journal",
+    "replay_journal",
+    "restore_table",
+]

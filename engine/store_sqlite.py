@@ -1,0 +1,761 @@
+"""The embedded ``Store``: one SQLite file in the data folder (stdlib ``sqlite3``).
+
+Why these settings:
+
+* **WAL**: readers never block the writer, and a commit is one append to the
+  ``-wal`` file instead of a rewrite of pages in place.
+* **synchronous=NORMAL** (the default here; ``durability="power"`` picks
+  FULL).  In WAL mode a commit with NORMAL is handed to the operating system
+  before ``commit()`` returns, so it survives the *process* dying at any point,
+  kill -9 included: that is the promise "written before anyone sees it" needs,
+  and a test kills a writer with SIGKILL to hold us to it.  What NORMAL does not
+  survive is the *machine* losing power before the OS flushes (a few seconds
+  at most): the last commits can roll back, though the file stays consistent.
+  FULL fsyncs the WAL on every commit and survives that too, at the price of a
+  disk flush per action.  ``tests/bench/journal_bench.py`` measures both;
+  NORMAL keeps an action far below a millisecond, while FULL costs whatever the
+  disk's flush costs (on virtual disks often milliseconds).  A card club
+  losing the last second of play on a power cut, with money still balanced, is
+  an acceptable trade; choose ``durability="power"`` where it is not.
+* **busy_timeout**: a second process briefly holding the lock (a backup, the
+  ``sqlite3`` shell) makes us wait instead of fail; past the timeout the
+  database counts as locked and ``StoreError`` says so.
+* **foreign keys on**; one connection guarded by a lock, so the asyncio loop
+  and a helper thread may share the store.
+* **exclusive=True** additionally holds an ``flock`` on ``<file>.lock`` for the
+  store's lifetime, so a second ``sukno serve`` on the same data folder stops
+  with a clear message instead of writing the same journals.
+
+Schema: ``schema_version`` lists applied migrations; ``MIGRATIONS`` is the
+ordered list of what each version adds.  Never edit a released migration:
+append a new one.  A database from a newer sukno (a version beyond the list)
+is refused, not touched.
+
+Amounts are stored as INTEGER when they fit in 64 bits and as decimal TEXT
+otherwise, in columns without type affinity so SQLite keeps each as given;
+they are summed in Python.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Mapping, Sequence
+
+from engine.record import Record, RecordError, load_record
+from engine.store import (
+    GRANTS,
+    ROLES,
+    Account,
+    AccountError,
+    JournalEntry,
+    LedgerError,
+    LiveTable,
+    Movement,
+    RecordInfo,
+    StoreError,
+    TableHeader,
+    TableId,
+)
+
+try:  # Unix only; without it ``exclusive`` is refused
+    import fcntl
+except ImportError:  # pragma: no cover
+    fcntl = None  # type: ignore[assignment]
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 1: accounts and their SSH keys
+    (
+        """CREATE TABLE account (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL UNIQUE,
+            language TEXT NOT NULL,
+            role TEXT NOT NULL,
+            created REAL NOT NULL,
+            last_seen REAL)""",
+        """CREATE TABLE account_key (
+            fingerprint TEXT PRIMARY KEY,
+            account_id INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            added REAL NOT NULL)""",
+        "CREATE INDEX account_key_account ON account_key(account_id)",
+    ),
+    # 2: the double-entry ledger; purse.balance caches the sum of its entries
+    (
+        "CREATE TABLE purse (name TEXT PRIMARY KEY, balance NOT NULL)",
+        """CREATE TABLE ledger_txn (
+            id INTEGER PRIMARY KEY,
+            at REAL NOT NULL,
+            table_id,
+            deal_no INTEGER,
+            reason TEXT NOT NULL)""",
+        """CREATE TABLE ledger_entry (
+            txn_id INTEGER NOT NULL REFERENCES ledger_txn(id),
+            purse TEXT NOT NULL REFERENCES purse(name),
+            amount NOT NULL)""",
+        "CREATE INDEX ledger_entry_purse ON ledger_entry(purse, txn_id)",
+        "CREATE INDEX ledger_entry_txn ON ledger_entry(txn_id)",
+    ),
+    # 3: journals of live tables
+    (
+        """CREATE TABLE live_table (
+            table_id PRIMARY KEY,
+            opened_at REAL NOT NULL,
+            header TEXT NOT NULL)""",
+        """CREATE TABLE journal (
+            table_id NOT NULL REFERENCES live_table(table_id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            at REAL NOT NULL,
+            kind TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            PRIMARY KEY (table_id, seq)) WITHOUT ROWID""",
+    ),
+    # 4: finished records and who played them
+    (
+        """CREATE TABLE record (
+            id INTEGER PRIMARY KEY,
+            game TEXT NOT NULL,
+            table_id,
+            finished_at REAL NOT NULL,
+            body TEXT NOT NULL)""",
+        """CREATE TABLE record_player (
+            record_id INTEGER NOT NULL REFERENCES record(id) ON DELETE CASCADE,
+            account_id INTEGER REFERENCES account(id),
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            net NOT NULL,
+            PRIMARY KEY (record_id, seat))""",
+        "CREATE INDEX record_player_account ON record_player(account_id, record_id)",
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+_INT64 = 2**63
+
+
+def _amount_in(value: int) -> int | str:
+    """An amount as SQLite can keep it exactly: INTEGER if it fits 64 bits, decimal text if not."""
+    return value if -_INT64 <= value < _INT64 else str(value)
+
+
+def _amount_out(value: int | str) -> int:
+    return int(value)
+
+
+def _now(now: float | None) -> float:
+    return time.time() if now is None else now
+
+
+class SqliteStore:
+    """``Store`` on one SQLite file; see the module docstring for the choices."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        durability: str = "process",
+        busy_timeout: float = 5.0,
+        exclusive: bool = False,
+    ):
+        if durability not in ("process", "power"):
+            raise ValueError("durability is 'process' (synchronous=NORMAL) or 'power' (FULL)")
+        self.path = Path(path)
+        self._db: sqlite3.Connection | None = None
+        self._lock = threading.RLock()
+        self._depth = 0
+        self._lockfile: int | None = None
+        _check_file(self.path)
+        if exclusive:
+            self._take_lockfile()
+        try:
+            self._db = self._connect(busy_timeout, "NORMAL" if durability == "process" else "FULL")
+            self._migrate()
+        except sqlite3.Error as err:
+            self.close()
+            raise _translate(err, self.path) from None
+        except StoreError:
+            self.close()
+            raise
+
+    # --- opening --------------------------------------------------------------
+
+    def _take_lockfile(self) -> None:
+        if fcntl is None:  # pragma: no cover
+            raise StoreError("exclusive use of the store needs a Unix system", 78)
+        lock_path = self.path.with_name(self.path.name + ".lock")
+        try:
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as err:
+            raise StoreError(f"cannot create {lock_path}: {err.strerror}", 74) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise StoreError(
+                f"{self.path} is in use by another sukno process (is another 'sukno serve' "
+                "running on this data folder?)",
+                75,
+            ) from None
+        self._lockfile = fd
+
+    def _connect(self, busy_timeout: float, synchronous: str) -> sqlite3.Connection:
+        db = sqlite3.connect(
+            self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
+        )
+        self._db = db
+        db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+        mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StoreError(f"{self.path}: SQLite refused WAL mode (got {mode!r})", 74)
+        db.execute(f"PRAGMA synchronous = {synchronous}")
+        db.execute("PRAGMA foreign_keys = ON")
+        return db
+
+    def _migrate(self) -> None:
+        with self._tx():
+            self._check_ours()
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied REAL NOT NULL)"
+            )
+            version = self.schema_version()
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path} was written by a newer sukno (schema version {version}; this sukno "
+                f"knows up to {SCHEMA_VERSION}); upgrade sukno or use another data folder",
+                78,
+            )
+        for number in range(version + 1, SCHEMA_VERSION + 1):
+            self._apply_migration(number)
+
+    def _check_ours(self) -> None:
+        """Refuse an SQLite file that some other program made."""
+        names = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if names and "schema_version" not in names:
+            raise StoreError(
+                f"{self.path} is an SQLite database of some other program, not sukno's "
+                f"(it has tables {', '.join(sorted(names)[:5])}); choose another data folder",
+                65,
+            )
+
+    def _apply_migration(self, number: int) -> None:
+        with self._tx():
+            if self.schema_version() >= number:  # another process migrated meanwhile
+                return
+            for statement in MIGRATIONS[number - 1]:
+                self._db.execute(statement)
+            self._db.execute("INSERT INTO schema_version VALUES (?, ?)", (number, time.time()))
+
+    def schema_version(self) -> int:
+        """The highest migration applied to this file (0: none yet)."""
+        row = self._db.execute("SELECT max(version) FROM schema_version").fetchone()
+        return int(row[0] or 0)
+
+    def close(self) -> None:
+        """Close the connection (committed data is already safe) and release the lock file."""
+        db = getattr(self, "_db", None)
+        if db is not None:
+            try:
+                db.close()
+            except sqlite3.Error:  # pragma: no cover
+                pass
+            self._db = None  # type: ignore[assignment]
+        if self._lockfile is not None:
+            os.close(self._lockfile)
+            self._lockfile = None
+
+    def __enter__(self) -> SqliteStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- transactions -----------------------------------------------------------
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Group several calls into one commit: all of them happen, or none."""
+        with self._tx():
+            yield
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            if self._db is None:
+                raise StoreError("the store is closed", 70)
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield self._db
+                finally:
+                    self._depth -= 1
+                return
+            self._begin()
+            self._depth = 1
+            try:
+                yield self._db
+                self._db.execute("COMMIT")
+            except BaseException as err:
+                self._rollback()
+                if isinstance(err, sqlite3.Error):
+                    raise _translate(err, self.path) from None
+                raise
+            finally:
+                self._depth = 0
+
+    def _begin(self) -> None:
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            raise _translate(err, self.path) from None
+
+    def _rollback(self) -> None:
+        try:
+            self._db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # SQLite already rolled back (e.g. after a full disk)
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            if self._db is None:
+                raise StoreError("the store is closed", 70)
+            try:
+                yield self._db
+            except sqlite3.Error as err:
+                raise _translate(err, self.path) from None
+
+    # --- accounts -----------------------------------------------------------------
+
+    def create_account(
+        self,
+        name: str,
+        *,
+        key: str | None = None,
+        language: str = "ru",
+        role: str = "player",
+        grant: int = 0,
+        now: float | None = None,
+    ) -> Account:
+        """A new account (its key bound, its starting grant posted from ``club:grants``)."""
+        name = _check_name(name)
+        if isinstance(grant, bool) or not isinstance(grant, int) or grant < 0:
+            raise AccountError(f"a starting grant is a whole number of kopecks ≥ 0, not {grant!r}")
+        _check_role(role)
+        _check_language(language)
+        when = _now(now)
+        with self._tx() as db:
+            if self._account_id(name) is not None:
+                raise AccountError(f"the name {name!r} is taken; choose another")
+            db.execute(
+                "INSERT INTO account (name, name_key, language, role, created, last_seen) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (name, _name_key(name), language, role, when, when),
+            )
+            if key is not None:
+                self.add_key(name, key, now=when)
+            if grant:
+                self.post([(GRANTS, -grant), (name, grant)], reason="starting grant", now=when)
+        account = self.account(name)
+        assert account is not None
+        return account
+
+    def account(self, name: str) -> Account | None:
+        """The account of that name (case does not matter), or None."""
+        with self._read() as db:
+            row = db.execute(
+                "SELECT id, name, language, role, created, last_seen FROM account WHERE name_key = ?",
+                (_name_key(name),),
+            ).fetchone()
+            return None if row is None else self._account(row)
+
+    def account_by_key(self, fingerprint: str) -> Account | None:
+        """The account a public key belongs to (how a returning player is recognised)."""
+        with self._read() as db:
+            row = db.execute(
+                "SELECT a.id, a.name, a.language, a.role, a.created, a.last_seen FROM account a "
+                "JOIN account_key k ON k.account_id = a.id WHERE k.fingerprint = ?",
+                (fingerprint,),
+            ).fetchone()
+            return None if row is None else self._account(row)
+
+    def accounts(self) -> list[Account]:
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT id, name, language, role, created, last_seen FROM account ORDER BY name_key"
+            ).fetchall()
+            return [self._account(row) for row in rows]
+
+    def _account(self, row: Sequence[Any]) -> Account:
+        account_id, name, language, role, created, last_seen = row
+        keys = tuple(
+            k for (k,) in self._db.execute(
+                "SELECT fingerprint FROM account_key WHERE account_id = ? ORDER BY added, fingerprint",
+                (account_id,),
+            )
+        )
+        return Account(name, language, role, created, last_seen, keys, self.balance(name))
+
+    def _account_id(self, name: str) -> int | None:
+        row = self._db.execute("SELECT id FROM account WHERE name_key = ?", (_name_key(name),)).fetchone()
+        return None if row is None else int(row[0])
+
+    def _existing(self, name: str) -> int:
+        account_id = self._account_id(name)
+        if account_id is None:
+            raise AccountError(f"there is no account named {name!r}")
+        return account_id
+
+    def add_key(self, name: str, fingerprint: str, *, now: float | None = None) -> None:
+        """Bind one more public key to an account; a key belongs to one account only."""
+        fingerprint = fingerprint.strip()
+        if not fingerprint:
+            raise AccountError("a key fingerprint cannot be empty")
+        with self._tx() as db:
+            account_id = self._existing(name)
+            owner = db.execute(
+                "SELECT a.id, a.name FROM account_key k JOIN account a ON a.id = k.account_id "
+                "WHERE k.fingerprint = ?",
+                (fingerprint,),
+            ).fetchone()
+            if owner is not None and owner[0] != account_id:
+                raise AccountError(f"this key already belongs to the account {owner[1]!r}")
+            if owner is None:
+                db.execute("INSERT INTO account_key VALUES (?, ?, ?)", (fingerprint, account_id, _now(now)))
+
+    def remove_key(self, fingerprint: str) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM account_key WHERE fingerprint = ?", (fingerprint,))
+
+    def set_language(self, name: str, language: str) -> None:
+        _check_language(language)
+        self._set(name, "language", language)
+
+    def set_role(self, name: str, role: str) -> None:
+        _check_role(role)
+        self._set(name, "role", role)
+
+    def touch(self, name: str, *, now: float | None = None) -> None:
+        """The account was seen now (login, activity)."""
+        self._set(name, "last_seen", _now(now))
+
+    def _set(self, name: str, column: str, value: Any) -> None:
+        with self._tx() as db:
+            account_id = self._existing(name)
+            db.execute(f"UPDATE account SET {column} = ? WHERE id = ?", (value, account_id))
+
+    # --- the ledger -------------------------------------------------------------------
+
+    def post(
+        self,
+        entries: Iterable[tuple[str, int]],
+        *,
+        table_id: TableId | None = None,
+        deal_no: int | None = None,
+        reason: str = "",
+        now: float | None = None,
+    ) -> int | None:
+        """Record one movement of money; the entries must sum to zero.  Returns its id (None: nothing moved)."""
+        moves = _merge(entries)
+        if not moves:
+            return None
+        with self._tx() as db:
+            merged: dict[str, int] = {}
+            for name, amount in moves.items():  # "anna" and "Anna" are one purse
+                purse = self._purse_name(name)
+                merged[purse] = merged.get(purse, 0) + amount
+            cur = db.execute(
+                "INSERT INTO ledger_txn (at, table_id, deal_no, reason) VALUES (?, ?, ?, ?)",
+                (_now(now), table_id, deal_no, reason),
+            )
+            txn = int(cur.lastrowid)  # type: ignore[arg-type]
+            for purse, amount in merged.items():
+                if amount:
+                    self._move(txn, purse, amount)
+            return txn
+
+    def _purse_name(self, name: str) -> str:
+        """The stored name of a purse: an account's own spelling, or the pool's name."""
+        if ":" in name:
+            return name
+        row = self._db.execute("SELECT name FROM account WHERE name_key = ?", (_name_key(name),)).fetchone()
+        if row is None:
+            raise LedgerError(f"there is no account named {name!r} to move money to or from")
+        return str(row[0])
+
+    def _move(self, txn: int, purse: str, amount: int) -> None:
+        """One entry, and the purse's cached balance with it (the purse is made on first use)."""
+        row = self._db.execute("SELECT balance FROM purse WHERE name = ?", (purse,)).fetchone()
+        if row is None:
+            self._db.execute("INSERT INTO purse VALUES (?, ?)", (purse, _amount_in(amount)))
+        else:
+            balance = _amount_out(row[0]) + amount
+            self._db.execute("UPDATE purse SET balance = ? WHERE name = ?", (_amount_in(balance), purse))
+        self._db.execute("INSERT INTO ledger_entry VALUES (?, ?, ?)", (txn, purse, _amount_in(amount)))
+
+    def balance(self, purse: str) -> int:
+        """The money in a purse (an account's club balance, a table's pot), in kopecks."""
+        with self._read() as db:
+            purse = self._known_name(purse)
+            row = db.execute("SELECT balance FROM purse WHERE name = ?", (purse,)).fetchone()
+            return 0 if row is None else _amount_out(row[0])
+
+    def _known_name(self, purse: str) -> str:
+        """Like ``_purse_name`` but an unknown name is just an empty purse."""
+        try:
+            return self._purse_name(purse)
+        except LedgerError:
+            return purse
+
+    def statement(self, purse: str, limit: int = 20) -> list[Movement]:
+        """The purse's latest movements, newest first."""
+        with self._read() as db:
+            purse = self._known_name(purse)
+            rows = db.execute(
+                "SELECT t.id, t.at, e.amount, t.reason, t.table_id, t.deal_no FROM ledger_entry e "
+                "JOIN ledger_txn t ON t.id = e.txn_id WHERE e.purse = ? ORDER BY t.id DESC LIMIT ?",
+                (purse, limit),
+            ).fetchall()
+            return [Movement(r[0], r[1], _amount_out(r[2]), r[3], r[4], r[5]) for r in rows]
+
+    def purses(self) -> dict[str, int]:
+        """Every purse and its balance (for the admin console and the checks)."""
+        with self._read() as db:
+            return {name: _amount_out(b) for name, b in db.execute("SELECT name, balance FROM purse ORDER BY name")}
+
+    def ledger_sum(self) -> int:
+        """The sum of every entry ever posted: zero, always."""
+        with self._read() as db:
+            return sum(_amount_out(a) for (a,) in db.execute("SELECT amount FROM ledger_entry"))
+
+    def check_ledger(self) -> None:
+        """Raise ``StoreError`` unless every transaction sums to zero and every cached balance is right."""
+        with self._read() as db:
+            per_txn: dict[int, int] = {}
+            per_purse: dict[str, int] = {}
+            for txn, purse, amount in db.execute("SELECT txn_id, purse, amount FROM ledger_entry"):
+                per_txn[txn] = per_txn.get(txn, 0) + _amount_out(amount)
+                per_purse[purse] = per_purse.get(purse, 0) + _amount_out(amount)
+            cached = {name: _amount_out(b) for name, b in db.execute("SELECT name, balance FROM purse")}
+        unbalanced = [t for t, total in per_txn.items() if total]
+        if unbalanced:
+            raise StoreError(f"{self.path}: ledger transactions {unbalanced[:5]} do not sum to zero", 65)
+        wrong = [p for p in cached.keys() | per_purse.keys() if cached.get(p, 0) != per_purse.get(p, 0)]
+        if wrong:
+            raise StoreError(f"{self.path}: the balances of {sorted(wrong)[:5]} disagree with the ledger", 65)
+
+    # --- live tables ---------------------------------------------------------------------
+
+    def open_table_journal(self, table_id: TableId, header: TableHeader, *, now: float | None = None) -> None:
+        """Start the journal of a live table; refused if that table already has one."""
+        _check_table_id(table_id)
+        with self._tx() as db:
+            if db.execute("SELECT 1 FROM live_table WHERE table_id = ?", (table_id,)).fetchone():
+                raise StoreError(f"table {table_id!r} already has a live journal", 70)
+            db.execute(
+                "INSERT INTO live_table VALUES (?, ?, ?)", (table_id, _now(now), _dumps(header.to_json()))
+            )
+
+    def new_session(self, table_id: TableId, header: TableHeader, *, now: float | None = None) -> None:
+        """The table starts a new session: a new header, the old entries dropped."""
+        with self._tx() as db:
+            self._live(table_id)
+            db.execute("DELETE FROM journal WHERE table_id = ?", (table_id,))
+            db.execute(
+                "UPDATE live_table SET header = ?, opened_at = ? WHERE table_id = ?",
+                (_dumps(header.to_json()), _now(now), table_id),
+            )
+
+    def append(
+        self, table_id: TableId, kind: str, payload: Mapping[str, Any], *, now: float | None = None
+    ) -> int:
+        """Append one entry to a table's journal and commit (unless inside ``batch``); returns its seq."""
+        text = _dumps(payload)
+        with self._tx() as db:
+            row = db.execute("SELECT max(seq) FROM journal WHERE table_id = ?", (table_id,)).fetchone()
+            seq = int(row[0] or 0) + 1
+            if seq == 1:
+                self._live(table_id)
+            db.execute(
+                "INSERT INTO journal VALUES (?, ?, ?, ?, ?)", (table_id, seq, _now(now), kind, text)
+            )
+            return seq
+
+    def _live(self, table_id: TableId) -> None:
+        if not self._db.execute("SELECT 1 FROM live_table WHERE table_id = ?", (table_id,)).fetchone():
+            raise StoreError(f"table {table_id!r} has no live journal (open_table_journal first)", 70)
+
+    def journal(self, table_id: TableId) -> list[JournalEntry]:
+        """The table's entries in the order they were written."""
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT seq, at, kind, payload FROM journal WHERE table_id = ? ORDER BY seq", (table_id,)
+            ).fetchall()
+        return [JournalEntry(seq, at, kind, json.loads(payload)) for seq, at, kind, payload in rows]
+
+    def live_tables(self) -> list[LiveTable]:
+        """Every table whose journal is open, in the order they were opened."""
+        with self._read() as db:
+            rows = db.execute("SELECT table_id, opened_at, header FROM live_table ORDER BY rowid").fetchall()
+        return [LiveTable(t, at, TableHeader.from_json(json.loads(h))) for t, at, h in rows]
+
+    def close_table_journal(self, table_id: TableId) -> None:
+        """The table is gone: drop its journal (save its record first)."""
+        with self._tx() as db:
+            db.execute("DELETE FROM live_table WHERE table_id = ?", (table_id,))
+
+    # --- finished records -------------------------------------------------------------------
+
+    def save_record(
+        self,
+        record: Record,
+        *,
+        table_id: TableId | None = None,
+        accounts: Mapping[str, str] | None = None,
+        result: Sequence[int] | None = None,
+        now: float | None = None,
+    ) -> int:
+        """Keep a finished record; ``accounts`` maps player names to account names (bots have none),
+        ``result`` is each seat's net money over it (``game.result()``)."""
+        accounts = accounts if accounts is not None else {p: p for p in record.players}
+        net = list(result) if result is not None else [0] * len(record.players)
+        if len(net) != len(record.players):
+            raise ValueError(f"{len(record.players)} players need {len(record.players)} results")
+        with self._tx() as db:
+            cur = db.execute(
+                "INSERT INTO record (game, table_id, finished_at, body) VALUES (?, ?, ?, ?)",
+                (record.game, table_id, _now(now), _dumps(record.to_json())),
+            )
+            record_id = int(cur.lastrowid)  # type: ignore[arg-type]
+            for seat, name in enumerate(record.players):
+                account = accounts.get(name)
+                account_id = self._account_id(account) if account else None
+                db.execute(
+                    "INSERT INTO record_player VALUES (?, ?, ?, ?, ?)",
+                    (record_id, account_id, seat, name, _amount_in(net[seat])),
+                )
+            return record_id
+
+    def history(self, account: str, limit: int = 20) -> list[RecordInfo]:
+        """The account's finished records, newest first."""
+        with self._read() as db:
+            account_id = self._account_id(account)
+            if account_id is None:
+                return []
+            rows = db.execute(
+                "SELECT r.id, r.game, r.table_id, r.finished_at, p.net FROM record_player p "
+                "JOIN record r ON r.id = p.record_id WHERE p.account_id = ? ORDER BY r.id DESC LIMIT ?",
+                (account_id, limit),
+            ).fetchall()
+            infos = []
+            for record_id, game, table_id, finished_at, net in rows:
+                players = [n for (n,) in db.execute(
+                    "SELECT name FROM record_player WHERE record_id = ? ORDER BY seat", (record_id,)
+                )]
+                infos.append(RecordInfo(record_id, game, players, table_id, finished_at, _amount_out(net)))
+            return infos
+
+    def get_record(self, record_id: int) -> Record:
+        """A finished record; ``StoreError`` if there is none with that id."""
+        with self._read() as db:
+            row = db.execute("SELECT body FROM record WHERE id = ?", (record_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"there is no record number {record_id}", 65)
+        try:
+            return load_record(json.loads(row[0]))
+        except RecordError as err:
+            raise StoreError(f"record number {record_id} cannot be read: {err}", 65) from None
+
+
+# --- checks and translations ---------------------------------------------------------------
+
+
+def _check_file(path: Path) -> None:
+    """Say plainly what is wrong with the path before SQLite says it cryptically."""
+    if path.is_dir():
+        raise StoreError(f"{path} is a folder, not a database file", 78)
+    if not path.parent.is_dir():
+        raise StoreError(f"cannot create {path}: the folder {path.parent} does not exist", 78)
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        raise StoreError(f"{path} cannot be read and written by this user (check its permissions)", 74)
+    if not path.exists() and not os.access(path.parent, os.W_OK):
+        raise StoreError(f"cannot create {path}: the folder {path.parent} is not writable", 74)
+
+
+_MESSAGES = (
+    ("not a database", "is not an SQLite database (wrong file, or damaged); choose another data folder", 65),
+    ("file is encrypted", "is not an SQLite database (wrong file, or damaged); choose another data folder", 65),
+    ("malformed", "is damaged (SQLite says the disk image is malformed); restore it from a backup", 65),
+    ("locked", "is locked by another process (is another 'sukno serve' running on this data folder?)", 75),
+    ("busy", "is locked by another process (is another 'sukno serve' running on this data folder?)", 75),
+    ("readonly", "is read-only; sukno needs to write to it (check permissions and the disk)", 74),
+    ("unable to open", "cannot be opened (check that its folder exists and is writable)", 74),
+    ("disk is full", "cannot be written: the disk is full", 74),
+    ("disk i/o error", "cannot be written: a disk I/O error", 74),
+)
+
+
+def _translate(err: sqlite3.Error, path: Path) -> StoreError:
+    """An SQLite error as a message for a person and an exit status."""
+    text = str(err).lower()
+    for needle, message, status in _MESSAGES:
+        if needle in text:
+            return StoreError(f"{path} {message}", status)
+    return StoreError(f"{path}: the database failed: {err}", 74)
+
+
+def _name_key(name: str) -> str:
+    return name.strip().casefold()
+
+
+def _check_name(name: str) -> str:
+    name = name.strip() if isinstance(name, str) else ""
+    if not name:
+        raise AccountError("a name cannot be empty")
+    if len(name) > 32:
+        raise AccountError(f"a name has at most 32 characters, not {len(name)}")
+    if ":" in name or any(not ch.isprintable() for ch in name):
+        raise AccountError("a name cannot contain ':' or control characters")
+    return name
+
+
+def _check_role(role: str) -> None:
+    if role not in ROLES:
+        raise AccountError(f"a role is one of {', '.join(ROLES)}, not {role!r}")
+
+
+def _check_language(language: str) -> None:
+    if not (isinstance(language, str) and 2 <= len(language) <= 8 and language.isalpha()):
+        raise AccountError(f"a language is a code such as 'ru' or 'en', not {language!r}")
+
+
+def _check_table_id(table_id: TableId) -> None:
+    if isinstance(table_id, bool) or not isinstance(table_id, (int, str)):
+        raise ValueError(f"a table id is a number or a text, not {table_id!r}")
+
+
+def _merge(entries: Iterable[tuple[str, int]]) -> dict[str, int]:
+    """Sum the entries per purse, dropping zeros; refuse anything that does not balance."""
+    moves: dict[str, int] = {}
+    for entry in entries:
+        try:
+            name, amount = entry
+        except (TypeError, ValueError):
+            raise LedgerError(f"a ledger entry is (purse, kopecks), not {entry!r}") from None
+        if not isinstance(name, str) or not name.strip():
+            raise LedgerError(f"a purse is a non-empty name, not {name!r}")
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise LedgerError(f"money is a whole number of kopecks, not {amount!r}")
+        moves[name] = moves.get(name, 0) + amount
+    total = sum(moves.values())
+    if total:
+        raise LedgerError(f"the entries must sum to zero, not {total}: {sorted(moves.items())}")
+    return {name: amount for name, amount in moves.items() if amount}
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
