@@ -204,7 +204,7 @@ class Kopilka(Game):
         row.taken_by[place] = taker
         self.hands[taker].append(card)
         self.owed[taker] += 1
-        events = [Event("take", taker, {"giver": giver, "place": place + 1})]
+        events = [Event("take", taker, {"from": self.names[giver], "place": place + 1})]
         if not self.take_queue:
             events += self._refill()
         return events
@@ -348,7 +348,7 @@ class Kopilka(Game):
             fine = 0 if self.tricks[seat] else self.options["Z"]
             if stake + fine:
                 self._to_pot(seat, stake + fine)
-                events.append(Event("pays", seat, {"stake": stake, "fine": fine}))
+                events.append(Event("pays", seat, {"amount": stake + fine, "stake": stake, "fine": fine}))
         if self.partiya_deal == PARTIYA_DEALS:
             events += self._settle(shedder)
         self._end_deal()
@@ -399,10 +399,6 @@ class Kopilka(Game):
         return {TAKE: self._apply_take, DISCARD: self._apply_discard, PLAY: self._apply_play}[self.phase](
             seat, action
         )
-
-    def _why_illegal(self, seat: int, action: Action, legal: list[Action]) -> str:
-        """Give the rule's own reason even for a verb not allowed now (e.g. pass while holding the suit)."""
-        return self._explain(seat, action, legal) or super()._why_illegal(seat, action, legal)
 
     def _explain(self, seat: int, action: Action, legal: list[Action]) -> str | None:
         if self.phase == TAKE:
