@@ -25,7 +25,7 @@ protocol; the TUI can still show or complete from it.
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, repeat
 from typing import Any
 
 from engine.cards import Card, Suit
@@ -181,8 +181,10 @@ class French3(Game):
     def _legal_buy(self, seat: int) -> list[Action]:
         """Discard any k cards, 0 ≤ k ≤ what the widow still has (R19)."""
         hand = self.hands[seat]  # kept sorted, so every combination is ascending
-        top = min(len(self.widow), len(hand))
-        return [Action("buy", combo) for k in range(top + 1) for combo in combinations(hand, k)]
+        legal: list[Action] = []
+        for k in range(min(len(self.widow), len(hand)) + 1):
+            legal.extend(map(Action._make, zip(repeat("buy"), combinations(hand, k))))
+        return legal
 
     def _apply_buy(self, seat: int, cards: tuple[Card, ...]) -> list[Event]:
         """Discard first, then take the top k of the widow, unseen by the others (R19)."""
@@ -294,9 +296,11 @@ class French3(Game):
     # ------------------------------------------------------------------ explanations
 
     def _explain(self, seat: int, action: Action, legal: list[Action]) -> str | None:
-        if action.verb == "buy":
+        if self.phase == EXCHANGE and action.verb == "buy":
             return self._explain_buy(seat, action.args)
-        if action.verb == "play" and action.args:
+        if self.phase == EXCHANGE and action.verb == "play":
+            return "The exchange comes first: write 'buy' with the cards you discard, or 'buy' alone (R19)."
+        if self.phase == PLAY and action.verb == "play" and action.args:
             return self._explain_play(seat, action.args[0])
         return None
 

@@ -216,7 +216,7 @@ class UkrPairs(Game):
     # ------------------------------------------------------------------ explanations
 
     def _explain(self, seat: int, action: Action, legal: list[Action]) -> str | None:
-        if action.verb != "play" or not action.args:
+        if action.verb != "play" or not action.args or not self.trick:
             return None
         card = action.args[0]
         if card not in self.hands[seat]:
