@@ -213,12 +213,9 @@ class Table:
             raise TableError("table.not_seated", "You do not sit at this table.")
         if self.in_deal():
             raise TableError("table.in_deal_start", "A deal is being played now.")
-        if not self.full():
-            free = self.seats.count(None)
-            raise TableError("table.need_players", f"Waiting for {free} more player(s).", count=free)
         self.ready.add(name)
-        events = [Event("ready", self.seat_of(name), {"name": name})]
-        if set(self.seated()) <= self.ready:
+        events = [Event("table_ready", self.seat_of(name), {"name": name})]
+        if self.full() and set(self.seated()) <= self.ready:
             events += self._start_deal(now)
         self._emit(events)
         return events
@@ -317,7 +314,7 @@ class Table:
     def view_for(self, name: str | None) -> dict[str, Any]:
         """The view of ``name``: his seat's if seated, otherwise the public (SPECTATOR) one."""
         if self.game is None:
-            return self._lobby_view()
+            return self._lobby_view(self.seat_of(name) if name else None)
         seat = self.seat_of(name) if name else None
         view = self.game.view(SPECTATOR if seat is None else seat)
         view["seat"] = seat
@@ -325,7 +322,7 @@ class Table:
         view["table"] = self.id
         return view
 
-    def _lobby_view(self) -> dict[str, Any]:
+    def _lobby_view(self, seat: int | None) -> dict[str, Any]:
         n = len(self.seats)
         return {
             "game": self.game_name, "options": dict(self.options), "names": self.names(),
@@ -333,7 +330,7 @@ class Table:
             "in_deal": False, "to_act": [], "balances": [self.balance(x) if x else 0 for x in self.seats],
             "pot": self.carried_pot, "over": False, "hands": [None] * n, "hand_counts": [0] * n,
             "trick": [], "trump": None, "tricks": [0] * n, "status": [""] * n,
-            "seat": None, "ready": sorted(self.ready), "table": self.id,
+            "seat": seat, "ready": sorted(self.ready), "table": self.id,
         }
 
     # -- events -----------------------------------------------------------------------

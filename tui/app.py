@@ -1,0 +1,157 @@
+"""``ClubApp``: one Textual app per player session (small on purpose).
+
+Interface used by ``net/``::
+
+    ClubApp(club, name, *, lang="en", ascii=False, guest=False,
+            register=None, on_watch=None, clock=time.monotonic)
+
+- ``name`` None: the welcome screen asks for a name and calls
+  ``register(name) -> None | error text``; then the hall.
+- The app calls ``club.enter(name, guest)`` when the player is in and
+  ``club.leave(name)`` when the app ends; leaving never unseats him.  A player
+  who sits at a table finds himself at it when he comes back.
+- ``watch N`` calls ``table.watch(name)`` and then ``on_watch(N)`` when given
+  (net moves the session to the shared spectator view and must call
+  ``table.unwatch(name)`` when the spectator goes); otherwise the table is
+  shown read-only inside this app.
+- ``clock`` gives the ``now`` passed to ``Table.act``/``start`` (the same time
+  base as net's runtime ``club.tick(now)``: ``time.monotonic``).
+
+Other sessions reach this app only through ``post_message`` (NET.md): table
+and hall callbacks post ``TableChanged``/``HallChanged``, which coalesce.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from textual.app import App
+from textual.message import Message
+
+from engine.club import Club
+from tui.i18n import LANGS
+from tui.screens.hall import HallScreen
+from tui.screens.table import TableScreen
+from tui.screens.welcome import WelcomeScreen
+
+
+@dataclass
+class TableChanged(Message):
+    """Something happened at table ``table_id``; a burst of them becomes one redraw."""
+
+    table_id: int
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, TableChanged) and message.table_id == self.table_id
+
+
+class HallChanged(Message):
+    """Something happened in the hall (arrivals, chat, tables)."""
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, HallChanged)
+
+
+class ClubApp(App):
+    """One player's session in the club."""
+
+    CSS_PATH = str(Path(__file__).with_name("sukno.tcss"))
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(
+        self,
+        club: Club,
+        name: str | None,
+        *,
+        lang: str = "en",
+        ascii: bool = False,
+        guest: bool = False,
+        register: Callable[[str], str | None] | None = None,
+        on_watch: Callable[[int], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        super().__init__()
+        self.club = club
+        self.player = name
+        self.lang = lang if lang in LANGS else "en"
+        self.ascii = ascii
+        self.guest = guest
+        self.register = register
+        self.on_watch = on_watch
+        self.clock = clock
+        self._entered = False
+        self._unsubscribe: Callable[[], None] | None = None
+
+    def on_mount(self) -> None:
+        if self.player is None:
+            self.push_screen(WelcomeScreen())
+        else:
+            self.enter_club()
+
+    def enter_club(self) -> None:
+        assert self.player is not None
+        self.club.enter(self.player, self.guest)
+        self._entered = True
+        app = self
+        self._unsubscribe = self.club.subscribe(lambda events: app.post_message(HallChanged()))
+        if isinstance(self.screen, WelcomeScreen):
+            self.switch_screen(HallScreen())
+        else:
+            self.push_screen(HallScreen())
+        seated = self.club.where(self.player)
+        if seated is not None:
+            self.push_screen(TableScreen(seated))
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        if self._entered and self.player is not None:
+            self._entered = False
+            self.club.leave(self.player)
+
+    # -- moving around ----------------------------------------------------------------
+
+    def table_callback(self, table_id: int) -> Callable[[list], None]:
+        """A table subscriber that only posts a message to this app (safe from any session)."""
+        app = self
+        return lambda events: app.post_message(TableChanged(table_id))
+
+    def show_table(self, table_id: int) -> None:
+        self.show_hall()
+        self.push_screen(TableScreen(self.club.table(table_id)))
+
+    def show_hall(self) -> None:
+        while isinstance(self.screen, TableScreen):
+            table = self.screen.table
+            if self.player in table.spectators:
+                table.unwatch(self.player)
+            self.pop_screen()
+
+    def watch(self, table_id: int) -> None:
+        table = self.club.table(table_id)
+        table.watch(self.player or "")
+        if self.on_watch is not None:
+            self.on_watch(table_id)
+        else:
+            self.show_table(table_id)
+
+    def set_lang(self, lang: str) -> None:
+        self.lang = lang
+        for screen in self.screen_stack:
+            relang = getattr(screen, "relang", None)
+            if relang is not None:
+                relang()
+
+    # -- messages from other sessions -----------------------------------------------------
+
+    def on_table_changed(self, message: TableChanged) -> None:
+        screen = self.screen
+        if isinstance(screen, TableScreen) and screen.table.id == message.table_id:
+            screen.on_table_update()
+
+    def on_hall_changed(self, message: HallChanged) -> None:
+        if isinstance(self.screen, HallScreen):
+            self.screen.on_club_update()

@@ -1,0 +1,176 @@
+"""The command language: verbs of the hall and of the games, Russian aliases, completion.
+
+Pure functions (no Textual) so that parsing and completion are tested alone.
+A line is ``verb args``; the verb is looked up in ``ALIASES`` (Russian and
+English spellings) and becomes a canonical English verb.  Game verbs stay the
+engine's verbs (RULES.md §9.2), so what is typed is exactly what a record
+stores; card arguments are passed through untouched, since the engine parses
+every accepted notation (``Q♠ qs дп 10h``).  A line starting with ``'`` or
+``"`` is ``say``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from engine.cards import Card, CardError, parse_card
+from engine.game import Action
+
+HALL_VERBS = ("look", "tables", "who", "sit", "watch", "stand", "leave", "say", "help", "rules", "lang",
+              "quit", "start")
+"""Verbs of the club itself (valid everywhere, some only at a table)."""
+
+GAME_VERBS = ("play", "pass", "take", "discard", "draw", "buy", "shlejf", "open", "look", "dark", "knock",
+              "golets", "razrez", "reveal", "sell", "bid", "accept", "ready")
+"""Every verb of RULES.md §9.2."""
+
+ALIASES: dict[str, str] = {
+    # the club
+    "l": "look", "осмотреться": "look", "оглядеться": "look", "осмотр": "look",
+    "столы": "tables", "кто": "who", "сесть": "sit", "сяду": "sit", "смотреть": "watch",
+    "встать": "stand", "уйти": "leave", "выйти": "leave", "сказать": "say", "скажи": "say",
+    "помощь": "help", "справка": "help", "?": "help", "правила": "rules", "язык": "lang",
+    "выход": "quit", "exit": "quit", "начать": "start", "старт": "start", "next": "start",
+    "дальше": "start", "сдавай": "start",
+    # the games (RULES.md §9.2)
+    "ход": "play", "играть": "play", "хожу": "play", "пас": "pass", "пасую": "pass",
+    "взять": "take", "беру": "take", "снести": "discard", "сношу": "discard", "сброс": "discard",
+    "тянуть": "draw", "добрать": "draw", "купить": "buy", "прикуп": "buy", "прикупить": "buy",
+    "шлейф": "shlejf", "открыть": "open", "посмотреть": "look", "гляжу": "look",
+    "втемную": "dark", "втёмную": "dark", "темная": "dark", "тёмная": "dark",
+    "стук": "knock", "стучу": "knock", "голец": "golets", "разрез": "razrez",
+    "вскрыть": "reveal", "вскрываю": "reveal", "продаю": "sell", "продать": "sell",
+    "даю": "bid", "ставлю": "bid", "принять": "accept", "согласен": "accept", "готов": "ready",
+}
+for _verb in HALL_VERBS + GAME_VERBS:
+    ALIASES.setdefault(_verb, _verb)
+
+RU_VERB: dict[str, str] = {
+    "look": "осмотреться", "tables": "столы", "who": "кто", "sit": "сесть", "watch": "смотреть",
+    "stand": "встать", "leave": "уйти", "say": "сказать", "help": "помощь", "rules": "правила",
+    "lang": "язык", "quit": "выход", "start": "начать", "play": "ход", "pass": "пас", "take": "взять",
+    "discard": "снести", "draw": "тянуть", "buy": "купить", "shlejf": "шлейф", "open": "открыть",
+    "dark": "втёмную", "knock": "стук", "golets": "голец", "razrez": "разрез", "reveal": "вскрыть",
+    "sell": "продаю", "bid": "даю", "accept": "принять", "ready": "готов",
+}
+"""The Russian spelling shown for a verb (hints, completion)."""
+
+ARG_WORDS = {"шлейф": "shlejf"}
+HELP_TOPICS = ("hall", "table", "cards", "russian")
+HELP_ALIASES = {"зал": "hall", "стол": "table", "карты": "cards", "русский": "russian"}
+
+
+@dataclass(frozen=True)
+class Command:
+    """One parsed line: a canonical verb, its words, and the raw rest (for ``say``)."""
+
+    verb: str
+    args: tuple[str, ...] = ()
+    rest: str = ""
+    word: str = ""  # the verb as typed
+    card: Card | None = field(default=None)  # a bare card typed alone
+
+
+class UnknownCommand(ValueError):
+    """A first word that is no verb; ``suggest`` holds the closest verbs."""
+
+    def __init__(self, word: str, suggest: list[str]):
+        super().__init__(word)
+        self.word = word
+        self.suggest = suggest
+
+
+def parse(line: str) -> Command | None:
+    """Parse a typed line; None for an empty line, ``UnknownCommand`` for an unknown verb."""
+    text = line.strip()
+    if not text:
+        return None
+    if text[0] in "'\"":
+        return Command("say", (), text[1:].strip(), text[0])
+    word, _, rest = text.partition(" ")
+    verb = ALIASES.get(word.lower())
+    if verb is None:
+        if not rest:
+            try:
+                return Command("play", (word,), word, word, card=parse_card(word))
+            except CardError:
+                pass
+        raise UnknownCommand(word, suggestions(word))
+    args = tuple(ARG_WORDS.get(a.lower(), a) for a in rest.split())
+    return Command(verb, args, rest.strip(), word)
+
+
+def suggestions(word: str, limit: int = 2) -> list[str]:
+    return difflib.get_close_matches(word.lower(), list(ALIASES), n=limit, cutoff=0.5)
+
+
+def action_text(command: Command) -> str:
+    """The engine/record text of a game command: ``ход дп`` → ``play дп``."""
+    return " ".join((command.verb,) + command.args)
+
+
+def verb_word(verb: str, lang: str) -> str:
+    return RU_VERB.get(verb, verb) if lang == "ru" else verb
+
+
+def show_action(action: Action, lang: str, ascii: bool) -> str:
+    """An action as a player types it in his language: ``ход Q♠`` / ``play Q♠``."""
+    parts = [verb_word(action.verb, lang)]
+    parts += [a.text(ascii) if isinstance(a, Card) else str(a) for a in action.args]
+    return " ".join(parts)
+
+
+def _common_prefix(options: Sequence[str]) -> str:
+    prefix = options[0]
+    for option in options[1:]:
+        while not option.lower().startswith(prefix.lower()):
+            prefix = prefix[:-1]
+    return prefix
+
+
+def complete(
+    line: str,
+    *,
+    lang: str = "en",
+    ascii: bool = False,
+    legal: Iterable[Action] = (),
+    tables: Iterable[int] = (),
+    games: Iterable[str] = (),
+    game_verbs: Iterable[str] = (),
+) -> tuple[str, list[str]]:
+    """Tab completion: the new line and the options left (more than one: show them)."""
+    word, space, rest = line.lstrip().partition(" ")
+    if not space:
+        vocabulary = set(HALL_VERBS) | set(game_verbs) | {verb_word(v, "ru") for v in set(HALL_VERBS) | set(game_verbs)}
+        options = sorted(v for v in vocabulary if v.lower().startswith(word.lower()))
+        return _finish("", word, options, add_space=True)
+    verb = ALIASES.get(word.lower(), "")
+    head = word + " "
+    if verb in ("sit", "watch"):
+        return _finish(head, rest, [str(t) for t in tables if str(t).startswith(rest)])
+    if verb == "rules":
+        return _finish(head, rest, sorted(g for g in games if g.startswith(rest.lower())))
+    if verb == "lang":
+        return _finish(head, rest, [x for x in ("ru", "en") if x.startswith(rest.lower())])
+    if verb == "help":
+        return _finish(head, rest, [t for t in HELP_TOPICS if t.startswith(rest.lower())])
+    args: dict[str, str] = {}
+    for action in legal:
+        if action.verb != verb or not action.args:
+            continue
+        shown = " ".join(a.text(ascii) if isinstance(a, Card) else str(a) for a in action.args)
+        plain = " ".join(a.text(True) if isinstance(a, Card) else str(a) for a in action.args)
+        if shown.lower().startswith(rest.lower()) or plain.lower().startswith(rest.lower()):
+            args[shown] = plain
+    return _finish(head, rest, sorted(args))
+
+
+def _finish(head: str, typed: str, options: list[str], add_space: bool = False) -> tuple[str, list[str]]:
+    if not options:
+        return head + typed, []
+    if len(options) == 1:
+        return head + options[0] + (" " if add_space else ""), []
+    prefix = _common_prefix(options)
+    return head + (prefix if len(prefix) >= len(typed) else typed), options

@@ -1,0 +1,45 @@
+"""The message catalogue: every text a person reads, in Russian and English.
+
+``tr(lang, key, **params)`` formats a catalogue entry; a missing key falls back
+to English and then to the key itself, so a missing text shows up as a visible
+key in tests rather than a traceback on someone's screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tui.i18n import en, ru
+
+CATALOGUES: dict[str, dict[str, str]] = {"en": en.MESSAGES, "ru": ru.MESSAGES}
+LANGS = tuple(CATALOGUES)
+
+
+def pick_lang(value: str | None) -> str:
+    """The catalogue for a LANG value such as ``ru_RU.UTF-8`` (English otherwise)."""
+    text = (value or "").strip().lower()
+    return "ru" if text.startswith("ru") else "en"
+
+
+def has(lang: str, key: str) -> bool:
+    return key in CATALOGUES.get(lang, {}) or key in en.MESSAGES
+
+
+def tr(lang: str, key: str, **params: Any) -> str:
+    text = CATALOGUES.get(lang, en.MESSAGES).get(key) or en.MESSAGES.get(key) or key
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return text
+
+
+def money(amount: int, lang: str = "ru") -> str:
+    """Kopecks the Russian way: ``1 р. 20 к.``, ``30 к.``, ``-2 р.``."""
+    sign = "-" if amount < 0 else ""
+    rub, kop = divmod(abs(int(amount)), 100)
+    r, k = (tr(lang, "money.rub"), tr(lang, "money.kop"))
+    if rub and kop:
+        return f"{sign}{rub} {r} {kop} {k}"
+    if rub:
+        return f"{sign}{rub} {r}"
+    return f"{sign}{kop} {k}"

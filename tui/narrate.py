@@ -1,0 +1,61 @@
+"""Events told as sentences in the player's language ("Boris knocks.").
+
+Every event kind has a catalogue entry ``ev.<kind>``; its parameters are the
+event's data made readable (cards in the chosen notation, money the Russian
+way, seats as names) plus ``who`` (the event's seat).  An event without an
+entry is still told, plainly, so a game that lands later never breaks a
+screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from engine.cards import Card, Suit
+from engine.game import Event
+from tui.i18n import has, money, tr
+
+MONEY_KEYS = {"amount", "pot", "stake", "each", "won", "price", "kitty", "deposit", "ante"}
+SEAT_KEYS = {"seller", "buyer", "giver"}
+
+
+def show(value: Any, names: Sequence[str], lang: str, ascii: bool, key: str = "") -> str:
+    """One data value as text."""
+    if isinstance(value, Card):
+        return value.text(ascii)
+    if isinstance(value, Suit):
+        return value.text(ascii)
+    if isinstance(value, bool):
+        return tr(lang, "word.yes") if value else tr(lang, "word.no")
+    if isinstance(value, int) and key in SEAT_KEYS and 0 <= value < len(names):
+        return names[value]
+    if isinstance(value, int) and key in MONEY_KEYS:
+        return money(value, lang)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k}: {money(v, lang) if isinstance(v, int) else v}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return " ".join(show(v, names, lang, ascii) for v in value)
+    return str(value)
+
+
+def narrate(event: Event, names: Sequence[str], lang: str, ascii: bool = False) -> str:
+    """The sentence for one event."""
+    who = names[event.seat] if event.seat is not None and 0 <= event.seat < len(names) else ""
+    params: dict[str, Any] = {k: show(v, names, lang, ascii, k) for k, v in event.data.items()}
+    params["who"] = who
+    if event.seat is not None:
+        params["seatno"] = event.seat + 1
+    card = event.data.get("card")
+    if isinstance(card, Card):
+        params.setdefault("suit", card.suit.text(ascii))
+    key = f"ev.{event.kind}"
+    if has(lang, key):
+        return _tidy(tr(lang, key, **params))
+    data = " ".join(f"{k}={v}" for k, v in params.items() if k not in ("who", "seatno"))
+    return tr(lang, "ev.generic", who=f"{who}: " if who else "", kind=event.kind.replace("_", " "),
+              data=f" ({data})" if data else "") 
+
+
+def _tidy(text: str) -> str:
+    """``… 30 к..`` → ``… 30 к.``: money ends in a dot already."""
+    return text.replace(".. ", ". ").removesuffix(".") + "." if text.endswith("..") else text.replace(".. ", ". ")

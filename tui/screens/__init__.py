@@ -1,0 +1,1 @@
+"""Screens: welcome (choose a name), hall, table."""

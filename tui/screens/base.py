@@ -1,0 +1,286 @@
+"""What the hall and a table have in common: the command line and the club's own verbs.
+
+A screen owns a ``CommandLine`` and an ``EventLog``.  A typed line is parsed by
+``tui.commands``; the screen first offers it to ``handle_here`` (verbs that
+mean something only where it stands), then to the club verbs below.  Every
+refusal is one line in the log saying why, and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Input, Static
+
+from engine.game import IllegalAction
+from engine.table import Table
+from tui import commands
+from tui.commands import Command, UnknownCommand
+from tui.i18n import LANGS, has, money, tr
+from tui.widgets.cmdline import CommandLine
+from tui.widgets.log import EventLog
+
+if TYPE_CHECKING:
+    from tui.app import ClubApp
+
+
+class ClubScreen(Screen):
+    """Base of the hall and table screens."""
+
+    BINDINGS = [Binding("f1", "help", show=False)]
+
+    @property
+    def club_app(self) -> "ClubApp":
+        return self.app  # type: ignore[return-value]
+
+    def t(self, key: str, **params: Any) -> str:
+        return tr(self.club_app.lang, key, **params)
+
+    # -- the line -------------------------------------------------------------------
+
+    @property
+    def cmdline(self) -> CommandLine:
+        return self.query_one(CommandLine)
+
+    @property
+    def log_view(self) -> EventLog:
+        return self.query_one(EventLog)
+
+    def on_mount(self) -> None:
+        self.cmdline.completer = self.complete_line
+        self.cmdline.focus()
+
+    def action_help(self) -> None:
+        self.run_line("help")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        line = event.value
+        self.cmdline.value = ""
+        self.cmdline.remember(line.strip())
+        if line.strip():
+            self.run_line(line)
+
+    def on_command_line_completed(self, message: CommandLine.Completed) -> None:
+        self.hint(self.t("cmd.complete", options="  ".join(message.options[:12])))
+
+    def run_line(self, line: str) -> None:
+        """Run one typed line; never lets an exception reach the screen."""
+        self.echo(line)
+        try:
+            command = commands.parse(line)
+        except UnknownCommand as err:
+            if err.suggest:
+                self.error(self.t("cmd.unknown", word=err.word, suggest=" / ".join(err.suggest)))
+            else:
+                self.error(self.t("cmd.unknown_plain", word=err.word))
+            return
+        if command is None:
+            return
+        try:
+            if not self.handle_here(command):
+                self.handle_club(command)
+        except IllegalAction as err:
+            self.error(self.explain(err))
+
+    def explain(self, err: IllegalAction) -> str:
+        if err.key and has(self.club_app.lang, err.key):
+            return self.t(err.key, **err.params)
+        return err.message
+
+    def echo(self, line: str) -> None:
+        self.log_view.add(Text("> " + line, style="dim"))
+
+    def say_line(self, text: str | Text, style: str = "") -> None:
+        self.log_view.add(text if isinstance(text, Text) else Text(text, style=style))
+
+    def error(self, text: str) -> None:
+        self.say_line(text, style="red")
+
+    def hint(self, text: str) -> None:
+        for widget in self.query("#hint").results(Static):
+            widget.update(Text(text, style="dim"), layout=False)
+
+    # -- to override ------------------------------------------------------------------
+
+    def handle_here(self, command: Command) -> bool:
+        """Verbs that belong to this screen; True when handled."""
+        return False
+
+    def describe(self) -> None:
+        """``look``: describe where the player stands."""
+
+    def relang(self) -> None:
+        """Redraw every text after ``lang``."""
+
+    def table_here(self) -> Table | None:
+        return None
+
+    def game_verbs(self) -> list[str]:
+        return []
+
+    def legal(self) -> list:
+        return []
+
+    def complete_line(self, line: str) -> tuple[str, list[str]]:
+        app = self.club_app
+        return commands.complete(
+            line, lang=app.lang, ascii=app.ascii, legal=self.legal(), tables=list(app.club.tables),
+            games=[t.game_name for t in app.club.tables.values()], game_verbs=self.game_verbs(),
+        )
+
+    # -- the club's verbs -------------------------------------------------------------
+
+    def handle_club(self, command: Command) -> None:
+        app = self.club_app
+        verb, args = command.verb, command.args
+        if verb == "look":
+            self.describe()
+        elif verb == "tables":
+            for line in table_lines(app):
+                self.say_line(line)
+        elif verb == "who":
+            self.say_line(who_line(app))
+        elif verb == "say":
+            if not command.rest:
+                self.error(self.t("cmd.say_what"))
+                return
+            table = self.table_here()
+            (table.say if table is not None else app.club.say)(app.player, command.rest)
+        elif verb in ("sit", "watch"):
+            self.sit_or_watch(command)
+        elif verb == "stand":
+            table = self.table_here() or app.club.where(app.player)
+            if table is None or app.player not in table.seats:
+                self.error(self.t("table.not_seated"))
+                return
+            table.stand(app.player)
+            self.say_line(self.t("cmd.stood", id=table.id))
+            app.show_hall()
+        elif verb == "leave":
+            if self.table_here() is None:
+                self.error(self.t("cmd.already_hall"))
+            else:
+                app.show_hall()
+        elif verb == "help":
+            self.show_help(args[0] if args else "")
+        elif verb == "rules":
+            self.show_rules(args[0] if args else "")
+        elif verb == "lang":
+            value = (args[0] if args else "").lower()
+            if value not in LANGS:
+                self.error(self.t("lang.bad", value=value))
+                return
+            app.set_lang(value)
+            self.say_line(self.t("lang.set"))
+        elif verb == "quit":
+            app.exit()
+        else:
+            self.error(self.t("cmd.not_at_table"))
+
+    def sit_or_watch(self, command: Command) -> None:
+        app = self.club_app
+        verb, args = command.verb, command.args
+        if not args:
+            self.error(self.t("cmd.need_table", verb=command.word))
+            return
+        if not args[0].isdigit():
+            self.error(self.t("cmd.bad_number", value=args[0]))
+            return
+        table = app.club.table(int(args[0]))
+        if verb == "watch":
+            app.watch(table.id)
+            return
+        if app.guest:
+            self.error(self.t("cmd.guest_sit"))
+            return
+        if app.player not in table.seats:
+            seat = None
+            if len(args) > 1:
+                if not args[1].isdigit():
+                    self.error(self.t("cmd.bad_seat", value=args[1]))
+                    return
+                seat = int(args[1]) - 1
+            elsewhere = app.club.where(app.player)
+            if elsewhere is not None and elsewhere is not table:
+                raise IllegalAction("", key="table.already_seated", params={"table": elsewhere.id})
+            seat = table.sit(app.player, seat)
+            self.say_line(self.t("cmd.sat", id=table.id, seat=seat + 1))
+        app.show_table(table.id)
+
+    def show_help(self, topic: str) -> None:
+        topic = commands.HELP_ALIASES.get(topic.lower(), topic.lower())
+        if not topic:
+            topic = "table" if self.table_here() is not None else "hall"
+        if topic not in commands.HELP_TOPICS:
+            self.error(self.t("cmd.no_help", topic=topic, topics=self.t("help.topics")))
+            return
+        self.say_line(self.t(f"help.{topic}"))
+
+    def show_rules(self, game: str) -> None:
+        games = sorted({t.game_name for t in self.club_app.club.tables.values()})
+        table = self.table_here()
+        if not game and table is not None:
+            game = table.game_name
+        if not game:
+            self.say_line(self.t("rules.list", games=", ".join(games)))
+            return
+        if not has(self.club_app.lang, f"rules.{game.lower()}"):
+            self.error(self.t("cmd.no_rules", game=game, games=", ".join(games)))
+            return
+        self.say_line(self.t(f"rules.{game.lower()}"))
+
+
+# -- texts shared by the hall and the tables ------------------------------------------
+
+VARIANT = {"a": "а", "b": "б", "v": "в", "g": "г"}
+
+
+def game_title(table: Table, lang: str) -> str:
+    title = table.title.get(lang) or table.title.get("en") or table.game_name
+    variant = table.options.get("variant")
+    if isinstance(variant, str) and variant:
+        title += f" ({VARIANT.get(variant, variant)})"
+    return title
+
+
+def stakes(table: Table, lang: str) -> str:
+    for key in ("a", "ante", "s", "stake", "b", "u"):
+        value = table.options.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return money(value, lang)
+    return ""
+
+
+def table_lines(app: "ClubApp") -> list[Text]:
+    lang = app.lang
+    if not app.club.tables:
+        return [Text(tr(lang, "tables.none"))]
+    lines = [Text(tr(lang, "tables.head"), style="bold")]
+    for table in app.club.tables.values():
+        seats = len(table.seats)
+        taken = len(table.seated())
+        dots = ("*" * taken + "." * (seats - taken)) if app.ascii else ("●" * taken + "○" * (seats - taken))
+        if taken == seats:
+            dots = tr(lang, "tables.full")
+        line = Text(f" {table.id:>2}  {game_title(table, lang)[:26]:<26}  {stakes(table, lang):<9}  ")
+        line.append(f"{taken}/{seats}  {dots:<9}", style="green" if taken < seats else "")
+        line.append(f"  {len(table.spectators)}")
+        lines.append(line)
+    return lines
+
+
+def who_line(app: "ClubApp") -> str:
+    names = []
+    for name in app.club.online():
+        table = app.club.where(name)
+        if table is not None:
+            names.append(tr(app.lang, "who.seat", name=name, id=table.id))
+        elif app.club.is_guest(name):
+            names.append(tr(app.lang, "who.guest", name=name))
+        else:
+            names.append(name)
+    return tr(app.lang, "who.list", count=len(names), names=", ".join(names))

@@ -1,0 +1,118 @@
+"""The hall: a room described in prose, its tables, who is here, the hall chat."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.widgets import Static
+
+from engine.game import Event
+from tui.commands import Command
+from tui.screens.base import ClubScreen, game_title, table_lines
+from tui.i18n import money
+from tui.widgets.cmdline import CommandLine
+from tui.widgets.log import EventLog
+
+
+class HallScreen(ClubScreen):
+    """The room you enter first; ``look`` describes it, ``tables`` lists the tables."""
+
+    DEFAULT_CSS = """
+    HallScreen #header { height: 1; }
+    HallScreen #tables { height: auto; max-height: 12; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._seq = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="header", classes="header")
+        yield Static("", id="tables")
+        yield EventLog()
+        yield Static("", id="hint", classes="hint")
+        yield CommandLine(id="cmd")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self._seq = self.club_app.club.last_seq
+        self.relang()
+        self.describe()
+
+    def relang(self) -> None:
+        self.cmdline.placeholder = ""
+        self.refresh_hall()
+        self.hint(self.t("hall.hint"))
+
+    def on_screen_resume(self) -> None:
+        self.refresh_hall()
+        self.cmdline.focus()
+
+    def refresh_hall(self) -> None:
+        """Redraw the header and the table list, and tell new hall events."""
+        app = self.club_app
+        online = len(app.club.online())
+        if app.guest:
+            header = self.t("header.guest", name=app.player, online=online)
+        else:
+            total = sum(t.balance(app.player) for t in app.club.tables.values())
+            header = self.t("header.hall", name=app.player, money=money(total, app.lang), online=online)
+        title = Text(" " + self.t("club.name"), style="bold green")
+        pad = max(1, self.size.width - title.cell_len - len(header) - 2)
+        self.query_one("#header", Static).update(title + Text(" " * pad + header), layout=False)
+        self.query_one("#tables", Static).update(Text("\n").join(table_lines(app)))
+        for entry in app.club.hall_since(self._seq):
+            self._seq = entry.seq
+            line = self.hall_event(entry.event)
+            if line:
+                self.say_line(line)
+
+    def hall_event(self, event: Event) -> str:
+        data = event.data
+        if event.kind in ("enter", "leave"):
+            if data.get("name") == self.club_app.player:
+                return ""
+            return self.t(f"hall.{event.kind}", name=data.get("name", ""))
+        if event.kind == "say":
+            return self.t("hall.say", name=data.get("name", ""), text=data.get("text", ""))
+        if event.kind == "table_open":
+            return self.t("hall.table_open", table=data.get("table"), game=data.get("game"))
+        return ""
+
+    def on_club_update(self) -> None:
+        self.refresh_hall()
+
+    def describe(self) -> None:
+        app = self.club_app
+        self.say_line(self.t("hall.describe", count=len(app.club.tables)))
+        others = [n for n in app.club.online() if n != app.player]
+        self.say_line(self.t("hall.people", names=", ".join(others)) if others else self.t("hall.alone"))
+        for table in app.club.tables.values():
+            names = ", ".join(table.seated())
+            game = game_title(table, app.lang)
+            free = table.seats.count(None)
+            if not names:
+                key = "hall.table_empty"
+            elif table.in_deal():
+                key = "hall.table_playing"
+            else:
+                key = "hall.table_full" if not free else "hall.table_some"
+            deal = table.game.deal_no if table.game is not None else 0
+            self.say_line(self.t(key, id=table.id, game=game, names=names, free=free, deal=deal))
+        mine = app.club.where(app.player)
+        if mine is not None:
+            self.say_line(self.t("hall.you_sit", id=mine.id))
+        if app.guest:
+            self.say_line(self.t("hall.guest_note"), style="yellow")
+
+    def handle_here(self, command: Command) -> bool:
+        if command.verb == "start" or (command.verb not in ("look",) and command.verb in self._game_only()):
+            self.error(self.t("cmd.not_at_table"))
+            return True
+        return False
+
+    @staticmethod
+    def _game_only() -> set[str]:
+        from tui.commands import GAME_VERBS, HALL_VERBS
+
+        return set(GAME_VERBS) - set(HALL_VERBS)

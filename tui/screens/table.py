@@ -1,0 +1,172 @@
+"""At a table: the felt, your hand, the story of the deal, and the game's verbs.
+
+A seated player acts through ``Table.act``; anyone else here only watches
+(the public view).  The screen learns of changes from the app, which gets a
+coalesced ``TableChanged`` message from the table's subscription.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+
+from engine.cards import Card
+from engine.game import Action
+from engine.table import Table
+from tui import commands
+from tui.commands import Command
+from tui.screens.base import ClubScreen
+from tui.widgets.cmdline import CommandLine
+from tui.widgets.hand import Hand
+from tui.widgets.log import EventLog
+from tui.widgets.tableview import TableView
+
+
+class TableScreen(ClubScreen):
+    """One table, played or watched."""
+
+    def __init__(self, table: Table) -> None:
+        super().__init__()
+        self.table = table
+        self._unsubscribe = None
+
+    def compose(self) -> ComposeResult:
+        yield TableView(self.table, self.club_app.player, clock=self.club_app.clock)
+        yield CommandLine(id="cmd")
+
+    @property
+    def tview(self) -> TableView:
+        return self.query_one(TableView)
+
+    @property
+    def log_view(self) -> EventLog:
+        return self.tview.query_one(EventLog)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        app = self.club_app
+        self._unsubscribe = self.table.subscribe(app.table_callback(self.table.id))
+        self.relang()
+        if self.tview.seat is None:
+            self.say_line(self.t("table.watching", id=self.table.id), style="yellow")
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    def relang(self) -> None:
+        self.tview.set_lang(self.club_app.lang, self.club_app.ascii)
+        self.update_keys()
+
+    def on_table_update(self) -> None:
+        self.tview.hint_override = ""
+        self.tview.sync()
+        self.update_keys()
+
+    def update_keys(self) -> None:
+        self.cmdline.card_keys = bool(self.tview.my_hand())
+
+    def hint(self, text: str) -> None:
+        self.tview.show_hint(text)
+
+    def table_here(self) -> Table:
+        return self.table
+
+    def game_verbs(self) -> list[str]:
+        return list(self.table.game_cls.verbs)
+
+    def legal(self) -> list[Action]:
+        return self.tview.legal()
+
+    # -- commands -------------------------------------------------------------------
+
+    def handle_here(self, command: Command) -> bool:
+        app = self.club_app
+        verb = command.verb
+        if verb == "look" and not any(a.verb == "look" for a in self.legal()):
+            return False
+        if verb == "start":
+            if app.player not in self.table.seats:
+                self.error(self.t("cmd.spectator_no_act"))
+                return True
+            started = self.table.start(app.player, now=app.clock())
+            if not any(e.kind == "deal_start" for e in started):
+                self.say_line(self.t("cmd.ready"))
+            return True
+        if command.card is None and verb not in self.table.game_cls.verbs:
+            return False
+        if app.player not in self.table.seats:
+            self.error(self.t("cmd.spectator_no_act"))
+            return True
+        self.tview.chosen.clear()
+        self.table.act(app.player, commands.action_text(command), now=app.clock())
+        return True
+
+    def explain(self, err) -> str:
+        reason = super().explain(err)
+        legal = self.legal()
+        if legal and not err.key.startswith("table."):
+            from tui.widgets.tableview import actions_hint
+
+            return self.t("action.suggest", reason=reason, actions=actions_hint(legal, self.club_app.lang,
+                                                                               self.club_app.ascii))
+        return reason
+
+    def describe(self) -> None:
+        table, lang = self.table, self.club_app.lang
+        from tui.screens.base import game_title
+
+        names = [n or self.t("table.empty_seat") for n in table.seats]
+        self.say_line(f"{game_title(table, lang)}: " + ", ".join(f"{i + 1}. {n}" for i, n in enumerate(names)))
+        self.say_line(self.tview.hint_text(self.tview.view, self.legal()))
+
+    # -- picking cards --------------------------------------------------------------
+
+    def on_command_line_card_key(self, message: CommandLine.CardKey) -> None:
+        self.pick(message.number - 1)
+
+    def on_hand_card_chosen(self, message: Hand.CardChosen) -> None:
+        self.pick(message.index)
+        self.cmdline.focus()
+
+    def pick(self, index: int) -> None:
+        hand = self.tview.my_hand()
+        if not 0 <= index < len(hand):
+            self.hint(self.t("cmd.no_card", n=index + 1))
+            return
+        card = hand[index]
+        line = self.line_for(card)
+        self.cmdline.value = line
+        self.cmdline.cursor_position = len(line)
+        self.tview.chosen = {c for c in self._cards_in(line)}
+        self.tview.sync()
+        self.hint(self.t("cmd.select_card", n=index + 1, card=card.text(self.club_app.ascii)))
+
+    def line_for(self, card: Card) -> str:
+        """The line a picked card makes: its one action, or a card added to a ``buy``."""
+        app = self.club_app
+        current = self.cmdline.value.split()
+        legal = self.legal()
+        if current and commands.ALIASES.get(current[0].lower()) in ("buy",):
+            chosen = self._cards_in(self.cmdline.value)
+            chosen = [c for c in chosen if c != card] if card in chosen else chosen + [card]
+            return " ".join([current[0]] + [c.text(app.ascii) for c in chosen])
+        for action in legal:
+            if action.args == (card,):
+                return commands.show_action(action, app.lang, app.ascii)
+        for action in legal:
+            if card in action.args:
+                return commands.show_action(Action(action.verb, (card,)), app.lang, app.ascii)
+        return commands.show_action(Action("play", (card,)), app.lang, app.ascii)
+
+    @staticmethod
+    def _cards_in(line: str) -> list[Card]:
+        from engine.cards import CardError, parse_card
+
+        out = []
+        for word in line.split()[1:]:
+            try:
+                out.append(parse_card(word))
+            except CardError:
+                pass
+        return out

@@ -1,0 +1,64 @@
+"""First visit: the doorman asks for a name and writes it in the book."""
+
+from __future__ import annotations
+
+import re
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.widgets import Input, Static
+
+from tui.i18n import tr
+from tui.screens.base import ClubScreen
+from tui.widgets.cmdline import CommandLine
+from tui.widgets.log import EventLog
+
+NAME = re.compile(r"^[A-Za-z0-9_\-\u0400-\u04FF]{2,16}$")
+"""2–16 letters (Latin or Cyrillic), digits, ``_`` or ``-``."""
+
+
+def valid_name(name: str) -> bool:
+    return bool(NAME.match(name))
+
+
+class WelcomeScreen(ClubScreen):
+    """Asks for a name until ``register`` accepts one, then opens the hall."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="header", classes="header")
+        yield EventLog()
+        yield Static("", id="hint", classes="hint")
+        yield CommandLine(id="cmd")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.relang()
+        self.say_line(self.t("welcome.title"))
+        self.say_line(self.t("welcome.ask"))
+
+    def relang(self) -> None:
+        lang = self.club_app.lang
+        self.query_one("#header", Static).update(Text(" " + tr(lang, "club.name"), style="bold green"))
+        self.cmdline.placeholder = tr(lang, "welcome.placeholder")
+        self.hint(tr(lang, "welcome.ask"))
+
+    def complete_line(self, line: str) -> tuple[str, list[str]]:
+        return line, []
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        name = event.value.strip()
+        self.cmdline.value = ""
+        if not name:
+            return
+        if not valid_name(name):
+            self.error(self.t("welcome.bad_name", name=name))
+            return
+        app = self.club_app
+        error = app.register(name) if app.register is not None else (
+            self.t("welcome.taken", name=name) if app.club.is_online(name) else None)
+        if error:
+            self.error(error)
+            return
+        app.player = name
+        app.enter_club()

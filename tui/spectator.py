@@ -1,0 +1,59 @@
+"""``SpectatorApp``: the shared, input-free view of one table for all its spectators.
+
+Interface used by ``net/spectate.py``::
+
+    SpectatorApp(club, table_id, *, lang="en", ascii=False)
+
+It draws the public (SPECTATOR) view with the same widgets as the players'
+screens and leaves the bottom row of the screen empty: the server draws each
+spectator's own command line there.  It redraws only on the table's events
+(posted as a coalescing message) and the timer bar's clock; nothing else
+ticks.  The viewer name is None, so ``Table.view_for`` gives the public view
+and no hand is ever in it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App, ComposeResult
+from textual.widgets import Static
+
+from engine.club import Club
+from tui.app import TableChanged
+from tui.widgets.tableview import TableView
+
+
+class SpectatorApp(App):
+    """One table's public view; no input of its own."""
+
+    CSS_PATH = str(Path(__file__).with_name("sukno.tcss"))
+    ENABLE_COMMAND_PALETTE = False
+    DEFAULT_CSS = """
+    SpectatorApp #inputrow { height: 1; }
+    """
+
+    def __init__(self, club: Club, table_id: int, *, lang: str = "en", ascii: bool = False):
+        super().__init__()
+        self.club = club
+        self.table = club.table(table_id)
+        self.lang = lang
+        self.ascii = ascii
+        self._unsubscribe = None
+
+    def compose(self) -> ComposeResult:
+        yield TableView(self.table, None)
+        yield Static("", id="inputrow")
+
+    def on_mount(self) -> None:
+        app = self
+        table_id = self.table.id
+        self._unsubscribe = self.table.subscribe(lambda events: app.post_message(TableChanged(table_id)))
+        self.query_one(TableView).set_lang(self.lang, self.ascii)
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+
+    def on_table_changed(self, message: TableChanged) -> None:
+        self.query_one(TableView).sync()

@@ -1,0 +1,1 @@
+"""Widgets of the felt, the hand, the log, the command line and the timer bar."""

@@ -1,0 +1,82 @@
+"""The command line: history with Up/Down, Tab completion, digits pick a card.
+
+Completion itself is ``tui.commands.complete``; the screen supplies what may
+be completed (``completer``) and hears the outcome through messages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from textual import events
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import Input
+
+HISTORY = 100
+
+
+class CommandLine(Input):
+    """One line of input; no blinking cursor (NET.md)."""
+
+    DEFAULT_CSS = """
+    CommandLine { height: 1; border: none; padding: 0 1; background: $surface; }
+    CommandLine:focus { border: none; }
+    """
+
+    BINDINGS = [
+        Binding("tab", "complete", show=False, priority=True),
+        Binding("up", "history(-1)", show=False),
+        Binding("down", "history(1)", show=False),
+    ]
+
+    @dataclass
+    class Completed(Message):
+        """Tab left several options: the screen shows them."""
+
+        options: list[str]
+
+    @dataclass
+    class CardKey(Message):
+        """A digit typed on an empty line: pick card ``number`` (1-based)."""
+
+        number: int
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.cursor_blink = False
+        self.history: list[str] = []
+        self._index = 0
+        self.completer: Callable[[str], tuple[str, list[str]]] | None = None
+        self.card_keys = False
+
+    def remember(self, line: str) -> None:
+        if line and (not self.history or self.history[-1] != line):
+            self.history.append(line)
+            del self.history[:-HISTORY]
+        self._index = len(self.history)
+
+    def action_history(self, step: int) -> None:
+        if not self.history:
+            return
+        self._index = max(0, min(len(self.history), self._index + step))
+        self.value = self.history[self._index] if self._index < len(self.history) else ""
+        self.cursor_position = len(self.value)
+
+    def action_complete(self) -> None:
+        if self.completer is None:
+            return
+        line, options = self.completer(self.value)
+        self.value = line
+        self.cursor_position = len(line)
+        if options:
+            self.post_message(self.Completed(options))
+
+    async def _on_key(self, event: events.Key) -> None:
+        if self.card_keys and not self.value and event.character and event.character in "123456789":
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.CardKey(int(event.character)))
+            return
+        await super()._on_key(event)

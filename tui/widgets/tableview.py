@@ -1,0 +1,157 @@
+"""Everything drawn for one table: header, felt, hand, narration, hint and timer.
+
+Shared by the player's table screen and the spectators' ``SpectatorApp``; it
+reads the table only through ``Table.view_for`` and ``Table.log_since``, so a
+spectator's screen is built from the public view and cannot show a hidden card.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static
+
+from engine.cards import Card
+from engine.game import Action
+from engine.table import Table
+from tui.commands import show_action
+from tui.i18n import money, tr
+from tui.narrate import narrate
+from tui.widgets.felt import Felt
+from tui.widgets.hand import Hand
+from tui.widgets.log import EventLog
+from tui.widgets.timer import TimerBar
+
+VARIANT = {"a": "а", "b": "б", "v": "в", "g": "г"}
+
+
+def header_text(table: Table, view: dict[str, Any], lang: str, ascii: bool) -> str:
+    title = table.title.get(lang) or table.game_name
+    variant = table.options.get("variant")
+    trump = view.get("trump")
+    return tr(
+        lang, "table.header", id=table.id, game=title,
+        variant=f" ({VARIANT.get(variant, variant)})" if isinstance(variant, str) and variant else "",
+        pot_label=tr(lang, "table.kitty" if table.game_name == "kopilka" else "table.pot"),
+        pot=money(view.get("pot", 0), lang),
+        trump=tr(lang, "table.trump", suit=trump.text(ascii)) if trump is not None and hasattr(trump, "text") else "",
+        deal=view.get("deal_no", 0),
+    )
+
+
+def actions_hint(legal: list[Action], lang: str, ascii: bool) -> str:
+    """``knock · pass · play 9♣/4♦`` — the legal actions, grouped by verb."""
+    by_verb: dict[str, list[Action]] = {}
+    for action in legal:
+        by_verb.setdefault(action.verb, []).append(action)
+    parts = []
+    for verb, actions in by_verb.items():
+        with_args = [a for a in actions if a.args]
+        plain = [a for a in actions if not a.args]
+        if plain:
+            parts.append(show_action(plain[0], lang, ascii))
+        if with_args:
+            if len(with_args) > 6:
+                parts.append(show_action(Action(verb), lang, ascii) + " …")
+            else:
+                first = show_action(with_args[0], lang, ascii)
+                rest = [" ".join(x.text(ascii) if isinstance(x, Card) else str(x) for x in a.args) for a in with_args[1:]]
+                parts.append("/".join([first] + rest))
+    return " · ".join(parts)
+
+
+class TableView(Vertical):
+    """A table as seen by ``viewer`` (a seated name, or anyone else: the public view)."""
+
+    DEFAULT_CSS = """
+    TableView { height: 1fr; }
+    TableView #theader { height: 1; }
+    TableView #hintrow { height: 1; }
+    TableView #hint { width: 1fr; height: 1; }
+    """
+
+    def __init__(self, table: Table, viewer: str | None, *, clock: Callable[[], float] = time.monotonic,
+                 **kwargs: Any):
+        super().__init__(**kwargs)
+        self.table = table
+        self.viewer = viewer
+        self.clock = clock
+        self.lang = "en"
+        self.ascii = False
+        self.seq = 0
+        self.view: dict[str, Any] = {}
+        self.chosen: set[Card] = set()
+        self.hint_override = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="theader", classes="header")
+        yield Felt()
+        yield Hand()
+        yield EventLog()
+        with Horizontal(id="hintrow"):
+            yield Static("", id="hint", classes="hint")
+            yield TimerBar(clock=self.clock)
+
+    @property
+    def seat(self) -> int | None:
+        return self.table.seat_of(self.viewer) if self.viewer else None
+
+    def my_hand(self) -> list[Card]:
+        seat = self.view.get("seat")
+        hands = self.view.get("hands") or []
+        if seat is None or seat >= len(hands) or hands[seat] is None:
+            return []
+        return list(hands[seat])
+
+    def legal(self) -> list[Action]:
+        return self.table.legal_actions(self.viewer) if self.viewer else []
+
+    def set_lang(self, lang: str, ascii: bool) -> None:
+        """Switch language: the whole narration is told again."""
+        self.lang, self.ascii = lang, ascii
+        self.query_one(EventLog).clear_lines()
+        self.seq = 0
+        self.sync()
+
+    def sync(self) -> None:
+        """Redraw from the table's current state and tell the events not yet told."""
+        table = self.table
+        self.view = view = table.view_for(self.viewer)
+        me = view.get("seat")
+        self.query_one("#theader", Static).update(
+            Text(" " + header_text(table, view, self.lang, self.ascii), style="bold"), layout=False)
+        self.query_one(Felt).show(view, me, self.lang, self.ascii)
+        legal = self.legal()
+        playable = {a for act in legal for a in act.args if isinstance(a, Card)}
+        hand = self.my_hand()
+        self.chosen &= set(hand)
+        self.query_one(Hand).show(hand, playable, self.chosen, tr(self.lang, "table.hand_keys") if hand else "",
+                                  self.ascii)
+        log = self.query_one(EventLog)
+        for entry in table.log_since(self.seq):
+            self.seq = entry.seq
+            style = "cyan" if entry.event.kind == "say" else ""
+            log.add(Text(narrate(entry.event, entry.names, self.lang, self.ascii), style=style))
+        self.show_hint(self.hint_override or self.hint_text(view, legal))
+        self.query_one(TimerBar).set_deadline(table.deadline(), self.ascii)
+
+    def show_hint(self, text: str) -> None:
+        self.query_one("#hint", Static).update(Text(" " + text, style="dim"), layout=False)
+
+    def hint_text(self, view: dict[str, Any], legal: list[Action]) -> str:
+        lang, table = self.lang, self.table
+        if view.get("seat") is None:
+            return tr(lang, "table.hint_spectator")
+        if legal:
+            return tr(lang, "table.hint_act", actions=actions_hint(legal, lang, self.ascii))
+        if table.in_deal():
+            names = view.get("names", [])
+            waiting = ", ".join(names[s] for s in view.get("to_act", []) if s < len(names))
+            return tr(lang, "table.hint_wait", names=waiting)
+        if not table.full():
+            return tr(lang, "table.hint_need", count=table.seats.count(None))
+        return tr(lang, "table.hint_ready", ready=len(table.ready), total=len(table.seats))
