@@ -31,6 +31,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return status
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from net.serve import serve
+
+    return serve(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sukno", description="sukno — a club of old Russian card games entered with ssh"
@@ -43,6 +49,12 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--pretty", action="store_true", help="indent the JSON output")
     replay.add_argument("--brief", action="store_true", help="leave out the per-deal events")
     replay.set_defaults(func=_cmd_replay)
+    serve = sub.add_parser("serve", help="open the club: an SSH server (then: ssh -p 2222 localhost)")
+    serve.add_argument("--config", metavar="FILE", help="a TOML file like config/sukno.toml (default: built-in)")
+    serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port to listen on (default 2222; 0: any free port)")
+    serve.add_argument("--data", metavar="DIR", help="data folder: host key, accounts (default ./data)")
+    serve.set_defaults(func=_cmd_serve)
     return parser
 
 

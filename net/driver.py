@@ -1,0 +1,252 @@
+"""A Textual driver whose terminal is one SSH channel (NET.md, "The driver").
+
+Why not ``LinuxDriver``: it installs process-wide signal handlers, changes the
+server's own terminal and can suspend the whole server.  This driver touches
+nothing outside its channel: frames go to a :class:`Link`, the client's bytes
+come back through :meth:`SSHDriver.feed`, window changes through
+:meth:`SSHDriver.resize`.
+
+Backpressure: while the link is paused (the client stopped reading) frames are
+dropped, not queued; on resume the whole current screen is sent again, so a
+slow reader costs the server nothing while paused and still ends up exact.
+
+Textual builds the driver itself (``driver_class(app, debug=, mouse=, size=)``)
+so the link reaches the driver through the app: :func:`attach` puts it there
+before ``run_async()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+from pathlib import Path
+from typing import Any, BinaryIO, Literal, Protocol, TextIO
+
+from textual import constants, events
+from textual._parser import ParseError
+from textual._xterm_parser import XTermParser
+from textual.app import App
+from textual.driver import Driver
+from textual.geometry import Size
+from textual.message import Message
+
+_LINK_ATTR = "_sukno_link"
+
+ENTER_APP_MODE = (
+    "\x1b[?1049h"  # alternate screen
+    "\x1b[?1000h\x1b[?1003h\x1b[?1006h"  # mouse: clicks, motion, SGR coordinates
+    "\x1b[?2004h"  # bracketed paste
+    "\x1b[?7l"  # no line wrap: a full last cell must not scroll the screen
+    "\x1b[?25l"  # hide the cursor
+)
+LEAVE_APP_MODE = (
+    "\x1b[?2004l\x1b[?1006l\x1b[?1003l\x1b[?1000l\x1b[?7h\x1b[0m\x1b[?25h\x1b[?1049l"
+)
+
+
+class Link(Protocol):
+    """What a driver needs from its session: a byte pipe with a pause flag."""
+
+    paused: bool
+    """True while the client is not reading (the channel's buffer is over its limit)."""
+
+    def send(self, data: bytes) -> None:
+        """Queue bytes for the client."""
+
+
+def attach(app: App[Any], link: Link) -> None:
+    """Make ``app`` run on ``link``: set the driver class and hand it the link."""
+    setattr(app, _LINK_ATTR, link)
+    app.driver_class = SSHDriver
+    quiet_app(app)
+
+
+class _Passthrough:
+    """Stands in for Textual's print capture so it swaps nothing process-wide."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def quiet_app(app: App[Any]) -> None:
+    """Stop ``app`` from redirecting the process's stdout/stderr to itself.
+
+    Textual swaps ``sys.stdout`` for each running app; apps ending out of order
+    would leave the server's stdout pointing at a dead one (NET.md).  Pointing
+    the capture at the real streams makes the swap a no-op.
+    """
+    import sys
+
+    app._capture_stdout = sys.__stdout__  # type: ignore[assignment]
+    app._capture_stderr = sys.__stderr__  # type: ignore[assignment]
+    commands = app.get_system_commands
+
+    def without_screenshot(screen: Any) -> Any:
+        # The palette's "Screenshot" writes an SVG file to the server's disk.
+        return (c for c in commands(screen) if c.title != "Screenshot")
+
+    app.get_system_commands = without_screenshot  # type: ignore[method-assign]
+
+
+def full_frame(app: App[Any]) -> str:
+    """The whole current screen of ``app`` as escape sequences, without side effects.
+
+    ``render_update(full=True)`` would clear the compositor's dirty regions and
+    the next diff would miss them (NET.md); rendering the strips does not.
+    Must run inside the app's context (``with app._context()``).
+    """
+    screen = app.screen
+    console = app.console
+    strips = screen._compositor.render_strips()
+    out = ["\x1b[0m\x1b[H\x1b[2J"]
+    for y, strip in enumerate(strips):
+        out.append(f"\x1b[{y + 1};1H")
+        out.append(strip.render(console))
+    out.append("\x1b[0m")
+    return "".join(out)
+
+
+class SSHDriver(Driver):
+    """Textual's terminal on one SSH channel."""
+
+    def __init__(
+        self,
+        app: App[Any],
+        *,
+        debug: bool = False,
+        mouse: bool = True,
+        size: tuple[int, int] | None = None,
+    ) -> None:
+        super().__init__(app, debug=debug, mouse=mouse, size=size)
+        self._link: Link = getattr(app, _LINK_ATTR)
+        setattr(self._link, "driver", self)
+        self._parser = XTermParser()
+        self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
+        self._buffer: list[str] = []
+        self._input = True
+        self._stale = False
+        self._tick_handle: asyncio.TimerHandle | None = None
+
+    # -- output ---------------------------------------------------------------
+
+    def write(self, data: str) -> None:
+        self._buffer.append(data)
+
+    def flush(self) -> None:
+        if not self._buffer:
+            return
+        data = "".join(self._buffer)
+        self._buffer.clear()
+        if self._link.paused:
+            self._stale = True  # dropped a diff: the next resume sends everything
+            return
+        self._link.send(data.encode("utf-8", "replace"))
+
+    def resume(self) -> None:
+        """The client reads again: send the whole screen if frames were dropped."""
+        if not self._stale or self._link.paused:
+            return
+        self._stale = False
+        app = self._app
+        if not app._running or app._closed:
+            return
+        try:
+            with app._context():
+                frame = full_frame(app)
+        except Exception:  # no screen yet, or the app is ending: nothing to repaint
+            return
+        self._link.send(frame.encode("utf-8", "replace"))
+
+    def start_application_mode(self) -> None:
+        self.write(ENTER_APP_MODE)
+        self.flush()
+        width, height = self._size or (80, 24)
+        size = Size(width, height)
+        self._app.post_message(events.Resize(size, size))
+
+    def stop_application_mode(self) -> None:
+        self.disable_input()
+        self.write(LEAVE_APP_MODE)
+        self.flush()
+
+    def disable_input(self) -> None:
+        self._input = False
+        if self._tick_handle is not None:
+            self._tick_handle.cancel()
+            self._tick_handle = None
+
+    # -- input ------------------------------------------------------------------
+
+    def feed(self, data: bytes | str) -> None:
+        """Bytes from the client: decode, parse and post the keys/mouse/paste to the app."""
+        if not self._input:
+            return
+        text = self._decode(data) if isinstance(data, bytes) else data
+        if not text:
+            return
+        try:
+            for message in self._parser.feed(text):
+                self.process_message(message)
+        except (ParseError, Exception):
+            # A sequence the parser chokes on must not end the session: start afresh.
+            self._parser = XTermParser()
+        self._schedule_tick()
+
+    def _schedule_tick(self) -> None:
+        """A lone Escape becomes a key only after the parser's timeout."""
+        if self._tick_handle is not None:
+            self._tick_handle.cancel()
+            self._tick_handle = None
+        if self._parser._timeout_time is not None:
+            delay = constants.ESCAPE_DELAY + 0.005
+            self._tick_handle = self._loop.call_later(delay, self._tick)
+
+    def _tick(self) -> None:
+        self._tick_handle = None
+        if not self._input:
+            return
+        try:
+            for message in self._parser.tick():
+                self.process_message(message)
+        except Exception:
+            self._parser = XTermParser()
+
+    def resize(self, width: int, height: int) -> None:
+        """The client's window changed size."""
+        self._size = (width, height)
+        size = Size(width, height)
+        self._app.post_message(events.Resize(size, size))
+
+    def send_message(self, message: Message) -> None:
+        # One loop, one thread: post directly (the base class assumes another thread).
+        self._app.post_message(message)
+
+    # -- things that must not happen on the server's machine ----------------------
+
+    def open_url(self, url: str, new_tab: bool = True) -> None:
+        """Never open a browser on the server; the client cannot be reached this way."""
+
+    def deliver_binary(
+        self,
+        binary: BinaryIO | TextIO,
+        *,
+        delivery_key: str,
+        save_path: Path,
+        open_method: Literal["browser", "download"] = "download",
+        encoding: str | None = None,
+        mime_type: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        """Refuse file delivery: the default writes to the server's disk."""
+        binary.close()
+        self._app.post_message(
+            events.DeliveryFailed(
+                key=delivery_key, exception=PermissionError("no files over ssh"), name=name
+            )
+        )
+
+
+__all__ = ["Link", "SSHDriver", "attach", "full_frame", "quiet_app", "ENTER_APP_MODE", "LEAVE_APP_MODE"]

@@ -1,0 +1,112 @@
+"""Who is knocking: names bound to public keys, kept in ``accounts.json``.
+
+A public key is the identity (like ssh-chat): a new key chooses a name once,
+a known key is greeted by it.  Names are unique regardless of case and of
+Latin/Cyrillic look-alikes ("Anna" and "Аnna" with a Cyrillic А are the same
+name), so nobody can pass for someone else.  The file is rewritten atomically
+(temp file, fsync, rename): a crash leaves the old or the new file, never half.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+
+_LETTERS = "A-Za-zА-Яа-яЁёІіЇїЄєҐґЎў"
+NAME_RE = re.compile(rf"^[{_LETTERS}][{_LETTERS}0-9_\-]{{1,15}}$")
+RESERVED = ("guest", "гость", "admin", "root", "sukno", "system", "server")
+
+# Cyrillic letters that look like Latin ones, folded for the uniqueness check only.
+_LOOKALIKES = str.maketrans("аеорсхукмтнвіјѕԁёї", "aeopcxykmthbijsdei")
+
+TEXTS = {
+    "en": {
+        "bad_name": "A name is 2–16 letters (Latin or Cyrillic), digits, _ or -, starting with a letter.",
+        "reserved": "That name is reserved; choose another.",
+        "taken": "The name {name} is taken; choose another.",
+        "bound": "This key already has the name {name}.",
+    },
+    "ru": {
+        "bad_name": "Имя — от 2 до 16 букв (латиница или кириллица), цифр, _ или -, начиная с буквы.",
+        "reserved": "Это имя занято клубом; выберите другое.",
+        "taken": "Имя {name} уже занято; выберите другое.",
+        "bound": "У этого ключа уже есть имя {name}.",
+    },
+}
+
+
+def fold(name: str) -> str:
+    """The form two names are compared in: case and look-alike letters folded."""
+    return name.casefold().translate(_LOOKALIKES)
+
+
+def check_name(name: str, lang: str = "en") -> str | None:
+    """None if ``name`` may be chosen (uniqueness aside), else the reason."""
+    texts = TEXTS.get(lang, TEXTS["en"])
+    if not NAME_RE.match(name):
+        return texts["bad_name"]
+    folded = fold(name)
+    if any(folded.startswith(fold(r)) for r in RESERVED):
+        return texts["reserved"]
+    return None
+
+
+class Accounts:
+    """Key fingerprint → name, persisted in one JSON file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._by_key: dict[str, str] = {}
+        if path.exists():
+            data = json.loads(path.read_text("utf-8") or "{}")
+            self._by_key = {str(k): str(v) for k, v in data.get("keys", {}).items()}
+        self._folded = {fold(n) for n in self._by_key.values()}
+
+    def name_for(self, fingerprint: str) -> str | None:
+        """The name bound to this key, if any."""
+        return self._by_key.get(fingerprint)
+
+    def is_taken(self, name: str) -> bool:
+        return fold(name) in self._folded
+
+    def register(self, fingerprint: str, name: str, lang: str = "en") -> str | None:
+        """Bind ``name`` to the key; None on success, else the reason (nothing changes)."""
+        texts = TEXTS.get(lang, TEXTS["en"])
+        name = name.strip()
+        problem = check_name(name, lang)
+        if problem:
+            return problem
+        if fingerprint in self._by_key:
+            return texts["bound"].format(name=self._by_key[fingerprint])
+        if self.is_taken(name):
+            return texts["taken"].format(name=name)
+        self._by_key[fingerprint] = name
+        self._folded.add(fold(name))
+        try:
+            self._save()
+        except OSError:
+            del self._by_key[fingerprint]
+            self._folded.discard(fold(name))
+            raise
+        return None
+
+    def _save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        data = json.dumps({"keys": self._by_key}, ensure_ascii=False, indent=1, sort_keys=True)
+        fd, tmp = tempfile.mkstemp(prefix=".accounts.", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.chmod(tmp, 0o600)
+            os.replace(tmp, self.path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise

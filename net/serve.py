@@ -1,0 +1,68 @@
+"""``sukno serve``: read the config, start the server, run until SIGINT/SIGTERM, stop gracefully.
+
+Logging goes to the real stderr through ``logging`` (Textual must not own the
+process's streams, NET.md); one line per session is written by the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+from pathlib import Path
+
+from net.config import Config, ConfigError, load
+
+
+def config_from_args(args: argparse.Namespace) -> Config:
+    config = load(args.config)
+    if args.host:
+        config.host = args.host
+    if args.port is not None:
+        if not 0 <= args.port <= 65535:
+            raise ConfigError(f"--port must be 0–65535, not {args.port}")
+        config.port = args.port
+    if args.data:
+        config.data = Path(args.data).expanduser()
+    return config
+
+
+async def run(config: Config) -> int:
+    from net.server import SuknoServer
+
+    server = SuknoServer(config)
+    try:
+        await server.start()
+    except OSError as err:
+        print(f"sukno serve: cannot listen on {config.host}:{config.port}: {err.strerror or err}", file=sys.stderr)
+        return 75
+    print(f"sukno: the club is open — ssh -p {server.port} {server.shown_host}", file=sys.stderr, flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):
+            pass
+    await stop.wait()
+    logging.getLogger("sukno").info("closing: telling %d sessions", len(server.sessions))
+    await server.stop()
+    return 0
+
+
+def serve(args: argparse.Namespace) -> int:
+    logging.basicConfig(
+        stream=sys.__stderr__, level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s"
+    )
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    try:
+        config = config_from_args(args)
+    except ConfigError as err:
+        print(f"sukno serve: {err}", file=sys.stderr)
+        return 78
+    try:
+        return asyncio.run(run(config))
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,684 @@
+"""The SSH door of the club: asyncssh server, identity by key, one session per channel.
+
+A public key is a person: a new key chooses a name on the welcome screen, a
+known key goes straight to the hall; a client with no key may enter as a
+guest (keyboard-interactive with no questions) who can watch and chat.  A
+player's session runs its own ``ClubApp`` (his view is private); a watcher's
+session joins the table's shared rendering (``net.spectate``).
+
+asyncssh's defaults are changed where NET.md measured a trap: no line
+editor, no agent or X11 forwarding, keepalives, a login timeout, and channels
+in bytes (``encoding=None``) decoded here with ``errors="replace"`` — one bad
+byte must never drop a connection, and watchers get the same encoded frame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import asyncssh
+
+from net.config import Config
+from net.driver import attach
+from net.identity import Accounts
+from net.runtime import Runtime
+from net.spectate import Hubs, HubKey, Member
+from net.texts import SPECTATOR_VERBS, text
+
+log = logging.getLogger("sukno.server")
+
+HOST_KEY_NAME = "ssh_host_ed25519_key"
+
+
+def configure_textual() -> None:
+    """Process-wide Textual settings that must not vary between sessions (NET.md)."""
+    from textual import constants
+
+    if not os.environ.get("TEXTUAL_COLOR_SYSTEM"):
+        constants.COLOR_SYSTEM = "256"  # type: ignore[misc]  # clients send no COLORTERM
+    loop = asyncio.get_running_loop()
+    if hasattr(asyncio, "eager_task_factory"):  # Textual would switch on the first app otherwise
+        loop.set_task_factory(asyncio.eager_task_factory)  # type: ignore[attr-defined]
+
+
+def host_key(data: Path) -> asyncssh.SSHKey:
+    """The server's ed25519 key: made on first start (mode 0600), then always the same."""
+    data.mkdir(parents=True, exist_ok=True)
+    path = data / HOST_KEY_NAME
+    if not path.exists():
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(key.export_private_key())
+        log.info("made a new host key %s (%s)", path, key.get_fingerprint())
+        return key
+    if path.stat().st_mode & 0o077:
+        os.chmod(path, 0o600)
+        log.warning("host key %s was readable by others; made it 0600", path)
+    return asyncssh.read_private_key(str(path))
+
+
+def locale_of(env: dict[str, str]) -> tuple[str, bool]:
+    """(language, ascii) from the client's LANG/LC_*: Russian if asked, ASCII if not UTF-8."""
+    def first(*names: str) -> str:
+        for name in names:
+            value = env.get(name, "")
+            if value:
+                return value
+        return ""
+
+    messages = first("LC_ALL", "LC_MESSAGES", "LANG")
+    ctype = first("LC_ALL", "LC_CTYPE", "LANG")
+    lang = "ru" if messages.lower().startswith("ru") else "en"
+    ascii_only = bool(ctype) and not re.search(r"utf-?8", ctype, re.IGNORECASE)
+    return lang, ascii_only
+
+
+class TokenBucket:
+    """``rate`` per second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.level = burst
+        self.at = time.monotonic()
+
+    def take(self, amount: float) -> bool:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
+        self.at = now
+        if self.level < amount:
+            return False
+        self.level -= amount
+        return True
+
+
+class _Connection(asyncssh.SSHServer):
+    """One SSH connection: who it is (key fingerprint or guest) and where from."""
+
+    def __init__(self, server: SuknoServer) -> None:
+        self.server = server
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.peer = "?"
+        self.fingerprint: str | None = None
+        self.guest = False
+        self.refused: str | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername")
+        self.peer = str(peer[0]) if peer else "?"
+        self.refused = self.server.admit_connection(self.peer)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.conn = None
+
+    def begin_auth(self, username: str) -> bool:
+        return True  # always ask, or clients never show their keys
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        self.fingerprint = key.get_fingerprint("sha256")
+        return True  # any key: an unknown one registers a name
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return True
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        self.guest = self.fingerprint is None  # no key offered (or none accepted): a guest
+        self.fingerprint = None
+        return True
+
+    def session_requested(self) -> Session:
+        return Session(self.server, self)
+
+
+class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
+    """One terminal: a player's own App, or a place among a table's watchers."""
+
+    def __init__(self, server: SuknoServer, conn: _Connection) -> None:
+        self.server = server
+        self.conn = conn
+        self.chan: asyncssh.SSHServerChannel | None = None  # type: ignore[type-arg]
+        self.term = ""
+        self.cols, self.rows = 80, 24
+        self.has_pty = False
+        self.lang, self.ascii = "en", False
+        self.name: str | None = None
+        self.guest = False
+        self.app: Any = None
+        self.driver: Any = None
+        self.member: Member | None = None
+        self.closed = False
+        self.started = time.monotonic()
+        self.last_input = self.started
+        self.watching: int | None = None
+        self._next: tuple[str, Any] | None = None
+        self._watch_done: asyncio.Future[tuple[str, Any] | None] | None = None
+        self._chan_paused = False
+        self._poll: asyncio.TimerHandle | None = None
+        self._input = TokenBucket(server.config.input_bytes_per_second, server.config.input_burst)
+        self._task: asyncio.Task[None] | None = None
+        self._rewatch: asyncio.Task[None] | None = None
+        self._farewell: str | None = None
+
+    # -- asyncssh callbacks ---------------------------------------------------------------
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:  # type: ignore[type-arg]
+        self.chan = chan
+        chan.set_write_buffer_limits(high=self.server.config.buffer_limit)
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any) -> bool:
+        self.has_pty = True
+        self.term = term_type or ""
+        self.cols, self.rows = max(1, term_size[0] or 80), max(1, term_size[1] or 24)
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        return True  # no commands here: with a pty it is the club, without one a refusal
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False
+
+    def session_started(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._main(), name="sukno session")
+        self.server.sessions.add(self)
+
+    def data_received(self, data: bytes, datatype: Any) -> None:
+        if self.closed:
+            return
+        if not self._input.take(len(data)):
+            return  # over the input rate: dropped, like keys pressed into a full buffer
+        self.last_input = time.monotonic()
+        if self.driver is not None:
+            self.driver.feed(data)
+        elif self.member is not None:
+            self.member.feed(data)
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self.cols, self.rows = max(1, width or 1), max(1, height or 1)
+        if self.driver is not None:
+            self.driver.resize(*self.app_size())
+        elif self.member is not None and self.watching is not None:
+            self._start_rewatch()
+
+    def eof_received(self) -> bool:
+        self._lost()
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._lost()
+
+    def pause_writing(self) -> None:
+        self._chan_paused = True
+
+    def resume_writing(self) -> None:
+        self._chan_paused = False
+        self._resumed()
+
+    def break_received(self, msec: int) -> bool:
+        return True
+
+    # -- the link a driver or a watcher writes through -----------------------------------
+
+    @property
+    def paused(self) -> bool:
+        return self._chan_paused or self.buffered() > self.server.config.buffer_limit
+
+    def buffered(self) -> int:
+        """Bytes queued to this client: in the channel and in the connection's transport."""
+        if self.chan is None:
+            return 0
+        size = self.chan.get_write_buffer_size()
+        transport = getattr(self.conn.conn, "_transport", None)
+        if transport is not None:
+            size += transport.get_write_buffer_size()
+        return size
+
+    def send(self, data: bytes) -> None:
+        if self.closed or self.chan is None:
+            return
+        try:
+            self.chan.write(data)
+        except (asyncssh.Error, OSError, BrokenPipeError):
+            self._lost()
+        if self.driver is not None and self.paused:
+            self._schedule_poll()
+
+    def _schedule_poll(self) -> None:
+        if self._poll is None and not self.closed:
+            self._poll = asyncio.get_running_loop().call_later(0.1, self._polled)
+
+    def _polled(self) -> None:
+        self._poll = None
+        if self.paused:
+            self._schedule_poll()
+        else:
+            self._resumed()
+
+    def _resumed(self) -> None:
+        if self.driver is not None:
+            self.driver.resume()
+        elif self.member is not None and self.member.hub is not None:
+            self.member.hub.check_stale()
+
+    def app_size(self) -> tuple[int, int]:
+        """The window, capped: a huge window is drawn in its top-left corner."""
+        config = self.server.config
+        return min(self.cols, config.max_cols), min(self.rows, config.max_rows)
+
+    # -- life of a session ---------------------------------------------------------------
+
+    def write_line(self, line: str) -> None:
+        self.send((line.replace("\n", "\r\n") + "\r\n").encode("utf-8", "replace"))
+
+    def finish(self, status: int = 0, message: str | None = None) -> None:
+        """Say goodbye (if anything to say) and close with an exit status."""
+        if self.closed or self.chan is None:
+            return
+        if message:
+            self.write_line(message)
+        try:
+            self.chan.exit(status)
+        except (asyncssh.Error, OSError):
+            pass
+
+    async def _main(self) -> None:
+        try:
+            await self._serve()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("session of %s failed", self.name or self.conn.peer)
+            self._leave_screen()
+            self.finish(1, text(self.lang, "failed"))
+        finally:
+            self._cleanup()
+            self.server.forget(self)
+
+    async def _serve(self) -> None:
+        assert self.chan is not None
+        self.lang, self.ascii = locale_of(dict(self.chan.get_environment()))
+        config = self.server.config
+        if not self.has_pty:
+            self.finish(1, text(self.lang, "no_pty", port=self.server.port, host=self.server.shown_host))
+            return
+        refusal = self.conn.refused or self.server.admit_session(self)
+        if refusal:
+            self.finish(1, text(self.lang, "full", what=refusal))
+            return
+        if self.conn.guest or self.conn.fingerprint is None:
+            self.guest = True
+            self.name = self.server.guest_name()
+        else:
+            self.name = self.server.accounts.name_for(self.conn.fingerprint)
+            if self.name and self.server.count_account(self.name) > config.max_sessions_per_account:
+                self.finish(1, text(self.lang, "full", what=f"{self.name} × {config.max_sessions_per_account}"))
+                return
+        step: tuple[str, Any] | None = ("hall", None)
+        while step is not None and not self.closed:
+            kind, arg = step
+            step = await (self._run_app() if kind == "hall" else self._watch(int(arg)))
+        self.finish(0, self._farewell)
+
+    async def _run_app(self) -> tuple[str, Any] | None:
+        """Run the player's own App until it ends; what to do next (watch a table, or nothing)."""
+        self._next = None
+        app = self.server.make_player_app(self)
+        attach(app, self)
+        self.app = app
+        try:
+            await app.run_async(size=self.app_size())
+        finally:
+            self.app = None
+            self.driver = None
+        if self.closed:
+            return None
+        if self._next is None:
+            self._leave_screen()
+        return self._next
+
+    def register(self, name: str) -> str | None:
+        """The welcome screen's choice of a name for this key; None, or why not."""
+        if self.guest or self.conn.fingerprint is None:
+            return text(self.lang, "guest_sit")
+        problem = self.server.accounts.register(self.conn.fingerprint, name, self.lang)
+        if problem is None:
+            self.name = name.strip()
+            log.info("registered %s for key %s from %s", self.name, self.conn.fingerprint, self.conn.peer)
+        return problem
+
+    def on_watch(self, table_id: int) -> None:
+        """``watch N`` typed in the App: end it and join the table's shared view."""
+        if self.closed or self.name is None or table_id not in self.server.club.tables:
+            return
+        # Count this session in the club before the App's unmount says we left.
+        self.server.club.enter(self.name, guest=self.guest)
+        self._next = ("watch", table_id)
+        if self.app is not None:
+            self.app.exit()
+
+    def _leave_screen(self) -> None:
+        self.send(b"\x1b[0m\x1b[?25h\x1b[?7h\x1b[?2004l\x1b[?1049l")
+
+    # -- watching ---------------------------------------------------------------------------
+
+    async def _watch(self, table_id: int) -> tuple[str, Any] | None:
+        """Watch a table in the shared view until the watcher leaves; the next step."""
+        club = self.server.club
+        assert self.name is not None
+        table = club.tables.get(table_id)
+        if table is None:
+            club.leave(self.name)
+            return ("hall", None)
+        table.watch(self.name)
+        self.watching = table_id
+        loop = asyncio.get_running_loop()
+        self._watch_done = loop.create_future()
+        self.member = Member(self, self.cols, self.rows, prompt=text(self.lang, "prompt"),
+                             on_line=self._command, on_eof=lambda: self._end_watch(("hall", None)))
+        try:
+            await self._join_hub()
+            return await self._watch_done
+        finally:
+            member, self.member = self.member, None
+            if member is not None and member.hub is not None:
+                member.hub.leave(member)
+            if self._rewatch is not None:
+                self._rewatch.cancel()
+                self._rewatch = None
+            watching, self.watching = self.watching, None
+            if watching is not None and watching in club.tables:
+                club.tables[watching].unwatch(self.name)
+            club.leave(self.name)
+
+    async def _join_hub(self) -> None:
+        member = self.member
+        if member is None or self.watching is None:
+            return
+        key = self.server.hubs.key_for(self.watching, self.cols, self.rows, self.lang, self.ascii)
+        if member.hub is not None and member.hub.key == key:
+            member.hub._send_full(member)  # same view, another row for the command line
+            return
+        if member.hub is not None:
+            member.hub.leave(member)
+        if key is None:
+            need = "x".join(map(str, self.server.hubs.smallest()))
+            self.send(b"\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J")
+            member.note = text(self.lang, "small", cols=self.cols, rows=self.rows, need=need)
+            self.send(member.command_line().encode("utf-8", "replace"))
+            return
+        hub = await self.server.hubs.join(key, member)
+        if hub is None:
+            self._end_watch(("hall", None))
+
+    def _start_rewatch(self) -> None:
+        member = self.member
+        if member is None:
+            return
+        member.cols, member.rows = self.cols, self.rows
+        if self._rewatch is not None and not self._rewatch.done():
+            self._rewatch.cancel()
+        self._rewatch = asyncio.get_running_loop().create_task(self._join_hub())
+
+    def _end_watch(self, step: tuple[str, Any] | None) -> None:
+        if self._watch_done is not None and not self._watch_done.done():
+            self._watch_done.set_result(step)
+
+    def _command(self, line: str) -> None:
+        """A watcher's command line: say, look, sit, watch, leave, quit, help."""
+        member, club, name = self.member, self.server.club, self.name
+        if member is None or name is None or self.watching is None:
+            return
+        word, _, rest = line.partition(" ")
+        verb = SPECTATOR_VERBS.get(word.lower())
+        table = club.tables.get(self.watching)
+        try:
+            if verb == "say" and table is not None:
+                table.say(name, rest)
+            elif verb == "look" and table is not None:
+                member.say_note(self._look(table))
+            elif verb == "sit" and table is not None:
+                if self.guest:
+                    member.say_note(text(self.lang, "guest_sit"))
+                    return
+                seat = int(rest) - 1 if rest.strip().isdigit() else None
+                table.sit(name, seat)
+                self._end_watch(("hall", None))  # the player's own App shows his seat
+            elif verb == "watch":
+                target = int(rest) if rest.strip().isdigit() else -1
+                if target not in club.tables:
+                    member.say_note(text(self.lang, "no_table", table=rest.strip() or "?"))
+                    return
+                if table is not None:
+                    table.unwatch(name)
+                club.tables[target].watch(name)
+                self.watching = target
+                self._start_rewatch()
+            elif verb == "leave":
+                self._end_watch(("hall", None))
+            elif verb == "quit":
+                self._end_watch(None)
+            elif verb == "help":
+                member.say_note(text(self.lang, "help"))
+            else:
+                member.say_note(text(self.lang, "unknown", cmd=word[:20]))
+        except Exception as err:  # the engine's refusal (TableError) is the player's answer
+            member.say_note(str(getattr(err, "message", err)))
+
+    def _look(self, table: Any) -> str:
+        seated = ", ".join(table.seated()) or text(self.lang, "nobody")
+        state = text(self.lang, "playing" if table.in_deal() else "waiting")
+        return text(self.lang, "look", table=table.id, game=table.title.get(self.lang, table.game_name),
+                    seated=seated, watching=len(table.spectators), state=state)
+
+    # -- the end -----------------------------------------------------------------------------
+
+    def _lost(self) -> None:
+        """The client is gone (or going): stop its App or leave its hub; the seat is kept."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.app is not None:
+            self.app.exit()
+        self._end_watch(None)
+
+    def _cleanup(self) -> None:
+        if self._poll is not None:
+            self._poll.cancel()
+            self._poll = None
+        duration = time.monotonic() - self.started
+        log.info(
+            "session peer=%s name=%s key=%s term=%s size=%dx%d lang=%s duration=%.1fs",
+            self.conn.peer, self.name or "-", self.conn.fingerprint or ("guest" if self.guest else "-"),
+            self.term or "-", self.cols, self.rows, self.lang, duration,
+        )
+        if self.chan is not None and not self.closed:
+            try:
+                self.chan.close()
+            except (asyncssh.Error, OSError):
+                pass
+        self.closed = True
+
+    async def close(self, message: str | None = None) -> None:
+        """Close from the server's side (shutdown, idle): say why, end the App, wait."""
+        if self.closed:
+            return
+        self._farewell = message
+        if self.app is not None:
+            self._next = None
+            self.app.exit()
+        self._end_watch(None)
+        if self._task is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(self._task), 5)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                pass
+        self.finish(0, message)
+
+
+PlayerAppFactory = Callable[[Session], Any]
+SpectatorAppFactory = Callable[[HubKey, int, int], Any]
+
+
+class SuknoServer:
+    """The club's SSH server: start, serve sessions, stop (telling everyone)."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        club: Any = None,
+        accounts: Accounts | None = None,
+        player_app: PlayerAppFactory | None = None,
+        spectator_app: SpectatorAppFactory | None = None,
+    ) -> None:
+        self.config = config
+        if club is None:
+            from engine.club import Club
+
+            club = Club(config.tables)
+            for game in getattr(club, "skipped", []):
+                log.warning("config: no game %r installed; its table is not opened", game)
+        self.club = club
+        self.accounts = accounts or Accounts(config.data / "accounts.json")
+        self._player_app = player_app or _club_app
+        self.hubs = Hubs(spectator_app or self._spectator_app, config.buckets,
+                         buffer_limit=config.buffer_limit)
+        self.sessions: set[Session] = set()
+        self.runtime = Runtime(club)
+        self.port = config.port
+        self._acceptor: asyncssh.SSHAcceptor | None = None
+        self._buckets: dict[str, TokenBucket] = {}
+        self._guests = 0
+        self._sweeper: asyncio.Task[None] | None = None
+
+    @property
+    def shown_host(self) -> str:
+        return "localhost" if self.config.host in ("127.0.0.1", "::1", "0.0.0.0", "") else self.config.host
+
+    def make_player_app(self, session: Session) -> Any:
+        return self._player_app(session)
+
+    def _spectator_app(self, key: HubKey, cols: int, rows: int) -> Any:
+        from tui.spectator import SpectatorApp
+
+        return SpectatorApp(self.club, key.table_id, lang=key.lang, ascii=key.ascii)
+
+    async def start(self) -> None:
+        configure_textual()
+        config = self.config
+        options: dict[str, Any] = dict(
+            server_host_keys=[host_key(config.data)],
+            line_editor=False,
+            encoding=None,
+            agent_forwarding=False,
+            x11_forwarding=False,
+            allow_pty=True,
+            keepalive_interval=config.keepalive_interval or None,
+            keepalive_count_max=config.keepalive_count_max,
+            login_timeout=config.login_timeout or None,
+            server_version="sukno",
+        )
+        if config.ciphers:
+            options["encryption_algs"] = config.ciphers
+        self._acceptor = await asyncssh.create_server(
+            lambda: _Connection(self), config.host, config.port, **options
+        )
+        sockets = self._acceptor.sockets
+        if sockets:
+            self.port = sockets[0].getsockname()[1]
+        self.runtime.start()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="sukno sweeper")
+        log.info("sukno listening on %s:%d (data %s)", config.host, self.port, config.data)
+
+    async def _sweep(self) -> None:
+        """Show out sessions idle too long or over the time limit (their seats are kept)."""
+        config = self.config
+        while True:
+            await asyncio.sleep(5)
+            now = time.monotonic()
+            for session in list(self.sessions):
+                if config.idle_timeout and now - session.last_input > config.idle_timeout:
+                    await session.close(text(session.lang, "idle"))
+                elif config.max_session_time and now - session.started > config.max_session_time:
+                    await session.close(text(session.lang, "too_long"))
+
+    # -- limits --------------------------------------------------------------------------
+
+    def admit_connection(self, peer: str) -> str | None:
+        bucket = self._buckets.get(peer)
+        if bucket is None:
+            if len(self._buckets) > 10000:
+                self._buckets.clear()
+            rate = self.config.connections_per_minute
+            bucket = self._buckets[peer] = TokenBucket(rate / 60, max(1, rate))
+        return None if bucket.take(1) else f"{peer}: too many connections"
+
+    def admit_session(self, session: Session) -> str | None:
+        config = self.config
+        if len(self.sessions) > config.max_sessions:
+            return f"{config.max_sessions} sessions"
+        same = sum(1 for s in self.sessions if s.conn.peer == session.conn.peer)
+        if same > config.max_sessions_per_address:
+            return f"{config.max_sessions_per_address} from {session.conn.peer}"
+        return None
+
+    def count_account(self, name: str) -> int:
+        return sum(1 for s in self.sessions if s.name == name and not s.closed)
+
+    def guest_name(self) -> str:
+        while True:
+            self._guests += 1
+            name = f"guest-{self._guests}"
+            if not self.club.is_online(name):
+                return name
+
+    def forget(self, session: Session) -> None:
+        self.sessions.discard(session)
+
+    # -- stop ---------------------------------------------------------------------------
+
+    async def stop(self, message: str | None = "closing") -> None:
+        """Tell everyone, end every App and hub, close the port, wait for the sessions."""
+        if self._acceptor is not None:
+            self._acceptor.close()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        sessions = list(self.sessions)
+        await asyncio.gather(
+            *(s.close(text(s.lang, message) if message else None) for s in sessions),
+            return_exceptions=True,
+        )
+        await self.hubs.close()
+        await self.runtime.stop()
+        if self._acceptor is not None:
+            await self._acceptor.wait_closed()
+            self._acceptor = None
+
+
+def _club_app(session: Session) -> Any:
+    from tui.app import ClubApp
+
+    return ClubApp(
+        session.server.club,
+        session.name,
+        lang=session.lang,
+        ascii=session.ascii,
+        guest=session.guest,
+        register=session.register,
+        on_watch=session.on_watch,
+    )

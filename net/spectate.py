@@ -1,0 +1,355 @@
+"""Spectators: render a table once, send the same bytes to every watcher (NET.md).
+
+One App per spectator does not scale (100 watchers: over a second per event),
+and every watcher of a table sees the same public view anyway.  So a
+:class:`Hub` per (table, size bucket, language, ASCII) runs one input-free
+spectator App; its driver's ``flush()`` (once per frame) encodes the frame
+once and writes it to every :class:`Member`.
+
+- Late joiners get a full screen rendered from the compositor without side
+  effects (``full_frame``), cached until the next frame, sent in the same loop
+  step as they are added, so no diff can fall between.
+- A member whose channel or connection buffer is over the limit is *stale*:
+  his frames are skipped (he costs nothing) and he gets the cached full screen
+  once his buffers drain.
+- Each watcher's own command line is the bottom row of his window, drawn here
+  with plain escape sequences; his keys never reach the shared App.
+- Window sizes are bucketed (the largest bucket that fits; the view sits
+  top-left), because each extra group costs a render per event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import logging
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
+
+from rich.cells import cell_len
+from textual import events
+from textual.app import App
+from textual.driver import Driver
+from textual.geometry import Size
+
+from net.driver import full_frame, quiet_app
+
+log = logging.getLogger("sukno.spectate")
+
+_HUB_ATTR = "_sukno_hub"
+ENTER_WATCH_MODE = "\x1b[?1049h\x1b[?7l\x1b[?2004h\x1b[?25l\x1b[H\x1b[2J"
+MAX_LINE = 300
+
+
+def bucket_for(cols: int, rows: int, buckets: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """The largest bucket that fits the window, or None if the window is smaller than all."""
+    fitting = [b for b in buckets if b[0] <= cols and b[1] <= rows]
+    return max(fitting, key=lambda b: (b[0] * b[1], b)) if fitting else None
+
+
+class Wire(Protocol):
+    """A member's way out: bytes to the client and how much is still queued."""
+
+    def send(self, data: bytes) -> None: ...
+
+    def buffered(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class HubKey:
+    table_id: int
+    cols: int
+    rows: int
+    lang: str
+    ascii: bool
+
+
+class HubDriver(Driver):
+    """The spectator App's driver: no input; each frame goes to the hub once."""
+
+    def __init__(self, app: App[Any], *, debug: bool = False, mouse: bool = True,
+                 size: tuple[int, int] | None = None) -> None:
+        super().__init__(app, debug=debug, mouse=False, size=size)
+        self._hub: Hub = getattr(app, _HUB_ATTR)
+        self._buffer: list[str] = []
+
+    def write(self, data: str) -> None:
+        self._buffer.append(data)
+
+    def flush(self) -> None:
+        if self._buffer:
+            data = "".join(self._buffer)
+            self._buffer.clear()
+            self._hub.broadcast(data)
+
+    def start_application_mode(self) -> None:
+        width, height = self._size or (80, 24)
+        size = Size(width, height)
+        self._app.post_message(events.Resize(size, size))
+
+    def stop_application_mode(self) -> None:
+        self._buffer.clear()
+
+    def disable_input(self) -> None:
+        pass
+
+    def send_message(self, message: Any) -> None:
+        self._app.post_message(message)
+
+    def open_url(self, url: str, new_tab: bool = True) -> None:
+        pass
+
+    def deliver_binary(self, binary: Any, **kwargs: Any) -> None:
+        binary.close()
+
+
+class Member:
+    """One watcher: where his bytes go, his command line, whether he is behind."""
+
+    def __init__(self, wire: Wire, cols: int, rows: int, *, prompt: str = "> ",
+                 on_line: Callable[[str], None] | None = None,
+                 on_eof: Callable[[], None] | None = None) -> None:
+        self.wire = wire
+        self.cols = max(1, cols)
+        self.rows = max(1, rows)
+        self.prompt = prompt
+        self.on_line = on_line
+        self.on_eof = on_eof
+        self.stale = False
+        self.hub: Hub | None = None
+        self.text = ""
+        self.note = ""
+        self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
+        self._esc = ""  # an escape sequence being skipped
+
+    # -- the command line -----------------------------------------------------------
+
+    def command_line(self) -> str:
+        """The bottom row: the note (an answer to the last command) or the prompt and text."""
+        width = self.cols
+        if self.note and not self.text:
+            body = _fit(self.note, width)
+            return f"\x1b[{self.rows};1H\x1b[0m\x1b[2K\x1b[2m{body}\x1b[0m"
+        room = max(0, width - cell_len(self.prompt) - 1)
+        shown = self.text
+        while cell_len(shown) > room:
+            shown = shown[1:]
+        line = _fit(self.prompt, width) + shown
+        cursor = "\x1b[7m \x1b[0m" if cell_len(line) < width else ""
+        return f"\x1b[{self.rows};1H\x1b[0m\x1b[2K{line}{cursor}"
+
+    def redraw_line(self) -> None:
+        if not self.stale:
+            self.wire.send(self.command_line().encode("utf-8", "replace"))
+
+    def feed(self, data: bytes) -> None:
+        """Keys typed by the watcher: a tiny line editor; escape sequences are skipped."""
+        changed = False
+        for ch in self._decode(data):
+            if self._esc:
+                self._esc += ch
+                if (len(self._esc) == 2 and ch not in "[O") or (len(self._esc) > 2 and "@" <= ch <= "~") \
+                        or len(self._esc) > 32:
+                    self._esc = ""
+                continue
+            if ch == "\x1b":
+                self._esc = ch
+            elif ch in "\r\n":
+                line, self.text = self.text, ""
+                self.note = ""
+                changed = True
+                if line.strip() and self.on_line:
+                    self.on_line(line.strip())
+            elif ch in "\x7f\x08":
+                self.text = self.text[:-1]
+                changed = True
+            elif ch in "\x03\x15":  # Ctrl+C, Ctrl+U: clear the line
+                self.text = ""
+                changed = True
+            elif ch == "\x04":  # Ctrl+D on an empty line: leave
+                if not self.text and self.on_eof:
+                    self.on_eof()
+                    return
+            elif ch.isprintable() and len(self.text) < MAX_LINE:
+                self.text += ch
+                self.note = ""
+                changed = True
+        if changed and self.hub is not None:
+            self.redraw_line()
+
+    def say_note(self, text: str) -> None:
+        """Show one line of answer in the command row until the next key."""
+        self.note = " ".join(text.split())
+        self.redraw_line()
+
+
+def _fit(text: str, width: int) -> str:
+    out = ""
+    for ch in text:
+        if cell_len(out + ch) > width:
+            break
+        out += ch
+    return out
+
+
+class Hub:
+    """One spectator App for a (table, bucket, language) and the watchers it feeds."""
+
+    def __init__(self, key: HubKey, make_app: Callable[[HubKey, int, int], App[Any]], *,
+                 buffer_limit: int = 262144, reserve_rows: int = 1,
+                 on_empty: Callable[[Hub], None] | None = None) -> None:
+        self.key = key
+        self.members: list[Member] = []
+        self.buffer_limit = buffer_limit
+        self.size = (key.cols, max(1, key.rows - reserve_rows))
+        self.app = make_app(key, *self.size)
+        setattr(self.app, _HUB_ATTR, self)
+        self.app.driver_class = HubDriver
+        quiet_app(self.app)
+        self.ready = asyncio.Event()
+        self.frames = 0
+        self.bytes_out = 0
+        self._full: bytes | None = None
+        self._on_empty = on_empty
+        self._poll: asyncio.TimerHandle | None = None
+        self.task = asyncio.get_running_loop().create_task(self._run(), name=f"hub {key}")
+
+    async def _run(self) -> None:
+        try:
+            await self.app.run_async(size=self.size, mouse=False)
+        except Exception:
+            log.exception("spectator app for table %s failed", self.key.table_id)
+        finally:
+            self.ready.set()
+            self._cancel_poll()
+
+    # -- frames -------------------------------------------------------------------------
+
+    def broadcast(self, data: str) -> None:
+        """One frame from the App: encode once, send to every member that keeps up."""
+        self._full = None
+        self.frames += 1
+        payload = data.encode("utf-8", "replace")
+        for member in self.members:
+            if member.stale:
+                continue
+            if member.wire.buffered() > self.buffer_limit:
+                member.stale = True
+                continue
+            member.wire.send(payload)
+            self.bytes_out += len(payload)
+        if not self.ready.is_set() and self.app._running:
+            self.ready.set()
+        if any(m.stale for m in self.members):
+            self._schedule_poll()
+
+    def full_screen(self) -> bytes:
+        """The whole current view (cached until the next frame)."""
+        if self._full is None:
+            with self.app._context():
+                self._full = full_frame(self.app).encode("utf-8", "replace")
+        return self._full
+
+    def _send_full(self, member: Member) -> None:
+        member.wire.send(self.full_screen() + member.command_line().encode("utf-8", "replace"))
+
+    async def join(self, member: Member) -> bool:
+        """Add a watcher once the App has drawn; False if the App could not start."""
+        await self.ready.wait()
+        if not self.app._running or self.app._closed:
+            return False
+        member.wire.send(ENTER_WATCH_MODE.encode())
+        member.stale = False
+        member.hub = self
+        self._send_full(member)  # then add him, in the same loop step: no diff falls between
+        self.members.append(member)
+        return True
+
+    def leave(self, member: Member) -> None:
+        if member in self.members:
+            self.members.remove(member)
+        member.hub = None
+        if not self.members and self._on_empty is not None:
+            self._on_empty(self)
+
+    def check_stale(self) -> None:
+        """Repaint members whose buffers drained (also called on channel resume)."""
+        for member in self.members:
+            if member.stale and member.wire.buffered() <= self.buffer_limit // 4:
+                member.stale = False
+                self._send_full(member)
+        if any(m.stale for m in self.members):
+            self._schedule_poll()
+
+    def _schedule_poll(self) -> None:
+        if self._poll is None:
+            self._poll = asyncio.get_running_loop().call_later(0.1, self._polled)
+
+    def _polled(self) -> None:
+        self._poll = None
+        self.check_stale()
+
+    def _cancel_poll(self) -> None:
+        if self._poll is not None:
+            self._poll.cancel()
+            self._poll = None
+
+    async def close(self) -> None:
+        self._cancel_poll()
+        if self.app._running:
+            self.app.exit()
+        try:
+            await asyncio.wait_for(asyncio.shield(self.task), 5)
+        except (asyncio.TimeoutError, asyncio.CancelledError):
+            self.task.cancel()
+
+
+class Hubs:
+    """All hubs of the server; a hub starts with its first watcher and ends with its last."""
+
+    def __init__(self, make_app: Callable[[HubKey, int, int], App[Any]], buckets: list[tuple[int, int]],
+                 *, buffer_limit: int = 262144, reserve_rows: int = 1) -> None:
+        self.make_app = make_app
+        self.buckets = sorted(buckets)
+        self.buffer_limit = buffer_limit
+        self.reserve_rows = reserve_rows
+        self.hubs: dict[HubKey, Hub] = {}
+        self._closing: set[asyncio.Task[None]] = set()
+
+    def key_for(self, table_id: int, cols: int, rows: int, lang: str, ascii: bool) -> HubKey | None:
+        bucket = bucket_for(cols, rows, self.buckets)
+        if bucket is None:
+            return None
+        return HubKey(table_id, bucket[0], bucket[1], lang, ascii)
+
+    def smallest(self) -> tuple[int, int]:
+        return min(self.buckets, key=lambda b: b[0] * b[1])
+
+    async def join(self, key: HubKey, member: Member) -> Hub | None:
+        """Add ``member`` to the hub of ``key`` (started if needed); None if its App failed."""
+        for _attempt in range(2):  # a hub may end while we wait for it: start a new one once
+            hub = self.hubs.get(key)
+            if hub is None:
+                hub = Hub(key, self.make_app, buffer_limit=self.buffer_limit,
+                          reserve_rows=self.reserve_rows, on_empty=self._empty)
+                self.hubs[key] = hub
+            if await hub.join(member):
+                return hub
+            if self.hubs.get(key) is hub:
+                del self.hubs[key]
+        return None
+
+    def _empty(self, hub: Hub) -> None:
+        if self.hubs.get(hub.key) is hub:
+            del self.hubs[hub.key]
+        task = asyncio.get_running_loop().create_task(hub.close())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def close(self) -> None:
+        hubs = list(self.hubs.values())
+        self.hubs.clear()
+        for hub in hubs:
+            await hub.close()
+        if self._closing:
+            await asyncio.gather(*self._closing, return_exceptions=True)

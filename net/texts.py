@@ -1,0 +1,61 @@
+"""The few lines the server itself says (refusals, the watcher's command row), ru and en.
+
+Everything else a person reads comes from the TUI's catalogue; these are said
+where no App runs: before one starts, after it ends, or in the watcher's row.
+"""
+
+from __future__ import annotations
+
+TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "no_pty": "sukno needs a terminal: connect with  ssh -t -p {port} {host}  (not ssh -T, no command).",
+        "full": "The club is full right now ({what}); please come back in a minute.",
+        "closing": "The club is closing for now; your seat is kept. Goodbye!",
+        "idle": "You were idle for a long time, so the doorman showed you out; your seat is kept.",
+        "too_long": "Your visit reached the club's time limit; your seat is kept.",
+        "failed": "Something went wrong on our side; your seat is kept. Please come back.",
+        "prompt": "watching · say look sit leave > ",
+        "help": "While watching: say <words> · look · sit [seat] · watch <table> · leave (back to the hall) · quit",
+        "unknown": "Unknown command {cmd!r}. While watching: say, look, sit, watch, leave, quit (help).",
+        "guest_sit": "Guests may watch and chat but not sit; connect with an ssh key to play.",
+        "small": "Your window is {cols}x{rows}; watching needs at least {need}. Enlarge it, or type leave.",
+        "look": "Table {table} · {game} · seated: {seated} · {watching} watching · {state}",
+        "nobody": "nobody",
+        "playing": "a deal is being played",
+        "waiting": "waiting for players",
+        "no_table": "There is no table {table}.",
+    },
+    "ru": {
+        "no_pty": "sukno нужен терминал: входите так:  ssh -t -p {port} {host}  (не ssh -T и без команды).",
+        "full": "Клуб сейчас полон ({what}); загляните через минуту.",
+        "closing": "Клуб закрывается; ваше место за столом сохранено. До встречи!",
+        "idle": "Вы долго молчали, и швейцар проводил вас к выходу; место за вами.",
+        "too_long": "Время визита истекло; ваше место за столом сохранено.",
+        "failed": "У нас что-то сломалось; ваше место сохранено. Заходите ещё.",
+        "prompt": "смотрите · скажи осмотреться сесть уйти > ",
+        "help": "Зрителю: скажи <слова> · осмотреться · сесть [место] · смотреть <стол> · уйти (в зал) · выход",
+        "unknown": "Не знаю {cmd!r}. Зрителю: скажи, осмотреться, сесть, смотреть, уйти, выход (помощь).",
+        "guest_sit": "Гости могут смотреть и говорить, но не играть; войдите с ssh-ключом.",
+        "small": "Окно {cols}x{rows}; чтобы смотреть, нужно хотя бы {need}. Растяните его или наберите уйти.",
+        "look": "Стол {table} · {game} · за столом: {seated} · зрителей: {watching} · {state}",
+        "nobody": "никого",
+        "playing": "идёт сдача",
+        "waiting": "ждут игроков",
+        "no_table": "Стола {table} нет.",
+    },
+}
+
+SPECTATOR_VERBS: dict[str, str] = {
+    "say": "say", "скажи": "say", "сказать": "say", "'": "say",
+    "look": "look", "l": "look", "осмотреться": "look", "смотри": "look",
+    "sit": "sit", "сесть": "sit", "сесть,": "sit",
+    "watch": "watch", "смотреть": "watch",
+    "leave": "leave", "hall": "leave", "back": "leave", "уйти": "leave", "зал": "leave",
+    "quit": "quit", "exit": "quit", "выход": "quit", "выйти": "quit",
+    "help": "help", "?": "help", "помощь": "help",
+}
+
+
+def text(lang: str, key: str, **params: object) -> str:
+    table = TEXTS.get(lang, TEXTS["en"])
+    return table.get(key, TEXTS["en"][key]).format(**params)

@@ -1,0 +1,115 @@
+"""Tiny stand-in Apps with the shape of ``tui.app.ClubApp`` and ``tui.spectator.SpectatorApp``.
+
+They let the server's own behaviour (driver, identity, fan-out, cleanup) be
+tested without depending on the real screens' wording.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from textual.app import App, ComposeResult
+from textual.message import Message
+from textual.widgets import Input, Static
+
+
+class StandInClubApp(App[None]):
+    """Shows who you are and a command line: ``name X`` registers, ``watch N``, ``quit``."""
+
+    CSS = "Input { dock: bottom; }"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, club: Any, name: str | None, *, lang: str = "en", ascii: bool = False,
+                 guest: bool = False, register: Callable[[str], str | None] | None = None,
+                 on_watch: Callable[[int], None] | None = None) -> None:
+        super().__init__()
+        self.club, self.who, self.lang, self.ascii, self.guest = club, name, lang, ascii, guest
+        self.register, self.on_watch = register, on_watch
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._status(), id="status")
+        yield Static("", id="answer")
+        yield Input(id="cmd")
+
+    def _status(self) -> str:
+        who = self.who or "newcomer: type your name"
+        return f"HALL {who} lang={self.lang} ascii={self.ascii} guest={self.guest}"
+
+    def on_mount(self) -> None:
+        if self.who:
+            self.club.enter(self.who, guest=self.guest)
+
+    def on_unmount(self) -> None:
+        if self.who:
+            self.club.leave(self.who)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        line = event.value.strip()
+        event.input.value = ""
+        answer = self.query_one("#answer", Static)
+        if self.who is None:
+            problem = self.register(line) if self.register else "no register"
+            if problem:
+                answer.update(f"ERR {problem}")
+            else:
+                self.who = line
+                self.club.enter(line)
+                self.query_one("#status", Static).update(self._status())
+            return
+        if line.startswith("watch ") and self.on_watch:
+            self.on_watch(int(line.split()[1]))
+        elif line.startswith("sit"):
+            try:
+                self.club.tables[1].sit(self.who)
+                answer.update("SAT")
+            except Exception as err:
+                answer.update(f"ERR {err}")
+        elif line == "quit":
+            self.exit()
+        else:
+            answer.update(f"ECHO {line}")
+
+
+class TableChanged(Message):
+    """The table changed (a burst coalesces into one)."""
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, TableChanged)
+
+
+class StandInSpectatorApp(App[None]):
+    """The public view of a table as text, updated on every table event."""
+
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, club: Any, table_id: int, *, lang: str = "en", ascii: bool = False) -> None:
+        super().__init__()
+        self.club, self.table_id = club, table_id
+        self._unsubscribe: Callable[[], None] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._text(), id="view")
+
+    def _text(self) -> str:
+        table = self.club.tables[self.table_id]
+        view = table.view_for(None)
+        hands = view.get("hands") or []
+        lines = [f"TABLE {self.table_id} seats={view.get('names')} seq={table.last_seq}"]
+        lines.append(f"to_act={view.get('to_act')} pot={view.get('pot')} deal={view.get('deal_no')}")
+        for i, hand in enumerate(hands):
+            lines.append(f"hand {i}: {hand}")
+        lines.append(f"trick={view.get('trick')}")
+        return "\n".join(lines)
+
+    def on_mount(self) -> None:
+        table = self.club.tables[self.table_id]
+        self._unsubscribe = table.subscribe(lambda events: self.post_message(TableChanged()))
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe:
+            self._unsubscribe()
+
+    def on_table_changed(self, _message: Any) -> None:
+        self.query_one("#view", Static).update(self._text(), layout=False)
+
+
