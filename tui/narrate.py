@@ -58,4 +58,5 @@ def narrate(event: Event, names: Sequence[str], lang: str, ascii: bool = False) 
 
 def _tidy(text: str) -> str:
     """``… 30 к..`` → ``… 30 к.``: money ends in a dot already."""
-    return text.replace(".. ", ". ").removesuffix(".") + "." if text.endswith("..") else text.replace(".. ", ". ")
+    text = text.replace(".. ", ". ")
+    return text[:-1] if text.endswith("..") else text

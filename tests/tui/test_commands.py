@@ -1,0 +1,62 @@
+"""The command language alone: aliases, bare cards, suggestions, completion; the catalogue."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.cards import parse_card
+from engine.game import Action
+from tui import commands
+from tui.commands import UnknownCommand, action_text, complete, parse
+from tui.i18n import en, money, pick_lang, ru, tr
+
+
+@pytest.mark.parametrize("line,verb,args", [
+    ("стук", "knock", ()), ("пас", "pass", ()), ("голец", "golets", ()), ("ход Д♠", "play", ("Д♠",)),
+    ("play qs", "play", ("qs",)), ("купить шлейф", "buy", ("shlejf",)), ("сесть 1 2", "sit", ("1", "2")),
+    ("next", "start", ()), ("LOOK", "look", ()),
+])
+def test_aliases_map_to_engine_verbs(line, verb, args):
+    command = parse(line)
+    assert (command.verb, command.args) == (verb, args)
+
+
+def test_say_keeps_the_raw_text_and_quote_is_say():
+    assert parse("say  hello   there").rest == "hello   there"
+    assert parse("'привет всем").verb == "say"
+
+
+def test_bare_card_is_play_and_unknown_word_suggests():
+    command = parse("дп")
+    assert command.card == parse_card("Q♠") and action_text(command) == "play дп"
+    with pytest.raises(UnknownCommand) as err:
+        parse("lokk")
+    assert "look" in err.value.suggest
+    assert parse("   ") is None
+
+
+def test_completion_of_verbs_and_legal_cards():
+    assert complete("tab") == ("tables ", [])
+    line, options = complete("s")
+    assert line == "s" and {"sit", "say", "stand", "start", "sell"} & set(options) == {"sit", "say", "stand", "start"}
+    legal = [Action("play", (parse_card("Q♠"),)), Action("play", (parse_card("Q♥"),)),
+             Action("play", (parse_card("9♣"),)), Action("pass")]
+    assert complete("play 9", legal=legal) == ("play 9♣", [])
+    line, options = complete("ход q", legal=legal)
+    assert line == "ход Q" and options == ["Q♠", "Q♥"]
+    assert complete("play qh", legal=legal, ascii=True) == ("play QH", [])
+    assert complete("sit ", tables=[1, 2])[1] == ["1", "2"]
+
+
+def test_catalogues_have_the_same_keys_and_format():
+    assert set(en.MESSAGES) == set(ru.MESSAGES)
+    for key in en.MESSAGES:
+        tr("en", key), tr("ru", key)  # formatting with no params never raises
+
+
+def test_money_and_lang():
+    assert money(120, "ru") == "1 р. 20 к."
+    assert money(30, "ru") == "30 к."
+    assert money(-200, "ru") == "-2 р."
+    assert pick_lang("ru_RU.UTF-8") == "ru" and pick_lang(None) == "en" and pick_lang("C") == "en"
+    assert all(v in commands.ALIASES for v in commands.GAME_VERBS)
