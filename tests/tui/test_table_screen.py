@@ -1,0 +1,136 @@
+"""Pilot tests of the table screen: playing, picking cards, refusals, a whole Стуколка deal."""
+
+from __future__ import annotations
+
+import pytest
+from screen import rows, text, type_line
+
+from engine.cards import Card
+from engine.club import Club
+from engine.games import registry
+from tui.app import ClubApp
+from tui.commands import show_action
+from tui.screens.table import TableScreen
+
+
+def hand_of(app: ClubApp) -> list[Card]:
+    return app.screen.tview.my_hand()
+
+
+async def seated_fake(pilot, club: Club) -> None:
+    await type_line(pilot, "sit 1")
+    club.tables[1].sit("boris")
+    club.tables[1].start("boris")
+    await type_line(pilot, "start")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_playing_the_fake_game_from_the_command_line(fake_game, size):
+    club = Club([{"game": "highcard"}], seed=4)
+    app = ClubApp(club, "anna")
+    async with app.run_test(size=size) as pilot:
+        await seated_fake(pilot, club)
+        table = club.tables[1]
+        assert table.in_deal() and isinstance(app.screen, TableScreen)
+        game = table.game
+        mine = hand_of(app)
+        assert len(mine) == 2 and all(c.text() in text(app) for c in mine)
+        if game.to_act() == (1,):
+            table.act("boris", "knock")
+            await pilot.pause()
+        assert "You may: knock" in text(app)
+        await type_line(pilot, "стук")
+        assert "anna knocks." in text(app)
+        if game.to_act() == (1,):
+            await type_line(pilot, f"ход {mine[0].text()}")
+            assert "It is not your turn; waiting for boris." in text(app)
+            table.act("boris", game.legal_actions(1)[0].text())
+            await pilot.pause()
+        # a card that is not in the hand: refused with a reason and the legal moves
+        stranger = next(c for c in game.hands[1])
+        await type_line(pilot, f"play {stranger.text(True)}")
+        assert "You may: play" in text(app)
+        assert len(hand_of(app)) == 2
+        # pick card 1 with the digit key, confirm with Enter
+        await pilot.press("1")
+        assert app.screen.cmdline.value == f"play {mine[0].text()}"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert f"anna plays {mine[0].text()}." in text(app)
+        assert hand_of(app) == mine[1:]
+
+
+async def test_tab_completes_legal_cards_and_garbage_changes_nothing(fake_game):
+    club = Club([{"game": "highcard"}], seed=4)
+    app = ClubApp(club, "anna")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await seated_fake(pilot, club)
+        table, game = club.tables[1], club.tables[1].game
+        while 0 not in game.to_act() or game.phase != "play":
+            seat = game.to_act()[0]
+            table.act(game.names[seat], game.legal_actions(seat)[0].text())
+        await pilot.pause()
+        before = list(game.deals[-1].actions)
+        first = hand_of(app)[0]
+        app.screen.cmdline.value = f"play {first.text(True)[0].lower()}"
+        app.screen.cmdline.cursor_position = len(app.screen.cmdline.value)
+        await pilot.press("tab")
+        assert app.screen.cmdline.value.startswith(f"play {first.text()[0]}")
+        await type_line(pilot, "play zz")
+        assert "'zz' is not a card" in text(app)
+        await type_line(pilot, "frobnicate")
+        assert "I do not know 'frobnicate'" in text(app)
+        assert game.deals[-1].actions == before
+
+
+async def test_a_spectator_inside_the_app_sees_no_hand(fake_game):
+    club = Club([{"game": "highcard"}], seed=2)
+    table = club.tables[1]
+    table.sit("boris"), table.sit("vera")
+    table.start("boris"), table.start("vera")
+    app = ClubApp(club, "anna")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "watch 1")
+        assert isinstance(app.screen, TableScreen) and "anna" in table.spectators
+        screen = text(app)
+        assert "watching" in screen
+        for card in table.game.hands[0] + table.game.hands[1]:
+            assert card.text() not in screen
+        await type_line(pilot, "knock")
+        assert "You are only watching" in screen or "You are only watching" in text(app)
+        await type_line(pilot, "leave")
+        assert "anna" not in table.spectators
+
+
+@pytest.mark.skipif("stukolka" not in registry(), reason="Стуколка has not landed")
+async def test_a_whole_stukolka_deal_at_120x40():
+    club = Club([{"game": "stukolka", "options": {"variant": "b"}}], seed=9)
+    app = ClubApp(club, "anna", lang="ru")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await type_line(pilot, "сесть 1")
+        table = club.tables[1]
+        for name in ("boris", "vera", "gleb"):
+            table.sit(name)
+            table.start(name)
+        await type_line(pilot, "начать")
+        game = table.game
+        assert game is not None and game.in_deal
+        typed = 0
+        for _ in range(200):
+            if not game.in_deal:
+                break
+            seat = game.to_act()[0]
+            action = game.legal_actions(seat)[0]
+            if seat == 0:
+                await type_line(pilot, show_action(action, "ru", False))
+                typed += 1
+            else:
+                table.act(game.names[seat], action.text())
+                await pilot.pause()
+        assert not game.in_deal and typed >= 2
+        screen = text(app)
+        assert "Сдача окончена." in screen
+        assert "Наберите start" in screen
+        names = ["anna", "boris", "vera", "gleb"]
+        assert sum(table.balance(n) for n in names) + table.pot == 0
+        assert rows(app)[0].startswith(" Стол 1 · Стуколка (б)")
