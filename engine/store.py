@@ -90,7 +90,10 @@ DEFAULT_FILENAME = "sukno.db"
 # Journal entry kinds the restore understands; any other kind is a server note.
 DEAL = "deal"  # {"deal": n, "decks": [[card, …], …]}
 ACTION = "action"  # {"seat": s, "action": "play Q♠", "decks"?: [...] redeals drawn}
-TICK = "tick"  # {"now": t, "decks"?: [...]}
+TICK = "tick"  # {"clock": t, "decks"?: [...]}
+# "clock" (optional in deal and action entries) is the table's game time (monotonic
+# seconds) that was given to the game with that change; "decks" are deck orders the
+# change drew (a redeal); the journal's own "at" is wall time.
 SEAT = "seat"  # {"seat": s, "purse": name}
 
 
@@ -369,22 +372,28 @@ class TableJournal:
         self.store.new_session(self.table_id, header_of(game, self.purses, extra), now=now)
         self.__init__(self.store, self.table_id, game, self.purses)  # type: ignore[misc]
 
-    def record_deal(self, events: Sequence[Event] = (), *, now: float | None = None) -> int:
+    def record_deal(
+        self, events: Sequence[Event] = (), *, clock: float | None = None, now: float | None = None
+    ) -> int:
         """After ``game.start_deal``: its deck orders and antes."""
-        return self._write(DEAL, {"deal": self.game.deal_no}, events, now)
+        if not self.game.deals or self._decks[0] == self.game.deal_no:
+            raise ValueError("record_deal follows game.start_deal")
+        return self._write(DEAL, {"deal": self.game.deal_no}, events, clock, now)
 
-    def record_action(self, events: Sequence[Event] = (), *, now: float | None = None) -> int:
+    def record_action(
+        self, events: Sequence[Event] = (), *, clock: float | None = None, now: float | None = None
+    ) -> int:
         """After a successful ``game.apply``: the action exactly as the game logged it."""
         deal_no, written = self._actions
         log = self.game.deals[-1].actions if self.game.deals else []
         if deal_no != self.game.deal_no or len(log) != written + 1:
             raise ValueError("record_action follows exactly one successful game.apply")
         seat, action = log[-1]
-        return self._write(ACTION, {"seat": seat, "action": action.text()}, events, now)
+        return self._write(ACTION, {"seat": seat, "action": action.text()}, events, clock, now)
 
-    def record_tick(self, tick_now: float, events: Sequence[Event] = (), *, now: float | None = None) -> int:
-        """After a ``game.tick(tick_now)`` that changed something."""
-        return self._write(TICK, {"now": tick_now}, events, now)
+    def record_tick(self, clock: float, events: Sequence[Event] = (), *, now: float | None = None) -> int:
+        """After a ``game.tick(clock)`` that changed something (a trade window closed by time)."""
+        return self._write(TICK, {}, events, clock, now)
 
     def record_seat(self, seat: int, purse: str, *, now: float | None = None) -> int:
         """Seat ``seat`` now plays for ``purse`` (a player took over a bot's seat, say)."""
@@ -398,7 +407,16 @@ class TableJournal:
             raise ValueError(f"{kind!r} entries are written by record_{kind}")
         return self.store.append(self.table_id, kind, payload, now=now)
 
-    def _write(self, kind: str, payload: dict[str, Any], events: Sequence[Event], now: float | None) -> int:
+    def _write(
+        self,
+        kind: str,
+        payload: dict[str, Any],
+        events: Sequence[Event],
+        clock: float | None,
+        now: float | None,
+    ) -> int:
+        if clock is not None:
+            payload["clock"] = clock
         decks = self._new_decks()
         if decks:
             payload["decks"] = [[str(card) for card in order] for order in decks]
@@ -466,26 +484,39 @@ class RestoredTable:
 GameLookup = Callable[[str], type[Game]]
 
 
-def restore_table(store: Store, table_id: TableId, lookup: GameLookup | None = None) -> RestoredTable:
-    """Rebuild a live table from its journal; ``StoreError`` names the entry that does not replay."""
+def restore_table(
+    store: Store, table_id: TableId, *, clock: float | None = None, lookup: GameLookup | None = None
+) -> RestoredTable:
+    """Rebuild a live table from its journal; ``StoreError`` names the entry that does not replay.
+
+    ``clock`` is the table's game time now (``time.monotonic()``); a game that
+    ran on a clock (Спекулянт's trade windows) is replayed on it shifted so the
+    last journaled moment is now: an open window gets back the time it had
+    left, whatever the downtime and whatever the old monotonic clock said.
+    """
     live = {t.table_id: t for t in store.live_tables()}.get(table_id)
     if live is None:
         raise StoreError(f"there is no live table {table_id!r} in the journal", 65)
-    return replay_journal(table_id, live, store.journal(table_id), lookup)
+    return replay_journal(live, store.journal(table_id), clock=clock, lookup=lookup)
 
 
 def replay_journal(
-    table_id: TableId, live: LiveTable, entries: Sequence[JournalEntry], lookup: GameLookup | None = None
+    live: LiveTable,
+    entries: Sequence[JournalEntry],
+    *,
+    clock: float | None = None,
+    lookup: GameLookup | None = None,
 ) -> RestoredTable:
-    """Play a journal through the rules (the same ``Game`` methods live play used)."""
-    header = live.header
+    """Play a journal through the rules, calling the ``Game`` as ``engine.table.Table`` did live."""
+    table_id, header = live.table_id, live.header
     game = _new_game(table_id, header, lookup)
     purses = list(header.seats)
     notes: list[JournalEntry] = []
     decks = _decks_by_deal(table_id, entries)
+    shift = _clock_shift(entries, clock)
     for entry in entries:
         try:
-            _replay_entry(game, entry, decks, purses, notes)
+            _replay_entry(game, entry, decks, purses, notes, shift)
         except (IllegalAction, DeckError, CardError, KeyError, TypeError, ValueError, IndexError) as err:
             raise StoreError(
                 f"table {table_id}: journal entry {entry.seq} ({entry.kind} {_brief(entry.payload)}) "
@@ -494,6 +525,12 @@ def replay_journal(
             ) from None
     last_at = entries[-1].at if entries else live.opened_at
     return RestoredTable(table_id, header, game, purses, notes, last_at)
+
+
+def _clock_shift(entries: Sequence[JournalEntry], clock: float | None) -> float:
+    """How far to move journaled game times so that the last of them is ``clock``."""
+    times = [float(e.payload["clock"]) for e in entries if "clock" in e.payload]
+    return clock - max(times) if clock is not None and times else 0.0
 
 
 def _new_game(table_id: TableId, header: TableHeader, lookup: GameLookup | None) -> Game:
@@ -531,18 +568,29 @@ def _replay_entry(
     decks: Mapping[int, list[list[Any]]],
     purses: list[str],
     notes: list[JournalEntry],
+    shift: float,
 ) -> None:
     payload = entry.payload
+    clock = float(payload["clock"]) + shift if "clock" in payload else None
+    if clock is not None and entry.kind in (DEAL, ACTION, TICK):
+        _set_clock(game, clock, tick=entry.kind != DEAL)
     if entry.kind == DEAL:
         game.start_deal(GivenDecks(decks[entry.seq]))
     elif entry.kind == ACTION:
         game.apply(int(payload["seat"]), str(payload["action"]))
-    elif entry.kind == TICK:
-        game.tick(float(payload["now"]))
     elif entry.kind == SEAT:
         purses[int(payload["seat"])] = str(payload["purse"])
-    else:
+    elif entry.kind != TICK:
         notes.append(entry)
+
+
+def _set_clock(game: Game, clock: float, tick: bool) -> None:
+    """What ``Table`` does with its ``now``: put a clocked game on the clock, then tell it the time."""
+    start = getattr(game, "start_clock", None)
+    if start is not None and not getattr(game, "live_clock", True):
+        start(clock)
+    if tick and game.in_deal:
+        game.tick(clock)
 
 
 def _brief(payload: Mapping[str, Any]) -> str:
