@@ -232,3 +232,13 @@ def test_every_registered_game_plays_deals_at_a_table(game):
             table.act(table.game.names[seat], rng.choice(actions).text(), now=now)
             now += 0.5
         assert sum(table.balance(n) for n in names) + table.pot == 0
+
+
+def test_table_and_club_import_neither_textual_nor_asyncssh():
+    """The layering rule of DESIGN.md, checked in a fresh interpreter."""
+    import subprocess
+
+    code = "import sys, engine.table, engine.club; print(sorted(m for m in ('textual', 'asyncssh', 'asyncio') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert out.stdout.strip() == "[]"
