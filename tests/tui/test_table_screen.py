@@ -134,3 +134,21 @@ async def test_a_whole_stukolka_deal_at_120x40():
         names = ["anna", "boris", "vera", "gleb"]
         assert sum(table.balance(n) for n in names) + table.pot == 0
         assert rows(app)[0].startswith(" Стол 1 · Стуколка (б)")
+
+
+async def test_clicking_a_card_puts_its_action_on_the_line(fake_game):
+    from tui.widgets.hand import Hand
+
+    club = Club([{"game": "highcard"}], seed=4)
+    app = ClubApp(club, "anna")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await seated_fake(pilot, club)
+        second = hand_of(app)[1]
+        await pilot.click(Hand, offset=(7, 1))
+        await pilot.pause()
+        assert app.screen.cmdline.value == f"play {second.text()}"
+        assert "Card 2:" in text(app)
+        await pilot.press("escape")
+        app.screen.cmdline.value = ""
+        await pilot.press("9")
+        assert "You have no card 9." in text(app)

@@ -79,6 +79,9 @@ class HallScreen(ClubScreen):
             return self.t("hall.table_open", table=data.get("table"), game=data.get("game"))
         return ""
 
+    def on_resize(self) -> None:
+        self.refresh_hall()
+
     def on_club_update(self) -> None:
         self.refresh_hall()
 

@@ -44,8 +44,10 @@ class TimerBar(Static):
         self._draw()
 
     def _draw(self) -> None:
+        shown = self.deadline is not None
+        if self.display != shown:
+            self.display = shown  # a layout pass only when a timer appears or goes
         if self.deadline is None:
-            self.update("", layout=False)
             return
         left = max(0.0, self.deadline - self.clock())
         full = round(BAR * min(1.0, left / self.span))
