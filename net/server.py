@@ -556,8 +556,9 @@ class SuknoServer:
         self.club = club
         self.accounts = accounts or Accounts(config.data / "accounts.json")
         self._player_app = player_app or _club_app
+        # SpectatorApp leaves its own bottom row empty for the watcher's command line.
         self.hubs = Hubs(spectator_app or self._spectator_app, config.buckets,
-                         buffer_limit=config.buffer_limit)
+                         buffer_limit=config.buffer_limit, reserve_rows=0)
         self.sessions: set[Session] = set()
         self.runtime = Runtime(club)
         self.port = config.port

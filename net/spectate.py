@@ -230,13 +230,20 @@ class Hub:
         self._full = None
         self.frames += 1
         payload = data.encode("utf-8", "replace")
+        rows = self.size[1]
+        # A frame that repaints the App's (empty) bottom row wipes the command line of
+        # watchers whose window is exactly the bucket's height: draw theirs again.
+        touched = f"\x1b[{rows};" in data
         for member in self.members:
             if member.stale:
                 continue
             if member.wire.buffered() > self.buffer_limit:
                 member.stale = True
                 continue
-            member.wire.send(payload)
+            if touched and member.rows == rows:
+                member.wire.send(payload + member.command_line().encode("utf-8", "replace"))
+            else:
+                member.wire.send(payload)
             self.bytes_out += len(payload)
         if not self.ready.is_set() and self.app._running:
             self.ready.set()
