@@ -248,10 +248,14 @@ def game_title(table: Table, lang: str) -> str:
 
 
 def stakes(table: Table, lang: str) -> str:
-    for key in ("a", "ante", "s", "stake", "b", "u"):
+    """The table's stake in one short phrase: ``30 к.``, ``1 к./pt``."""
+    for key in ("a", "ante", "s", "S", "stake", "b"):
         value = table.options.get(key)
         if isinstance(value, int) and not isinstance(value, bool):
             return money(value, lang)
+    unit = table.options.get("u")
+    if isinstance(unit, int) and not isinstance(unit, bool):
+        return tr(lang, "stakes.per_point", money=money(unit, lang))
     return ""
 
 

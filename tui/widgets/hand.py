@@ -49,8 +49,12 @@ class Hand(Static):
             for c in self.cards
         ]
         rows = boxes_row(boxes)
-        rows[1].append("   " + self.note, style="dim")
         numbers = Text("".join(str(i + 1).center(BOX_WIDTH) + " " for i in range(len(self.cards))), style="dim")
+        if self.note:
+            numbers.append("  " + self.note, style="dim italic")
+        for row in rows + [numbers]:
+            row.no_wrap = True
+            row.overflow = "ellipsis"
         return Text("\n").join(rows + [numbers])
 
     def on_click(self, event: events.Click) -> None:

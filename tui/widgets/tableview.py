@@ -135,7 +135,9 @@ class TableView(Vertical):
         for entry in table.log_since(self.seq):
             self.seq = entry.seq
             style = "cyan" if entry.event.kind == "say" else ""
-            log.add(Text(narrate(entry.event, entry.names, self.lang, self.ascii), style=style))
+            line = narrate(entry.event, entry.names, self.lang, self.ascii)
+            if line:
+                log.add(Text(line, style=style))
         self.show_hint(self.hint_override or self.hint_text(view, legal))
         self.query_one(TimerBar).set_deadline(table.deadline(), self.ascii)
 
