@@ -16,11 +16,11 @@ collects ``above + max(0, target − below)`` × ``u`` from each other player
 One deal: ``exchange`` (E, M, D in turn each write ``buy [cards]``, R19) →
 ``play`` (12 tricks; follow suit, else must trump, R20) → ``done``.
 
-Why the exchange keeps every choice as a real legal action: ``buy`` may name
-any subset of a 12-card hand up to the widow's size, which is 4096 actions
-for the eldest.  That is a few milliseconds to list, so ``_legal`` lists it
-(and keeps the list until the state changes) rather than bending the
-protocol; the TUI can still show or complete from it.
+Why ``_allows`` checks a ``buy`` by rule: ``buy`` may name any subset of a
+12-card hand up to the widow's size, 4096 actions for the eldest.
+``legal_actions`` still lists them all (a millisecond or two, kept until the
+state changes) for the TUI and bots, but ``apply`` need not build that list
+to accept one.
 """
 
 from __future__ import annotations
@@ -170,6 +170,12 @@ class French3(Game):
             return Action("buy", tuple(sorted(action.args)))
         return action
 
+    def _allows(self, seat: int, action: Action) -> bool:
+        """A ``buy`` is checked by R19 directly instead of against the 4096-long list."""
+        if self.phase == EXCHANGE and action.verb == "buy":
+            return self._buy_allowed(seat, action.args)
+        return action in self._legal(seat)
+
     def _apply(self, seat: int, action: Action) -> list[Event]:
         self._cache = None
         if action.verb == "buy":
@@ -183,8 +189,18 @@ class French3(Game):
         hand = self.hands[seat]  # kept sorted, so every combination is ascending
         legal: list[Action] = []
         for k in range(min(len(self.widow), len(hand)) + 1):
-            legal.extend(map(Action._make, zip(repeat("buy"), combinations(hand, k))))
+            # tuple.__new__ straight from C: Action("buy", combo) without a Python call per action.
+            legal.extend(map(tuple.__new__, repeat(Action), zip(repeat("buy"), combinations(hand, k))))
         return legal
+
+    def _buy_allowed(self, seat: int, cards: tuple) -> bool:
+        """Distinct cards of the hand, ascending as ``_normalize`` writes them, at most the widow's size (R19)."""
+        hand = self.hands[seat]
+        return (
+            len(cards) <= len(self.widow)
+            and all(isinstance(c, Card) and c in hand for c in cards)
+            and all(a < b for a, b in zip(cards, cards[1:]))
+        )
 
     def _apply_buy(self, seat: int, cards: tuple[Card, ...]) -> list[Event]:
         """Discard first, then take the top k of the widow, unseen by the others (R19)."""
