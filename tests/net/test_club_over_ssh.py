@@ -187,3 +187,28 @@ async def test_dropped_player_keeps_seat_and_reconnect_resumes(config):
         await until(lambda: not server.sessions, what="all sessions gone")
         assert not server.club.online()
         assert table.seated() == list(names)
+
+
+async def test_slow_watcher_does_not_hold_up_others_and_is_repainted(tmp_path):
+    """A watcher who stops reading is skipped (not queued for), and gets the whole screen when he reads again."""
+    config = make_config(tmp_path / "data", buffer_limit=4096)
+    async with running(config) as server:
+        talker = await register(server.port, "Talker")
+        steady = await register(server.port, "Steady")
+        slow = await register(server.port, "Slow", window=1024)
+        for w in (talker, steady, slow):
+            w.line("watch 1")
+        for w in (talker, steady, slow):
+            await w.wait("watching · ")
+        slow.chan.pause_reading()
+        for i in range(40):
+            talker.line(f"say line {i:02d} " + "x" * 40)
+            await steady.wait(f"line {i:02d}")  # the others keep up, one line at a time
+        members = [m for hub in server.hubs.hubs.values() for m in hub.members]
+        assert any(m.stale for m in members), "the slow watcher was never marked behind"
+        assert "line 39" not in slow.text()
+        slow.chan.resume_reading()
+        await until(lambda: slow.screen.display == steady.screen.display, what="the slow watcher repainted")
+        assert not any(m.stale for hub in server.hubs.hubs.values() for m in hub.members)
+        for w in (talker, steady, slow):
+            await w.close()
