@@ -24,21 +24,30 @@ grant=config_grant)`` for a new key (the grant is posted from ``club:grants``
 so the ledger still sums to zero), ``touch(name)`` on every login.
 
 A live table, through ``TableJournal`` (one per table, it keeps the journal
-and the ledger in step with the ``Game``)::
+and the ledger in step with the ``Game``); ``clock`` is the table's game time
+(``time.monotonic()``, what ``engine.table.Table`` passes as ``now``), given
+for games that run on a clock (Спекулянт) so their timers replay exactly::
 
     journal = TableJournal.open(store, table_id, game, purses=["Anna", "Boris", "bot:Mitya"])
-    events = game.start_deal(ShuffledDecks(game.deck_size))
-    journal.record_deal(events)            # deck orders + antes, committed
-    events = game.apply(seat, action)      # IllegalAction: nothing is written
-    journal.record_action(events)          # committed ...
-    broadcast(events)                       # ... before anyone sees it
+    events = game.start_deal(decks)
+    journal.record_deal(events, clock=now)   # deck orders + antes, committed
+    events = game.apply(seat, action)        # IllegalAction: nothing is written
+    journal.record_action(events, clock=now) # committed ...
+    broadcast(events)                         # ... before anyone sees it
 
-The order matters: apply, then record (the commit), then show.  If a record
-call raises ``StoreError`` (disk full), the action is not durable: do not show
-it, and rebuild the table with ``restore_table`` (the game in memory is one
-action ahead of the journal).  Clock ticks that changed something go through
-``record_tick(now, events)``; seat changes through ``record_seat(seat, purse)``;
-anything else the server wants back after a crash through ``note(kind, payload)``.
+The order matters: apply, then record (the commit), then show.  A journal
+written from a table subscriber must therefore run before every other
+subscriber, and its failure must stop the broadcast.  If a record call raises
+``StoreError`` (disk full), the change is not durable: do not show it, and
+rebuild the table with ``restore_table`` (the game in memory is one change
+ahead of the journal).  ``record_action`` writes the action the game logged
+(normalised), and refuses unless exactly one action was applied since the
+last write.  A ``game.tick(now)`` that changed something (a trade window
+closed by time) goes through ``record_tick(clock, events)``; a tick inside an
+action (``Table.act`` ticks before it applies) is replayed from the action's
+``clock``.  Seat changes go through ``record_seat(seat, purse)``; anything
+else the server wants back after a crash (the table's own settings are in
+the header's ``extra``) through ``note(kind, payload)``.
 
 Money: each journal write also posts, in the same transaction, the money the
 ``Game`` moved since the last write: every seat's change of ``game.balances``
@@ -46,18 +55,24 @@ to that seat's purse and the change of ``game.pot`` to the table's pot purse
 ``table:<id>:pot``.  So the ledger never disagrees with the journal, even
 after kill -9.  Purses are account names (no ``:``) or pools (with ``:``:
 ``table:3:pot``, ``club:grants``, ``bot:Mitya``); every posting sums to zero.
+A session that starts on a carried pot finds it already in the pot purse.
 
 At the end of a session: ``store.save_record(record_of(game), table_id=...,
 accounts=..., result=game.result())`` (for ``history``/``replay``), then
-``journal.new_session(next_game)`` or ``store.close_table_journal(table_id)``,
-both inside ``with store.batch():`` so that either all of it happens or none.
+``journal.new_session(next_game)`` (the journal restarts from the new header)
+or ``store.close_table_journal(table_id)``, both inside ``with store.batch():``
+so that either all of it happens or none.
 
 On start: ``for live in store.live_tables(): restored = restore_table(store,
-live.table_id)`` gives the ``Game`` in the exact state of the last commit
-(hands, turn, pot, balances), the seats' purses, the other notes, and
-``last_at`` (the wall time of the last entry).  Deadlines are not stored: the
-server recomputes them from the restart (e.g. a full turn clock for whoever
-is to act).  ``restored.journal(store)`` resumes writing.
+live.table_id, clock=time.monotonic())`` gives the ``Game`` in the exact
+state of the last commit (hands, turn, pot, balances, open trade windows),
+the seats' purses (``restored.purses``), the server's notes, and ``last_at``
+(wall time of the last entry).  Deadlines are recomputed: the journal's game
+times are shifted so that its last moment is the restart's ``clock``, so a
+timer gets back the time it had left, whatever the downtime (a turn clock the
+server keeps outside the game restarts as it likes).  ``restored.journal(store)``
+resumes writing.  A journal that no longer replays (the rules changed under
+it) raises ``StoreError`` naming the entry: report it and skip that table.
 
 Sitting down: ``check_funds(store.balance(name), needed, allow_debt)`` raises
 ``NotEnoughMoney`` with a reason (and ``key``/``params`` for the i18n
@@ -255,6 +270,7 @@ class Store(Protocol):
         now: float | None = None,
     ) -> int | None: ...
     def balance(self, purse: str) -> int: ...
+    def purses(self) -> dict[str, int]: ...
     def statement(self, purse: str, limit: int = 20) -> list[Movement]: ...
     def ledger_sum(self) -> int: ...
     def check_ledger(self) -> None: ...
@@ -370,7 +386,8 @@ class TableJournal:
     ) -> None:
         """The table goes on with a new ``Game``; the old entries are dropped (save the record first)."""
         self.store.new_session(self.table_id, header_of(game, self.purses, extra), now=now)
-        self.__init__(self.store, self.table_id, game, self.purses)  # type: ignore[misc]
+        self.game = game
+        self._mark()
 
     def record_deal(
         self, events: Sequence[Event] = (), *, clock: float | None = None, now: float | None = None
@@ -402,7 +419,11 @@ class TableJournal:
         return seq
 
     def note(self, kind: str, payload: Mapping[str, Any], *, now: float | None = None) -> int:
-        """Anything else the server wants back after a crash (restore returns it untouched)."""
+        """Anything else the server wants back after a crash (restore returns it untouched).
+
+        The payload is stored as JSON: write cards as text (``str(card)``), since a
+        ``Card`` is an ``int`` and would come back as a number.
+        """
         if kind in (DEAL, ACTION, TICK, SEAT):
             raise ValueError(f"{kind!r} entries are written by record_{kind}")
         return self.store.append(self.table_id, kind, payload, now=now)

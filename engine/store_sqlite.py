@@ -574,6 +574,8 @@ class SqliteStore:
         self, table_id: TableId, kind: str, payload: Mapping[str, Any], *, now: float | None = None
     ) -> int:
         """Append one entry to a table's journal and commit (unless inside ``batch``); returns its seq."""
+        if not isinstance(kind, str) or not kind:
+            raise ValueError(f"a journal entry kind is a non-empty text, not {kind!r}")
         text = _dumps(payload)
         with self._tx() as db:
             row = db.execute("SELECT max(seq) FROM journal WHERE table_id = ?", (table_id,)).fetchone()
@@ -709,7 +711,8 @@ def _translate(err: sqlite3.Error, path: Path) -> StoreError:
 
 
 def _name_key(name: str) -> str:
-    return name.strip().casefold()
+    """Names are unique whatever their case ("Анна" is "анна")."""
+    return str(name).strip().casefold()
 
 
 def _check_name(name: str) -> str:

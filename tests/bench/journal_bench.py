@@ -9,11 +9,15 @@ or an ante: three ledger entries) in the same commit, and every fortieth is a
 new deal with its 32-card deck order.  The default store setting
 (``process``: WAL + synchronous=NORMAL) is the one that must meet the target;
 ``power`` (FULL, an fsync per commit) is measured to show what it would cost.
+The CPU time per action is printed too: when other processes keep the CPUs
+busy (the load average is printed), the wall-time tail is mostly waiting for
+a CPU, not the store.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -30,8 +34,8 @@ PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
 DECK = [str(c) for c in deck(32)]
 
 
-def run(folder: Path, durability: str, actions: int) -> list[float]:
-    """Journal ``actions`` moves at one table; the seconds each append + commit took."""
+def run(folder: Path, durability: str, actions: int) -> list[tuple[float, float]]:
+    """Journal ``actions`` moves at one table; (wall, CPU) seconds of each append + commit."""
     store = SqliteStore(folder / f"bench-{durability}.db", durability=durability)
     try:
         for name in PLAYERS:
@@ -43,8 +47,9 @@ def run(folder: Path, durability: str, actions: int) -> list[float]:
         store.close()
 
 
-def _one(store: SqliteStore, i: int) -> float:
+def _one(store: SqliteStore, i: int) -> tuple[float, float]:
     seat = i % len(PLAYERS)
+    cpu = time.thread_time()
     start = time.perf_counter()
     with store.batch():
         if i % 40 == 0:
@@ -54,36 +59,47 @@ def _one(store: SqliteStore, i: int) -> float:
         if i % 4 == 0:
             winner, loser = PLAYERS[seat], PLAYERS[(seat + 1) % len(PLAYERS)]
             store.post([(winner, 10), (loser, -30), (pot_purse(1), 20)], table_id=1, deal_no=i // 40 + 1)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.thread_time() - cpu
 
 
-def summary(durability: str, times: list[float]) -> str:
-    ms = sorted(t * 1000 for t in times)
-    p50 = statistics.median(ms)
-    p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+def p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+def summary(durability: str, times: list[tuple[float, float]]) -> str:
+    wall = [w * 1000 for w, _ in times]
+    cpu = [c * 1000 for _, c in times]
     return (
-        f"{durability:8} {len(ms):6} actions  p50 {p50:6.3f} ms  p99 {p99:6.3f} ms  "
-        f"max {ms[-1]:7.3f} ms  ({len(ms) / sum(times) / 1000:.1f}k actions/s)"
+        f"{durability:8} {len(wall):5} actions  p50 {statistics.median(wall):6.3f} ms  "
+        f"p99 {p99(wall):6.3f} ms  max {max(wall):7.3f} ms   "
+        f"(CPU p50 {statistics.median(cpu):.3f} ms, p99 {p99(cpu):.3f} ms)"
     )
+
+
+def load() -> str:
+    """Other work on this machine stretches the tail: say how busy it was."""
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.2f} (5 min {five:.2f}) on {os.cpu_count()} CPUs"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=5000, help="actions per setting (default 5000)")
-    parser.add_argument("--power-actions", type=int, default=5000, help="actions with FULL (default 5000)")
+    parser.add_argument("--power-actions", type=int, default=2000, help="actions with FULL (default 2000)")
     parser.add_argument("--dir", type=Path, help="folder for the database (default: a temporary one)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         folder = Path(tmp)
-        print(f"journal bench: append + commit per action, database in {folder}")
+        print(f"journal bench: append + commit per action, database in {folder}; {load()}")
         process = run(folder, "process", args.actions)
         print(summary("process", process) + "   (default: WAL, synchronous=NORMAL)")
         power = run(folder, "power", args.power_actions)
         print(summary("power", power) + "   (WAL, synchronous=FULL: fsync per commit)")
-    p99 = sorted(process)[min(len(process) - 1, int(len(process) * 0.99))] * 1000
-    verdict = "meets" if p99 <= 5 else "MISSES"
-    print(f"default setting {verdict} the target p99 ≤ 5 ms ({p99:.3f} ms)")
-    return 0 if p99 <= 5 else 1
+    worst = p99([w for w, _ in process]) * 1000
+    verdict = "meets" if worst <= 5 else "MISSES"
+    print(f"default setting {verdict} the target p99 ≤ 5 ms ({worst:.3f} ms); {load()}")
+    return 0 if worst <= 5 else 1
 
 
 if __name__ == "__main__":
