@@ -414,6 +414,8 @@ class TableJournal:
 
     def record_seat(self, seat: int, purse: str, *, now: float | None = None) -> int:
         """Seat ``seat`` now plays for ``purse`` (a player took over a bot's seat, say)."""
+        if not 0 <= seat < len(self.purses):
+            raise ValueError(f"there is no seat {seat} at table {self.table_id}")
         seq = self.store.append(self.table_id, SEAT, {"seat": seat, "purse": purse}, now=now)
         self.purses[seat] = purse
         return seq
