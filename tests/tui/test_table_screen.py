@@ -39,6 +39,8 @@ async def test_playing_the_fake_game_from_the_command_line(fake_game, size):
             table.act("boris", "knock")
             await pilot.pause()
         assert "You may: knock" in text(app)
+        await type_line(pilot, "look")
+        assert "Table 1, High card. Seats: 1. anna, 2. boris." in text(app)
         await type_line(pilot, "стук")
         assert "anna knocks." in text(app)
         if game.to_act() == (1,):

@@ -65,6 +65,7 @@ MESSAGES: dict[str, str] = {
     "cmd.ready": "You are ready. The deal starts when everyone is.",
     # table texts
     "table.header": "Table {id} · {game}{variant} · {pot_label} {pot}{trump} · deal {deal}",
+    "felt.score": "score",
     "table.pot": "pot",
     "felt.trump": "trump",
     "table.kitty": "kitty",
@@ -84,6 +85,15 @@ MESSAGES: dict[str, str] = {
     "table.no_hand": "",
     "table.balance": "{name}: {money}",
     # status words on the felt
+    "table.look_seats": "Table {id}, {game}. Seats: {seats}.",
+    "table.look_felt": "On the felt: {cards}.",
+    "table.look_pot": "The pot holds {pot}.",
+    "table.look_trump": "Trumps are {suit}.",
+    "table.look_watchers": "Watching: {names}.",
+    "status.to play": "to play",
+    "status.holder": "holds the best card",
+    "status.played": "played",
+    "status.led": "led",
     "status.knock": "knocked",
     "status.pass": "passed",
     "status.golets": "golets",

@@ -65,6 +65,7 @@ MESSAGES: dict[str, str] = {
     "cmd.ready": "Вы готовы. Сдача начнётся, когда будут готовы все.",
     # table texts
     "table.header": "Стол {id} · {game}{variant} · {pot_label} {pot}{trump} · сдача {deal}",
+    "felt.score": "запись",
     "table.pot": "кон",
     "felt.trump": "козырь",
     "table.kitty": "копилка",
@@ -84,6 +85,15 @@ MESSAGES: dict[str, str] = {
     "table.no_hand": "",
     "table.balance": "{name}: {money}",
     # status words on the felt
+    "table.look_seats": "Стол {id}, {game}. Места: {seats}.",
+    "table.look_felt": "На сукне: {cards}.",
+    "table.look_pot": "В кону {pot}.",
+    "table.look_trump": "Козыри — {suit}.",
+    "table.look_watchers": "Смотрят: {names}.",
+    "status.to play": "ходит",
+    "status.holder": "держит старшую",
+    "status.played": "сыграл",
+    "status.led": "зашёл",
     "status.knock": "стукнул",
     "status.pass": "пас",
     "status.golets": "голец",

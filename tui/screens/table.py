@@ -14,6 +14,7 @@ from engine.game import Action
 from engine.table import Table
 from tui import commands
 from tui.commands import Command
+from tui.i18n import money
 from tui.screens.base import ClubScreen
 from tui.widgets.cmdline import CommandLine
 from tui.widgets.hand import Hand
@@ -113,12 +114,25 @@ class TableScreen(ClubScreen):
         return reason
 
     def describe(self) -> None:
-        table, lang = self.table, self.club_app.lang
+        """``look`` at a table: who sits where, what lies on the felt, the pot, whose turn."""
         from tui.screens.base import game_title
+        from tui.narrate import show
 
+        table, app = self.table, self.club_app
+        view = self.tview.view or table.view_for(app.player)
         names = [n or self.t("table.empty_seat") for n in table.seats]
-        self.say_line(f"{game_title(table, lang)}: " + ", ".join(f"{i + 1}. {n}" for i, n in enumerate(names)))
-        self.say_line(self.tview.hint_text(self.tview.view, self.legal()))
+        seats = ", ".join(f"{i + 1}. {n}" for i, n in enumerate(names))
+        self.say_line(self.t("table.look_seats", id=table.id, game=game_title(table, app.lang), seats=seats))
+        trick = view.get("trick") or []
+        if trick:
+            cards = ", ".join(f"{view['names'][s]} {show(c, [], app.lang, app.ascii)}" for s, c in trick)
+            self.say_line(self.t("table.look_felt", cards=cards))
+        trump = view.get("trump")
+        self.say_line(self.t("table.look_pot", pot=money(view.get("pot", 0), app.lang))
+                      + (" " + self.t("table.look_trump", suit=trump.text(app.ascii)) if trump is not None else ""))
+        if table.spectators:
+            self.say_line(self.t("table.look_watchers", names=", ".join(sorted(table.spectators))))
+        self.say_line(self.tview.hint_text(view, self.legal()))
 
     # -- picking cards --------------------------------------------------------------
 

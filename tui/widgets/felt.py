@@ -39,7 +39,7 @@ def seat_label(view: dict[str, Any], seat: int, me: int | None, lang: str, ascii
         key = f"status.{status[seat]}"
         words.append(tr(lang, key) if has(lang, key) else str(status[seat]))
     tricks = view.get("tricks") or []
-    if seat < len(tricks) and tricks[seat]:
+    if seat < len(tricks) and tricks[seat] and not any(ch.isdigit() for ch in " ".join(words)):
         words.append(tr(lang, "table.tricks", n=tricks[seat]))
     if names and seat < len(names) and names[seat] in view.get("ready", []):
         words.append(tr(lang, "status.ready"))
@@ -107,8 +107,9 @@ def render_felt(view: dict[str, Any], me: int | None, lang: str, ascii: bool, wi
         label.truncate(half)
         side.append((max(half + 1, width - 1 - label.cell_len), label))
     rows[2] = _line(width, side)
-    trick = view.get("trick") or []
-    boxes = [card_box(c if isinstance(c, Card) else None, ascii) for _, c in trick]
+    trick = (view.get("trick") or [])[-max(1, (width - 16) // 6):]  # the newest that fit
+    best = view.get("best")
+    boxes = [card_box(c if isinstance(c, Card) else None, ascii, mark=c == best) for _, c in trick]
     trick_rows = boxes_row(boxes) if boxes else [Text(), Text(), Text()]
     col = _centre(width, trick_rows[0]) if boxes else width // 2
     trump_parts = _trump(view, lang, ascii)
@@ -122,6 +123,9 @@ def render_felt(view: dict[str, Any], me: int | None, lang: str, ascii: bool, wi
         who = names[seat] if 0 <= seat < n else "?"
         under.append((" " if i else "") + who[:5].center(5), style="dim")
     rows[6] = _line(width, [(col, under)])
+    score = score_text(view, lang)
+    if score.plain:
+        rows[7] = _line(width, [(_centre(width, score), score)])
     mine = seat_label(view, bottom, me, lang, ascii)
     rows[8] = _line(width, [(_centre(width, mine), mine)])
     rows[9] = _line(width, [(1, _balances(view, lang))])
@@ -139,6 +143,22 @@ def _trump(view: dict[str, Any], lang: str, ascii: bool) -> list[Text] | None:
         return None
     label = Text(tr(lang, "felt.trump") + " ", style="dim")
     return [Text(" " * label.cell_len) + box[0], label + box[1], Text(" " * label.cell_len) + box[2]]
+
+
+def score_text(view: dict[str, Any], lang: str) -> Text:
+    """The score sheet of points games: above/below the line, or the teams' records."""
+    names = view.get("names", [])
+    sheet = view.get("sheet")
+    parts: list[str] = []
+    if isinstance(sheet, dict) and isinstance(sheet.get("above"), list):
+        below = sheet.get("below") or []
+        parts = [f"{n} {a}/{below[i] if i < len(below) else 0}" for i, (n, a) in enumerate(zip(names, sheet["above"]))]
+    records = view.get("records")
+    if isinstance(records, dict):
+        parts = [f"{team} {value}" for team, value in records.items()]
+    if not parts:
+        return Text()
+    return Text(tr(lang, "felt.score") + ": " + " · ".join(parts), style="dim")
 
 
 def _balances(view: dict[str, Any], lang: str) -> Text:
