@@ -204,6 +204,19 @@ def test_club_tick_wakes_only_due_tables(fake_game):
     assert club.tick(1e9) == {}
 
 
+def assert_no_hidden_card(table: Table) -> None:
+    """No card of any hand is in the public view; no other player's hand card is in a seat's view."""
+    from engine.game import ADMIN
+
+    hands = [set(h or ()) for h in table.game.view(ADMIN)["hands"]]
+    spectator = table.view_for("watcher")
+    assert all(h is None for h in spectator["hands"])
+    assert not set(cards_in(spectator)) & set().union(*hands)
+    for seat, name in enumerate(table.game.names):
+        others = set().union(*(h for s, h in enumerate(hands) if s != seat))
+        assert not set(cards_in(table.view_for(name))) & others
+
+
 @pytest.mark.parametrize("game", sorted(registry()))
 def test_every_registered_game_plays_deals_at_a_table(game):
     """Random legal play through a table: money conserved, spectators see no hand."""
@@ -223,7 +236,7 @@ def test_every_registered_game_plays_deals_at_a_table(game):
         for _step in range(2000):
             if not table.in_deal():
                 break
-            assert all(h is None for h in table.view_for("watcher")["hands"])
+            assert_no_hidden_card(table)
             table.tick(now)
             if not table.in_deal():
                 break
