@@ -13,9 +13,10 @@ from typing import Any, Mapping, Sequence
 
 from engine.cards import Card, Suit
 from engine.game import Event
-from tui.i18n import has, money, tr
+from tui.i18n import CATALOGUES, money, tr
 
 MONEY_KEYS = {"amount", "pot", "stake", "each", "won", "price", "kitty", "deposit", "ante"}
+PER_SEAT = {"tricks", "above", "below", "points"}
 SEAT_KEYS = {"seller", "buyer", "giver"}
 
 
@@ -31,6 +32,10 @@ def show(value: Any, names: Sequence[str], lang: str, ascii: bool, key: str = ""
         return names[value]
     if isinstance(value, int) and key in MONEY_KEYS:
         return money(value, lang)
+    if key in ("money", "balances") and isinstance(value, (list, tuple)) and len(value) == len(names):
+        return ", ".join(f"{n}: {money(v, lang)}" for n, v in zip(names, value) if isinstance(v, int))
+    if key in PER_SEAT and isinstance(value, (list, tuple)) and len(value) == len(names):
+        return ", ".join(f"{n} {v}" for n, v in zip(names, value))
     if isinstance(value, Mapping):
         return ", ".join(f"{k}: {money(v, lang) if isinstance(v, int) else v}" for k, v in value.items())
     if isinstance(value, (list, tuple)):
@@ -48,9 +53,16 @@ def narrate(event: Event, names: Sequence[str], lang: str, ascii: bool = False) 
     card = event.data.get("card")
     if isinstance(card, Card):
         params.setdefault("suit", card.suit.text(ascii))
-    key = f"ev.{event.kind}"
-    if has(lang, key):
-        return _tidy(tr(lang, key, **params))
+    if "k" in params:
+        params.setdefault("count", params["k"])  # french3 names the bought count k
+    for key in (f"ev.{event.kind}", f"ev.{event.kind}.alt"):  # .alt: the same kind with other data
+        template = CATALOGUES.get(lang, {}).get(key) or CATALOGUES["en"].get(key)
+        if template is None:
+            continue
+        try:
+            return _tidy(template.format(**params))
+        except (KeyError, IndexError, ValueError):
+            continue
     data = " ".join(f"{k}={v}" for k, v in params.items() if k not in ("who", "seatno"))
     return tr(lang, "ev.generic", who=f"{who}: " if who else "", kind=event.kind.replace("_", " "),
               data=f" ({data})" if data else "") 
