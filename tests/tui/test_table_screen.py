@@ -51,8 +51,12 @@ async def test_playing_the_fake_game_from_the_command_line(fake_game, size):
         # a card that is not in the hand: refused with a reason and the legal moves
         stranger = next(c for c in game.hands[1])
         await type_line(pilot, f"play {stranger.text(True)}")
-        assert "You may: play" in text(app)
+        assert "you may: play" in text(app).lower()
         assert len(hand_of(app)) == 2
+        await type_line(pilot, "lang ru")
+        await type_line(pilot, "стук")
+        assert "Сейчас нельзя стук; можно: ход." in text(app)
+        await type_line(pilot, "lang en")
         # pick card 1 with the digit key, confirm with Enter
         await pilot.press("1")
         assert app.screen.cmdline.value == f"play {mine[0].text()}"

@@ -17,7 +17,7 @@ from textual.widgets import Input, Static
 
 from engine.game import IllegalAction
 from engine.table import Table
-from tui import commands
+from tui import commands, refusals
 from tui.commands import Command, UnknownCommand
 from tui.i18n import LANGS, has, money, tr
 from tui.widgets.cmdline import CommandLine
@@ -87,9 +87,7 @@ class ClubScreen(Screen):
             self.error(self.explain(err))
 
     def explain(self, err: IllegalAction) -> str:
-        if err.key and has(self.club_app.lang, err.key):
-            return self.t(err.key, **err.params)
-        return err.message
+        return refusals.explain(err, self.club_app.lang)
 
     def echo(self, line: str) -> None:
         self.log_view.add(Text("> " + line, style="dim"))

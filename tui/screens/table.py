@@ -106,7 +106,8 @@ class TableScreen(ClubScreen):
     def explain(self, err) -> str:
         reason = super().explain(err)
         legal = self.legal()
-        if legal and not err.key.startswith("table."):
+        listed = any(word in reason.lower() for word in ("you may", "можно"))
+        if legal and not listed and not err.key.startswith("table."):
             from tui.widgets.tableview import actions_hint
 
             return self.t("action.suggest", reason=reason, actions=actions_hint(legal, self.club_app.lang,
