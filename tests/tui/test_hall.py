@@ -131,3 +131,21 @@ async def test_quit_exits_and_leaving_keeps_the_seat(club):
     async with again.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(again.screen, TableScreen) and again.screen.table.id == 1
+
+
+async def test_welcome_understands_lang_and_quit(club):
+    app = ClubApp(club, None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "lang ru")
+        assert "Швейцар раскрывает книгу имён" in text(app)
+        assert app.screen.cmdline.cursor_blink is False
+        await type_line(pilot, "выход")
+    assert club.online() == []
+
+
+async def test_f1_shows_help(club):
+    app = ClubApp(club, "anna")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        assert "In the hall: look" in text(app)

@@ -7,11 +7,14 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from engine.game import Event
-from tui.commands import Command
+from tui.commands import GAME_VERBS, HALL_VERBS, Command
 from tui.screens.base import ClubScreen, game_title, table_lines
 from tui.i18n import money
 from tui.widgets.cmdline import CommandLine
 from tui.widgets.log import EventLog
+
+
+GAME_ONLY = frozenset(GAME_VERBS) - frozenset(HALL_VERBS)
 
 
 class HallScreen(ClubScreen):
@@ -80,7 +83,8 @@ class HallScreen(ClubScreen):
         return ""
 
     def on_resize(self) -> None:
-        self.refresh_hall()
+        if self.is_mounted:
+            self.refresh_hall()
 
     def on_club_update(self) -> None:
         self.refresh_hall()
@@ -109,13 +113,8 @@ class HallScreen(ClubScreen):
             self.say_line(self.t("hall.guest_note"), style="yellow")
 
     def handle_here(self, command: Command) -> bool:
-        if command.verb == "start" or (command.verb not in ("look",) and command.verb in self._game_only()):
+        """Game verbs and ``start`` mean nothing in the hall: say so."""
+        if command.verb == "start" or command.verb in GAME_ONLY:
             self.error(self.t("cmd.not_at_table"))
             return True
         return False
-
-    @staticmethod
-    def _game_only() -> set[str]:
-        from tui.commands import GAME_VERBS, HALL_VERBS
-
-        return set(GAME_VERBS) - set(HALL_VERBS)

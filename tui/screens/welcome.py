@@ -8,7 +8,8 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Input, Static
 
-from tui.i18n import tr
+from tui.commands import ALIASES
+from tui.i18n import LANGS, tr
 from tui.screens.base import ClubScreen
 from tui.widgets.cmdline import CommandLine
 from tui.widgets.log import EventLog
@@ -50,6 +51,15 @@ class WelcomeScreen(ClubScreen):
         name = event.value.strip()
         self.cmdline.value = ""
         if not name:
+            return
+        word, _, rest = name.partition(" ")
+        verb = ALIASES.get(word.lower())
+        if verb == "quit":
+            self.club_app.exit()
+            return
+        if verb == "lang" and rest.strip().lower() in LANGS:
+            self.club_app.set_lang(rest.strip().lower())
+            self.say_line(self.t("welcome.ask"))
             return
         if not valid_name(name):
             self.error(self.t("welcome.bad_name", name=name))
