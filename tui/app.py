@@ -23,6 +23,7 @@ and hall callbacks post ``TableChanged``/``HallChanged``, which coalesce.
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,9 @@ from tui.i18n import LANGS
 from tui.screens.hall import HallScreen
 from tui.screens.table import TableScreen
 from tui.screens.welcome import WelcomeScreen
+
+
+log = logging.getLogger("sukno.tui")
 
 
 @dataclass
@@ -150,8 +154,14 @@ class ClubApp(App):
     def on_table_changed(self, message: TableChanged) -> None:
         screen = self.screen
         if isinstance(screen, TableScreen) and screen.table.id == message.table_id:
-            screen.on_table_update()
+            try:
+                screen.on_table_update()
+            except Exception:  # a drawing bug must not end the session
+                log.exception("redraw of table %s failed", message.table_id)
 
     def on_hall_changed(self, message: HallChanged) -> None:
         if isinstance(self.screen, HallScreen):
-            self.screen.on_club_update()
+            try:
+                self.screen.on_club_update()
+            except Exception:
+                log.exception("redraw of the hall failed")

@@ -188,3 +188,18 @@ async def test_every_registered_game_renders_through_a_deal(game_name):
                 await pilot.pause()
         assert rows(app)[0].startswith(" Table 1")
         assert "Traceback" not in text(app)
+
+
+async def test_a_bug_in_a_game_is_one_line_not_a_traceback(fake_game, monkeypatch):
+    club = Club([{"game": "highcard"}], seed=4)
+    app = ClubApp(club, "anna")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await seated_fake(pilot, club)
+
+        def broken(*args, **kwargs):
+            raise ZeroDivisionError("bug")
+
+        monkeypatch.setattr(club.tables[1], "act", broken)
+        await type_line(pilot, "knock")
+        assert "error in the club" in text(app)
+        assert app.is_running

@@ -43,6 +43,7 @@ MESSAGES: dict[str, str] = {
     "hall.say": "{name} говорит: {text}",
     "hall.table_open": "Накрыт новый стол {table}: {game}.",
     # commands
+    "cmd.failed": "Не получилось из-за ошибки в клубе; она записана.",
     "cmd.unknown": "Не знаю {word!r}. Может быть, {suggest}? Наберите помощь.",
     "cmd.unknown_plain": "Не знаю {word!r}. Наберите помощь.",
     "cmd.need_table": "Какой стол? Наберите {verb} N, например {verb} 1.",

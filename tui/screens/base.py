@@ -8,6 +8,7 @@ refusal is one line in the log saying why, and changes nothing.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -25,6 +26,9 @@ from tui.widgets.log import EventLog
 
 if TYPE_CHECKING:
     from tui.app import ClubApp
+
+
+log = logging.getLogger("sukno.tui")
 
 
 class ClubScreen(Screen):
@@ -85,6 +89,9 @@ class ClubScreen(Screen):
                 self.handle_club(command)
         except IllegalAction as err:
             self.error(self.explain(err))
+        except Exception:  # a bug must not end the session with a traceback on screen
+            log.exception("command %r failed", line)
+            self.error(self.t("cmd.failed"))
 
     def explain(self, err: IllegalAction) -> str:
         return refusals.explain(err, self.club_app.lang)
