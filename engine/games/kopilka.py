@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from engine.cards import Card, Rank, Suit
 from engine.game import ADMIN, Action, Event, Game, Option, OptionError, Viewer
@@ -37,7 +37,7 @@ FAILED_LEADS_LIMIT = 4  # R14: the deadlock guard
 MONEY_MAX = 10**9  # option ceiling: keeps every sum far from 64-bit limits
 
 SUIT_VALUE_OPTIONS = {Suit.SPADES: "V♠", Suit.CLUBS: "V♣", Suit.DIAMONDS: "V♦", Suit.HEARTS: "V♥"}
-OPTION_ALIASES = {
+OPTION_ALIASES = {  # ASCII spellings for terminals and config files; records keep the canonical names
     "VS": "V♠", "VC": "V♣", "VD": "V♦", "VH": "V♥",
     "vs": "V♠", "vc": "V♣", "vd": "V♦", "vh": "V♥",
     "A♠ multiplier": "M", "m": "M", "d": "D", "s": "S", "z": "Z",
@@ -68,7 +68,7 @@ class Layout:
     giver: int
     suit: Suit
     places: list[Card | None]
-    taken_by: list[int | None] = field(default_factory=list)
+    taken_by: list[int | None] = field(init=False)  # the taker of each place
 
     def __post_init__(self) -> None:
         self.taken_by = [None] * len(self.places)
@@ -113,7 +113,14 @@ class Kopilka(Game):
             canonical[name] = value
         return super().make_options(canonical)
 
-    def __init__(self, names, options=None, *, dealer: int = 0, pot: int = 0):
+    def __init__(
+        self,
+        names: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        *,
+        dealer: int = 0,
+        pot: int = 0,
+    ):
         super().__init__(names, options, dealer=dealer, pot=pot)
         self.partiya_deal = 0  # 1..4 while a partiya runs; 4 after its last deal
         self.settled = False  # a partiya has just been settled (RULES §9.4 'over')
@@ -227,7 +234,7 @@ class Kopilka(Game):
         return next(s for s in self._order(self.eldest) if self.owed[s])
 
     def _legal_discard(self, seat: int) -> list[Action]:
-        return [Action("discard", (c,)) for c in sorted(set(self.hands[seat]))]
+        return [Action("discard", (c,)) for c in sorted(self.hands[seat])]
 
     def _apply_discard(self, seat: int, action: Action) -> list[Event]:
         card = action.args[0]
@@ -511,11 +518,11 @@ class Kopilka(Game):
         return ""
 
     def places(self) -> dict[str, list[Card]]:
-        out = {f"hand {s}": list(h) for s, h in enumerate(self.hands)}
+        out = {f"hand:{s}": list(h) for s, h in enumerate(self.hands)}
         out["stock"] = list(self.stock)
         out["discards"] = list(self.discards)
         for giver, row in self.layouts.items():
-            out[f"layout {giver}"] = [c for c in row.places if c is not None]
+            out[f"layout:{giver}"] = [c for c in row.places if c is not None]
         out["trick"] = [c for _, c in self.trick]
         out["played"] = list(self.played)
         return out
