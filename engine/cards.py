@@ -136,10 +136,21 @@ def deck(size: int) -> list[Card]:
 
     32 = 7..A, 36 = 6..A, 48 = 3..A (RULES.md §3: no twos), 52 = 2..A.
     """
-    lowest = {32: 7, 36: 6, 48: 3, 52: 2}.get(size)
-    if lowest is None:
+    cards = _DECKS.get(size)
+    if cards is None:
         raise ValueError(f"no {size}-card deck: sukno knows 32, 36, 48 and 52")
-    return [Card.of(r, s) for s in Suit for r in range(lowest, 15)]
+    return list(cards)
+
+
+def deck_set(size: int) -> frozenset[Card]:
+    """The cards of a deck as a set (checking a deck order needs it once per deal)."""
+    deck(size)
+    return _DECK_SETS[size]
+
+
+_DECKS = {size: tuple(Card.of(r, s) for s in Suit for r in range(low, 15))
+          for size, low in ((32, 7), (36, 6), (48, 3), (52, 2))}
+_DECK_SETS = {size: frozenset(cards) for size, cards in _DECKS.items()}
 
 
 # --- notation (RULES.md §9.1) -------------------------------------------------

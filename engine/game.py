@@ -26,7 +26,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterable, Mapping, NamedTuple, Protocol, Sequence
 
-from engine.cards import Card, CardError, deck, format_cards, parse_card
+from engine.cards import Card, CardError, deck, deck_set, format_cards, parse_card
 
 SPECTATOR = -1
 """``view(SPECTATOR)``: public information only."""
@@ -251,9 +251,9 @@ class GivenDecks:
 
 def check_deck(cards: Sequence[Card], size: int) -> None:
     """Refuse a deck order that is not exactly the game's deck, saying what is wrong."""
-    full = deck(size)
-    if len(cards) == size and set(cards) == set(full):
+    if len(cards) == size and set(cards) == deck_set(size):
         return
+    full = deck(size)
     seen: set[Card] = set()
     dups = [c for c in cards if c in seen or seen.add(c)]  # type: ignore[func-returns-value]
     missing = [c for c in full if c not in seen]

@@ -129,6 +129,7 @@ class Stukolka(Game):
         self.discards: list[Card] = []  # face down: passed hands, exchanges
         self.played: list[tuple[int, Card]] = []  # completed tricks, in order
         self.trick: list[tuple[int, Card]] = []
+        self.best: tuple[int, Card] | None = None  # the card now winning the trick, and its seat
         self.declared: list[str] = [""] * n  # "", knock, golets, dark, pass, razrez, compelled, shlejf
         self.looked = [True] * n  # False only while a 58.в dark-option player has not looked (R52)
         self.queue: list[int] = []  # seats still to act in this phase, the first acts now
@@ -176,6 +177,7 @@ class Stukolka(Game):
                 self.hands[order[i % n]].append(cards[i])
             self.trump_card = cards[3 * n]
             self.trump = self.trump_card.suit
+            self.trump_ace = Card.of(Rank.ACE, self.trump)
             self.stock = list(cards[3 * n + 1:])
             if self.closed:  # R51: the shlejf lies face down; an ace causes no redeal
                 self.trump_where = "shlejf"
@@ -460,7 +462,7 @@ class Stukolka(Game):
         hand = self.hands[seat]
         trump = self.trump
         if not self.trick:
-            ace = Card.of(Rank.ACE, trump)  # type: ignore[arg-type]
+            ace = self.trump_ace
             return [ace] if ace in hand else list(hand)
         led = self.trick[0][1].suit
         best = self._winning_card()
@@ -479,28 +481,24 @@ class Stukolka(Game):
         return list(hand)
 
     def _winning_card(self) -> Card:
-        return self._trick_winner()[1]
+        return self.best[1]
 
-    def _trick_winner(self) -> tuple[int, Card]:
-        trump = self.trump
-        best = self.trick[0]
-        for seat, card in self.trick[1:]:
-            b = best[1]
-            if card.suit == b.suit:
-                if card > b:
-                    best = (seat, card)
-            elif card.suit == trump:
-                best = (seat, card)
-            # a card of another plain suit never wins
-        return best
+    def _beats(self, card: Card, best: Card) -> bool:
+        """The highest trump wins, else the highest card of the suit led (§5.6)."""
+        if card.suit == best.suit:
+            return card > best
+        return card.suit == self.trump
 
     def _apply_play(self, seat: int, card: Card) -> list[Event]:
         self.hands[seat].remove(card)
         self.trick.append((seat, card))
+        # The current winner is kept as cards fall, so legality (R41) never rescans the trick.
+        if len(self.trick) == 1 or self._beats(card, self.best[1]):
+            self.best = (seat, card)
         events = [Event("play", seat, {"card": card})]
         if len(self.trick) < len(self.active):
             return events
-        winner, _ = self._trick_winner()
+        winner = self.best[0]
         self.tricks[winner] += 1
         self.played.extend(self.trick)
         number = len(self.played) // len(self.active)
