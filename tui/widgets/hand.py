@@ -43,7 +43,7 @@ class Hand(Static):
 
     def _render_hand(self) -> Text:
         if not self.cards:
-            return Text("\n\n\n")
+            return Text("\n") + Text(" " + self.note, style="italic dim") + Text("\n\n")
         boxes = [
             card_box(c, self.ascii, dim=bool(self.playable) and c not in self.playable, mark=c in self.chosen)
             for c in self.cards

@@ -129,8 +129,11 @@ class TableView(Vertical):
         playable = {a for act in legal for a in act.args if isinstance(a, Card)}
         hand = self.my_hand()
         self.chosen &= set(hand)
-        self.query_one(Hand).show(hand, playable, self.chosen, tr(self.lang, "table.hand_keys") if hand else "",
-                                  self.ascii)
+        if hand:
+            note = tr(self.lang, "table.hand_keys")
+        else:
+            note = tr(self.lang, "table.watching", id=table.id) if me is None else ""
+        self.query_one(Hand).show(hand, playable, self.chosen, note, self.ascii)
         log = self.query_one(EventLog)
         for entry in table.log_since(self.seq):
             self.seq = entry.seq
