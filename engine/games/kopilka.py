@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from engine.cards import Card, Rank, Suit
@@ -477,6 +476,7 @@ class Kopilka(Game):
             "led": self.led,
             "must_avoid": self.must_avoid,
             "failed_leads": self.failed,
+            "drew": list(self.drew),  # draws in the current trick (R9); the cards stay hidden
             "last_trick": [[s, c] for s, c in self.last_trick],
             "sheet": [[t._asdict() for t in tricks] for tricks in self.sheet],
             "won": self.won(),
@@ -499,20 +499,21 @@ class Kopilka(Game):
         }
 
     def _status(self, seat: int) -> str:
+        """A short state word per seat (the TUI translates ``status.<word>``)."""
         if self.phase == TAKE:
             if seat == self.take_queue[0][0]:
                 return "taking"
             return "laid out" if seat in self.layouts else ""
         if self.phase == DISCARD:
-            return f"discards {self.owed[seat]}" if self.owed[seat] else ""
+            return "discarding" if self.owed[seat] else ""
         if self.phase == DONE:
             return "first out" if seat == self.first_shedder else ""
         if self.trick and seat == self.trick[0][0]:
             return "led"
         if seat in self.passed:
-            return f"drew {self.drew[seat]}, passed" if self.drew[seat] else "passed"
+            return "pass"
         if self.drew[seat]:
-            return f"drew {self.drew[seat]}"
+            return "drew"
         if any(s == seat for s, _ in self.trick):
             return "played"
         return ""

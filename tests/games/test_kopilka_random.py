@@ -127,7 +127,9 @@ def play_deal(game: Kopilka, rng: random.Random, decks: ShuffledDecks, money: in
 
 def play_session(seed: int, partiyas: int, views: bool) -> tuple[Kopilka, int]:
     rng = random.Random(seed)
-    options = {"D": rng.choice([0, 5, 20]), "S": rng.choice([0, 2, 5]), "Z": rng.choice([0, 5]), "M": rng.choice([2, 3])}
+    options = {
+        "D": rng.choice([0, 5, 20]), "S": rng.choice([0, 2, 5]), "Z": rng.choice([0, 5]), "M": rng.choice([2, 3]),
+    }
     money = rng.choice([0, 0, 3, 100])
     game = Kopilka(NAMES, options, dealer=rng.randrange(4), pot=money)
     decks = ShuffledDecks(32, seed)
