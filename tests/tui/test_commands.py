@@ -90,3 +90,17 @@ def test_every_event_of_every_game_is_told_in_a_sentence(lang):
         for entry in table.log_since(0):
             line = narrate(entry.event, entry.names, lang)
             assert "{" not in line and "=" not in line, (game_name, entry.event, line)
+
+
+def test_the_winning_card_of_a_trick_is_found():
+    from engine.cards import Suit
+    from tui.widgets.felt import render_felt, winning_card
+
+    c = parse_card
+    view = {"trick": [[0, c("K♣")], [1, c("A♣")], [2, c("2♥")]], "trump": None}
+    assert winning_card(view) == c("A♣")
+    assert winning_card({**view, "trump": Suit.HEARTS}) == c("2♥")
+    assert winning_card({**view, "trump_order": []}) is None
+    felt = render_felt({**view, "names": ["a", "b", "c"], "hand_counts": [1, 1, 1], "to_act": [0]},
+                       0, "en", False, 80).plain
+    assert "╔═══╗" in felt and "║A♣ ║" in felt and "▶ you" in felt

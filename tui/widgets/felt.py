@@ -108,7 +108,7 @@ def render_felt(view: dict[str, Any], me: int | None, lang: str, ascii: bool, wi
         side.append((max(half + 1, width - 1 - label.cell_len), label))
     rows[2] = _line(width, side)
     trick = (view.get("trick") or [])[-max(1, (width - 16) // 6):]  # the newest that fit
-    best = view.get("best")
+    best = winning_card(view)
     boxes = [card_box(c if isinstance(c, Card) else None, ascii, mark=c == best) for _, c in trick]
     trick_rows = boxes_row(boxes) if boxes else [Text(), Text(), Text()]
     col = _centre(width, trick_rows[0]) if boxes else width // 2
@@ -143,6 +143,22 @@ def _trump(view: dict[str, Any], lang: str, ascii: bool) -> list[Text] | None:
         return None
     label = Text(tr(lang, "felt.trump") + " ", style="dim")
     return [Text(" " * label.cell_len) + box[0], label + box[1], Text(" " * label.cell_len) + box[2]]
+
+
+def winning_card(view: dict[str, Any]) -> Card | None:
+    """The card now winning the trick: the game's own ``best`` if it says, else trump, else the led suit.
+
+    Games with a ranking of their own (``trump_order``) are not guessed at.
+    """
+    best = view.get("best")
+    if isinstance(best, Card) or "trump_order" in view:
+        return best if isinstance(best, Card) else None
+    cards = [c for _, c in view.get("trick") or [] if isinstance(c, Card)]
+    if not cards:
+        return None
+    trump = view.get("trump")
+    pool = [c for c in cards if c.suit == trump] or [c for c in cards if c.suit == cards[0].suit]
+    return max(pool, key=lambda c: c.rank)
 
 
 def score_text(view: dict[str, Any], lang: str) -> Text:
