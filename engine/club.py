@@ -31,7 +31,7 @@ from engine.game import Event
 from engine.games import registry
 from engine.table import LOG_KEEP, Callback, LogEntry, Table, TableError, sanitize
 
-_HALL_KINDS_FROM_TABLES = {"sit", "stand", "watch", "unwatch", "ready", "deal_start", "deal_over", "session_over"}
+_HALL_KINDS_FROM_TABLES = {"sit", "stand", "watch", "unwatch", "table_ready", "deal_start", "deal_over", "session_over"}
 
 
 class Club:
