@@ -255,3 +255,14 @@ def test_table_and_club_import_neither_textual_nor_asyncssh():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parents[2])
     assert out.stdout.strip() == "[]"
+
+
+def test_the_hall_hears_of_seats_readiness_and_deals(fake_game):
+    club = Club([{"game": "highcard"}])
+    heard: list = []
+    club.subscribe(heard.extend)
+    table = club.tables[1]
+    table.sit("anna")
+    table.start("anna")
+    table.say("anna", "hi")  # table chat stays at the table
+    assert [(e.kind, e.data) for e in heard] == [("table", {"table": 1})] * 2
