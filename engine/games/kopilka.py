@@ -299,12 +299,19 @@ class Kopilka(Game):
             return []
         return self._resolve() if len(self.trick) > 1 else self._fail_lead()
 
+    def _best(self) -> Card | None:
+        """§2.6, R11: the A♠ wins any trick it is in; otherwise the highest card of the led suit."""
+        cards = [c for _, c in self.trick]
+        if ACE_OF_SPADES in cards:
+            return ACE_OF_SPADES
+        return max((c for c in cards if c.suit == self.led), default=None)
+
     def _resolve(self) -> list[Event]:
-        """§2.6: the A♠ wins any trick it is in and doubles it; else the highest of the led suit."""
+        """A trick with at least one contribution counts; the A♠ doubles its value (R11)."""
         assert self.led is not None
         cards = [c for _, c in self.trick]
         doubled = ACE_OF_SPADES in cards
-        best = ACE_OF_SPADES if doubled else max(c for c in cards if c.suit == self.led)
+        best = self._best()
         winner = next(s for s, c in self.trick if c == best)
         value = self.options[SUIT_VALUE_OPTIONS[self.led]] * (self.options["M"] if doubled else 1)
         record = TrickRecord(self.partiya_deal, self.led, doubled, value)
@@ -414,7 +421,7 @@ class Kopilka(Game):
                 return f"You do not hold the {action.args[0]}."
             n = self.owed[seat]
             return f"First discard {n} card{'s' if n > 1 else ''} (one per card you took, R8): 'discard C'."
-        return self._explain_play(seat, action)
+        return self._explain_play(seat, action, legal)
 
     def _explain_take(self, action: Action) -> str | None:
         row = self.layouts[self.take_queue[0][1]]
@@ -427,7 +434,7 @@ class Kopilka(Game):
             return f"{giver} laid out {len(row.places)} cards; take one of places {free}."
         return f"Place {place} of {giver}'s row is already taken; take one of {free}."
 
-    def _explain_play(self, seat: int, action: Action) -> str | None:
+    def _explain_play(self, seat: int, action: Action, legal: list[Action]) -> str | None:
         hand = self.hands[seat]
         verb = action.verb
         if verb in ("take", "discard"):
@@ -447,10 +454,8 @@ class Kopilka(Game):
         if verb == "draw":
             return "The stock is empty: pass, or play the A♠ if you hold it."
         if verb == "play":
-            return (
-                f"You have no {led}: you may draw, pass or play the A♠; "
-                "a card of another suit cannot be played (R11)."
-            )
+            choices = " or ".join(a.text() for a in legal)
+            return f"You have no {led} and a card of another suit cannot be played; you may {choices} (R9, R11)."
         return None
 
     # -- views ------------------------------------------------------------------------
@@ -462,6 +467,7 @@ class Kopilka(Game):
             "hands": [sorted(h) if sees(s) else None for s, h in enumerate(self.hands)],
             "hand_counts": [len(h) for h in self.hands],
             "trick": [[s, c] for s, c in self.trick],
+            "best": self._best(),  # the card winning the trick so far
             "trump": None,
             "tricks": [len(t) for t in self.tricks],
             "status": [self._status(s) for s in range(PLAYERS)],
