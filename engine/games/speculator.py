@@ -32,7 +32,8 @@ reproduces it.  A rebuilt game's open window restarts at ``start_clock``.
 
 Prices are not enumerable, so ``legal_actions`` lists ``bid P`` and ``sell P``
 once at ``minPrice``; that entry stands for every whole price ≥ ``minPrice``
-(``_PricedActions`` makes ``in`` check the range).
+(``_PricedActions`` makes ``in`` check the range, and ``_allows`` answers the
+same question without building the list).
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ class _PricedActions(list):
         if isinstance(action, Action) and action.verb in ("bid", "sell") and len(action.args) == 1:
             price = action.args[0]
             priced = any(a.verb == action.verb and a.args for a in self)
-            return priced and type(price) is int and price >= self.min_price
+            return priced and type(price) is int and price >= self.min_price  # as _price_ok
         return list.__contains__(self, action)
 
 
@@ -155,6 +156,29 @@ class Speculator(Game):
         return (self.eldest + len(self._revealed)) % self.n
 
     @property
+    def window_open(self) -> bool:
+        """A trade window is open (R64)."""
+        return self.in_deal and self._window
+
+    @property
+    def best(self) -> Card | None:
+        """The current best face-up card (R62), the one card that may be traded (R63)."""
+        return self._best
+
+    @property
+    def holder(self) -> int | None:
+        return self._holder
+
+    @property
+    def bids(self) -> dict[int, int]:
+        """Standing bids of this window: bidder → price, oldest first."""
+        return dict(self._bids)
+
+    @property
+    def ready_seats(self) -> frozenset[int]:
+        return frozenset(self._ready)
+
+    @property
     def phase(self) -> str:
         if not self.in_deal:
             return DONE if self.deals else IDLE
@@ -180,6 +204,29 @@ class Speculator(Game):
         if seat not in self._ready:
             actions.append(Action("ready"))
         return _PricedActions(actions, price)
+
+    def _allows(self, seat: int, action: Action) -> bool:
+        """What ``_legal`` lists, answered at once: every seat acts during a window, so this
+        runs far more often than in turn-based games (tests check that the two agree)."""
+        verb, args = action.verb, action.args
+        if verb == "reveal":
+            return not args and seat == self.revealer and not (self._window and self.live_clock)
+        if not self._window:
+            return False
+        if verb == "ready":
+            return not args and seat not in self._ready
+        if verb == "bid":
+            return len(args) == 1 and seat != self._holder and self._price_ok(args[0])
+        if verb == "sell":
+            return seat == self._holder and (not args or len(args) == 1 and self._price_ok(args[0]))
+        if verb == "accept":
+            return (len(args) == 1 and seat == self._holder and args[0] in self.names
+                    and self.names.index(args[0]) in self._bids)
+        return False
+
+    def _price_ok(self, price: object) -> bool:
+        """§9.2: prices are whole kopecks ≥ minPrice."""
+        return type(price) is int and price >= self.options["minPrice"]
 
     def _normalize(self, action: Action) -> Action:
         """``accept anna`` means Anna: names match regardless of case when that is unambiguous."""
@@ -341,17 +388,16 @@ class Speculator(Game):
         return (f"No trade window is open: trading happens after a reveal, until the window "
                 f"closes (R64). Now {who} is to turn up the next card.")
 
-    def _why_illegal(self, seat: int, action: Action, legal: list[Action]) -> str:
-        reason = self._trade_reason(seat, action)
-        return reason or super()._why_illegal(seat, action, legal)
-
-    def _trade_reason(self, seat: int, action: Action) -> str | None:
+    def _explain(self, seat: int, action: Action, legal: list[Action]) -> str | None:
+        """The trading rule that refuses ``action`` (R61, R63, R64, §6.5), in words."""
         verb, best = action.verb, self._best_text()
         if verb == "reveal" and seat != self.revealer:
             return f"It is {self.names[self.revealer]}'s turn to turn up a card, not yours (R61)."
         if verb == "reveal":
             return ("A trade window is open: nobody may turn up a card while a deal can still be "
                     "made (§6.5). It closes when its time runs out or when everyone is ready.")
+        if not self._window:
+            return self._why_not_now(seat, action)
         if verb == "bid" and seat == self._holder:
             return f"You hold the best card {best} yourself; you cannot bid for your own card (R63)."
         if verb in ("bid", "sell") and action.args and action.args[0] < self.options["minPrice"]:
@@ -380,6 +426,7 @@ class Speculator(Game):
 
     def _view(self, viewer: Viewer) -> dict[str, Any]:
         """Unrevealed piles are seen by nobody, the owner neither (§6.4); only ADMIN sees them."""
+        revealer = self.revealer if self.in_deal else None
         return {
             "phase": self.phase,
             "hands": [list(p) if viewer == ADMIN else None for p in self._piles],
@@ -387,11 +434,11 @@ class Speculator(Game):
             "trick": [[seat, card] for seat, card in self._revealed],
             "trump": TRUMP,
             "tricks": [int(seat == self._winner) for seat in range(self.n)],
-            "status": [self._status(seat) for seat in range(self.n)],
+            "status": [self._status(seat, revealer) for seat in range(self.n)],
             "up": [list(cards) for cards in self._up],
             "best": self._best,
             "holder": self._holder,
-            "revealer": self.revealer if self.in_deal else None,
+            "revealer": revealer,
             "reveals": len(self._revealed),
             "reveals_total": CARDS_EACH * self.n,
             "redeals": self.redeals,
@@ -406,9 +453,9 @@ class Speculator(Game):
             "winner": self._winner,
         }
 
-    def _status(self, seat: int) -> str:
+    def _status(self, seat: int, revealer: int | None) -> str:
         words = []
-        if self.in_deal and not self._window and seat == self.revealer:
+        if not self._window and seat == revealer:
             words.append("to reveal")
         if seat == self._holder:
             words.append("holder")
