@@ -28,6 +28,7 @@ class HallScreen(ClubScreen):
     def __init__(self) -> None:
         super().__init__()
         self._seq = 0
+        self._table_rows = 0
 
     def compose(self) -> ComposeResult:
         yield Static("", id="header", classes="header")
@@ -63,7 +64,9 @@ class HallScreen(ClubScreen):
         title = Text(" " + self.t("club.name"), style="bold green")
         pad = max(1, self.size.width - title.cell_len - len(header) - 2)
         self.query_one("#header", Static).update(title + Text(" " * pad + header), layout=False)
-        self.query_one("#tables", Static).update(Text("\n").join(table_lines(app)))
+        lines = table_lines(app)
+        self.query_one("#tables", Static).update(Text("\n").join(lines), layout=len(lines) != self._table_rows)
+        self._table_rows = len(lines)
         for entry in app.club.hall_since(self._seq):
             self._seq = entry.seq
             line = self.hall_event(entry.event)

@@ -27,6 +27,7 @@ class EventLog(Static):
     def __init__(self, **kwargs: Any):
         super().__init__("", **kwargs)
         self.lines: deque[Text] = deque(maxlen=KEEP)
+        self._wrap_console: Console | None = None
 
     def add(self, line: str | Text, style: str = "") -> None:
         self.lines.append(line if isinstance(line, Text) else Text(line, style=style))
@@ -44,7 +45,9 @@ class EventLog(Static):
 
     def _draw(self) -> None:
         width, height = self.size.width or 78, self.size.height or 5
-        console = Console(width=width, color_system=None, legacy_windows=False)
+        if self._wrap_console is None or self._wrap_console.width != width:
+            self._wrap_console = Console(width=width, color_system=None, legacy_windows=False)
+        console = self._wrap_console
         shown: list[Text] = []
         for line in reversed(self.lines):
             wrapped = list(line.wrap(console, width))
