@@ -8,11 +8,12 @@ from typing import Sequence
 
 import pytest
 
-from engine.cards import Card, deck, parse_card
+from engine.cards import Card, Suit, deck, parse_card
 from engine.game import ADMIN, SPECTATOR, Action, DeckError, GivenDecks, IllegalAction, OptionError
 from engine.games import get_game
 from engine.games.speculator import SPECULATOR, Speculator, beats
 from engine.record import load_record, rebuild, record_of, replay
+from engine.table import Table
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
 NAMES4 = ["Anna", "Boris", "Vera", "Gleb"]
@@ -375,3 +376,33 @@ def test_deal_passes_clockwise() -> None:
         game.apply(game.revealer, "reveal")
     game.start_deal(GivenDecks([order({}, 4, dealer=1)]))
     assert game.dealer == 1 and game.to_act() == (2,) and game.pot == 20
+
+
+def test_view_follows_the_table_convention() -> None:
+    """DESIGN view convention: phase, hands (None: nobody sees a pile, §6.4), hand_counts,
+    trick as [seat, Card], trump ♦ (§6.3), tricks, status, plus the trade state."""
+    game = new_game({1: "A♦ 7♥ Q♣", 2: "9♠ J♣ 6♣"}, live=True)
+    act(game, "Boris: reveal", "Vera: bid 3", "Anna: ready")
+    view = game.view(0)
+    assert view["phase"] == "trade" and view["hands"] == [None] * 4 and view["hand_counts"] == [3, 2, 3, 3]
+    assert view["trick"] == [[1, parse_card("A♦")]] and view["trump"] == Suit.DIAMONDS
+    assert view["tricks"] == [0] * 4 and view["status"] == ["ready", "holder", "bid 3", ""]
+    assert view["best"] == parse_card("A♦") and view["holder"] == 1 and view["bids"] == {2: 3}
+    assert view["deadline"] == 115.0 and view["to_act"] == [0, 1, 2, 3]
+
+
+def test_a_table_drives_the_window_clock() -> None:
+    """Module docstring: the table puts the game on its clock and ticks it; the window closes by time."""
+    table = Table(1, "speculator", {"s": 5, "W": 10}, seed=7)
+    for name in ("a", "b", "c"):
+        table.sit(name)
+    for name in ("a", "b", "c"):
+        table.start(name, now=50.0)
+    game = table.game
+    assert isinstance(game, Speculator) and game.live_clock
+    table.act(game.names[game.revealer], "reveal", now=51.0)
+    assert table.deadline() == 61.0
+    with pytest.raises(IllegalAction, match="trade window is open"):
+        table.act(game.names[game.revealer], "reveal", now=55.0)
+    assert [e.kind for e in table.tick(61.0)] == ["window_closed"]
+    table.act(game.names[game.revealer], "reveal", now=62.0)
