@@ -153,15 +153,17 @@ class ClubApp(App):
 
     def on_table_changed(self, message: TableChanged) -> None:
         screen = self.screen
-        if isinstance(screen, TableScreen) and screen.table.id == message.table_id:
+        if isinstance(screen, TableScreen) and screen.is_mounted and screen.table.id == message.table_id:
             try:
                 screen.on_table_update()
             except Exception:  # a drawing bug must not end the session
                 log.exception("redraw of table %s failed", message.table_id)
 
     def on_hall_changed(self, message: HallChanged) -> None:
-        if isinstance(self.screen, HallScreen):
+        """The hall's news; at a table it may mean a player came or went (shown as away)."""
+        screen = self.screen
+        if isinstance(screen, (HallScreen, TableScreen)) and screen.is_mounted:
             try:
-                self.screen.on_club_update()
+                screen.on_club_update() if isinstance(screen, HallScreen) else screen.on_table_update()
             except Exception:
                 log.exception("redraw of the hall failed")

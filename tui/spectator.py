@@ -42,7 +42,7 @@ class SpectatorApp(App):
         self._unsubscribe = None
 
     def compose(self) -> ComposeResult:
-        yield TableView(self.table, None)
+        yield TableView(self.table, None, is_online=self.club.is_online)
         yield Static("", id="inputrow")
 
     def on_mount(self) -> None:

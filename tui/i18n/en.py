@@ -104,6 +104,7 @@ MESSAGES: dict[str, str] = {
     "status.compelled": "compelled",
     "status.shlejf": "shlejf",
     "status.knocked": "knocked",
+    "status.away": "away",
     "status.ready": "ready",
     # table errors (engine/table.py keys)
     "table.already_seated": "You already sit at table {table}.",

@@ -104,6 +104,7 @@ MESSAGES: dict[str, str] = {
     "status.compelled": "обязан",
     "status.shlejf": "шлейф",
     "status.knocked": "стукнул",
+    "status.away": "отошёл",
     "status.ready": "готов",
     # table errors (engine/table.py keys)
     "table.already_seated": "Вы уже сидите за столом {table}.",

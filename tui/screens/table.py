@@ -31,7 +31,8 @@ class TableScreen(ClubScreen):
         self._unsubscribe = None
 
     def compose(self) -> ComposeResult:
-        yield TableView(self.table, self.club_app.player, clock=self.club_app.clock)
+        app = self.club_app
+        yield TableView(self.table, app.player, clock=app.clock, is_online=app.club.is_online)
         yield CommandLine(id="cmd")
 
     @property

@@ -43,6 +43,8 @@ def seat_label(view: dict[str, Any], seat: int, me: int | None, lang: str, ascii
         words.append(tr(lang, "table.tricks", n=tricks[seat]))
     if names and seat < len(names) and names[seat] in view.get("ready", []):
         words.append(tr(lang, "status.ready"))
+    if names and seat < len(names) and names[seat] in view.get("away", []):
+        words.append(tr(lang, "status.away"))
     if words:
         text.append(" · " + " · ".join(words), style="italic")
     return text

@@ -78,9 +78,10 @@ class TableView(Vertical):
     """
 
     def __init__(self, table: Table, viewer: str | None, *, clock: Callable[[], float] = time.monotonic,
-                 **kwargs: Any):
+                 is_online: Callable[[str], bool] | None = None, **kwargs: Any):
         super().__init__(**kwargs)
         self.table = table
+        self.is_online = is_online
         self.viewer = viewer
         self.clock = clock
         self.lang = "en"
@@ -124,6 +125,8 @@ class TableView(Vertical):
         """Redraw from the table's current state and tell the events not yet told."""
         table = self.table
         self.view = view = table.view_for(self.viewer)
+        if self.is_online is not None:
+            view["away"] = [n for n in table.seated() if not self.is_online(n)]
         me = view.get("seat")
         self.query_one("#theader", Static).update(
             Text(" " + header_text(table, view, self.lang, self.ascii), style="bold"), layout=False)
