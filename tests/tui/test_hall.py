@@ -55,6 +55,8 @@ async def test_hall_look_tables_who_and_errors(club, size):
         assert "'x' is not a table number." in text(app)
         await type_line(pilot, "rules highcard")
         assert "High card: a test game" in text(app)
+        await type_line(pilot, "правила Старшая")
+        assert "No rules for 'Старшая'" in text(app)
         await type_line(pilot, "knock")
         assert "You are not at a table" in text(app)
         assert club.tables[1].seats == ["boris", None, None]
@@ -102,6 +104,8 @@ async def test_lang_switches_and_russian_verbs_work(club):
         assert "В клубе (1): anna." in text(app)
         await type_line(pilot, "lang de")
         assert "Неизвестный язык 'de'" in text(app)
+        await type_line(pilot, "правила Старшая карта")
+        assert "Старшая карта: тестовая игра." in text(app)
         await type_line(pilot, "сесть 2")
         assert isinstance(app.screen, TableScreen)
         assert "Стол 2" in text(app)

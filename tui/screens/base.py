@@ -173,7 +173,7 @@ class ClubScreen(Screen):
         elif verb == "help":
             self.show_help(args[0] if args else "")
         elif verb == "rules":
-            self.show_rules(args[0] if args else "")
+            self.show_rules(command.rest)
         elif verb == "lang":
             value = (args[0] if args else "").lower()
             if value not in LANGS:
@@ -233,6 +233,9 @@ class ClubScreen(Screen):
         if not game:
             self.say_line(self.t("rules.list", games=", ".join(games)))
             return
+        by_title = {title.casefold(): t.game_name for t in self.club_app.club.tables.values()
+                    for title in t.title.values()}
+        game = by_title.get(game.casefold(), game)
         if not has(self.club_app.lang, f"rules.{game.lower()}"):
             self.error(self.t("cmd.no_rules", game=game, games=", ".join(games)))
             return
