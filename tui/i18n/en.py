@@ -21,6 +21,7 @@ MESSAGES: dict[str, str] = {
         "The hall of the club. Lamps hang low over {count} tables of green baize; "
         "at the far end the doorman keeps the book of names."
     ),
+    "hall.describe_one": "The hall of the club. A lamp hangs low over the one table of green baize; at the far end the doorman keeps the book of names.",
     "hall.alone": "Nobody else is in the hall.",
     "hall.people": "Here: {names}.",
     "hall.table_empty": "Table {id} ({game}) stands empty.",

@@ -94,7 +94,8 @@ class HallScreen(ClubScreen):
 
     def describe(self) -> None:
         app = self.club_app
-        self.say_line(self.t("hall.describe", count=len(app.club.tables)))
+        count = len(app.club.tables)
+        self.say_line(self.t("hall.describe_one" if count == 1 else "hall.describe", count=count))
         others = [n for n in app.club.online() if n != app.player]
         self.say_line(self.t("hall.people", names=", ".join(others)) if others else self.t("hall.alone"))
         for table in app.club.tables.values():
