@@ -157,12 +157,11 @@ class French3(Game):
         return ()
 
     def _legal(self, seat: int) -> list[Action]:
-        """Kept until the state changes: a buy list can be long (module docstring)."""
-        if self._cache is not None and self._cache[0] == seat:
-            return self._cache[1]
-        legal = self._legal_buy(seat) if self.phase == EXCHANGE else [_play(c) for c in self._playable(seat)]
-        self._cache = (seat, legal)
-        return legal
+        """Kept until the state changes, since a buy list can be long; callers get a copy."""
+        if self._cache is None or self._cache[0] != seat:
+            legal = self._legal_buy(seat) if self.phase == EXCHANGE else [_play(c) for c in self._playable(seat)]
+            self._cache = (seat, legal)
+        return list(self._cache[1])
 
     def _normalize(self, action: Action) -> Action:
         """``buy`` names its cards in any order; the legal list has them ascending."""

@@ -216,11 +216,13 @@ class UkrPairs(Game):
     # ------------------------------------------------------------------ explanations
 
     def _explain(self, seat: int, action: Action, legal: list[Action]) -> str | None:
-        if action.verb != "play" or not action.args or not self.trick:
+        if action.verb != "play" or not action.args or self.phase != PLAY:
             return None
         card = action.args[0]
         if card not in self.hands[seat]:
             return f"You do not hold {card}."
+        if not self.trick:
+            return None
         led = suit_of(self.trick[0][1])
         if led == TRUMP:
             return "A trump was led (all jacks and clubs are trumps, R26) and you hold a trump, so you must play one."

@@ -213,7 +213,10 @@ def test_the_dealer_rotates_across_matches() -> None:
 
 
 def test_play_refusals_say_why() -> None:
-    """Not one's turn, a card not held, and a revoke are refused with a reason."""
+    """Not one's turn, a card not held (also on lead), and a revoke are refused with a reason."""
+    lead = rebuild(truncated(load_record(RECORDS / "ukr_pairs_C2.json"), 1, 0))
+    with pytest.raises(IllegalAction, match="do not hold 6♦"):
+        lead.apply(2, "play 6♦")
     game = rebuild(truncated(load_record(RECORDS / "ukr_pairs_C2.json"), 1, 1))  # P2 led ♠A
     with pytest.raises(IllegalAction, match="not your turn"):
         game.apply(0, "play 6♠")
