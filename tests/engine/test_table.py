@@ -266,3 +266,24 @@ def test_the_hall_hears_of_seats_readiness_and_deals(fake_game):
     table.start("anna")
     table.say("anna", "hi")  # table chat stays at the table
     assert [(e.kind, e.data) for e in heard] == [("table", {"table": 1})] * 2
+
+
+@pytest.mark.skipif("speculator" not in registry(), reason="Спекулянт has not landed")
+def test_club_tick_closes_a_speculator_window_at_its_deadline():
+    club = Club([{"game": "speculator"}], seed=3)
+    table = club.tables[1]
+    for name in ("anna", "boris", "vera"):
+        table.sit(name)
+        table.start(name, now=10.0)
+    game = table.game
+    for _ in range(3):  # reveal until a trade window opens
+        if club.next_deadline() is not None:
+            break
+        seat = game.to_act()[0]
+        table.act(game.names[seat], "reveal", now=10.0)
+    deadline = club.next_deadline()
+    assert deadline is not None and deadline > 10.0
+    assert club.tick(deadline - 1.0) == {}
+    events = club.tick(deadline)
+    assert "window_closed" in [e.kind for e in events[1]]
+    assert club.next_deadline() is None or club.next_deadline() > deadline
