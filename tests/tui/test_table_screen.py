@@ -207,3 +207,28 @@ async def test_a_bug_in_a_game_is_one_line_not_a_traceback(fake_game, monkeypatc
         await type_line(pilot, "knock")
         assert "error in the club" in text(app)
         assert app.is_running
+
+
+@pytest.mark.skipif("speculator" not in registry(), reason="Спекулянт has not landed")
+async def test_a_trade_window_shows_a_timer_bar():
+    now = [100.0]
+    club = Club([{"game": "speculator"}], seed=3)
+    table = club.tables[1]
+    app = ClubApp(club, "anna", clock=lambda: now[0])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "sit 1")
+        for name in ("boris", "vera"):
+            table.sit(name)
+            table.start(name, now=now[0])
+        await type_line(pilot, "start")
+        assert "⏱" not in text(app)
+        game = table.game
+        while table.deadline() is None:
+            seat = game.to_act()[0]
+            table.act(game.names[seat], "reveal", now=now[0])
+        await pilot.pause()
+        hint_row = rows(app)[-2]
+        assert "⏱ ██████████" in hint_row and " s" in hint_row
+        table.tick(table.deadline())
+        await pilot.pause()
+        assert "⏱" not in text(app)
