@@ -1,0 +1,180 @@
+"""How much the rule-of-thumb bots win against random play (issue 9's figure).
+
+    python tests/bench/bot_bench.py            # 10,000 deals per line
+    python tests/bench/bot_bench.py --quick    # 1,000 per line, under a minute
+    python tests/bench/bot_bench.py --only stukolka --deals 3000
+
+Each line seats one rule bot among random bots (ukr_pairs: a rule partnership
+against a random one), moving the rule seat one place on every session so no
+seat or dealer position is favoured, and prints the rule seat's money:
+
+* mean kopecks per deal, with a 95% confidence interval.  Deals of a session
+  are not independent (Стуколка's pot and Копилка's kitty carry), so the
+  interval is the ratio estimator's over whole sessions, not over deals;
+* for the points games, money moves only when a game (french3) or a match
+  (ukr_pairs) is settled (R24, R30): money per settled game/match is printed
+  too, with its interval (u = 1: one kopeck per point);
+* the same figure for a random bot in the same seat against the same random
+  opponents (the control; the money games are zero-sum, so it hovers at 0);
+* the rule bot's decision time, p50 / p99 / max over all its moves.
+
+Sessions: Стуколка — one rotation of the deal, then on until a deal leaves the
+pot empty (R44, ``rounds`` = 1), with the house limit ``remiz_cap`` = 90 (three
+antes): without it random play makes a pot triple every deal and no mean
+exists; Копилка — one partiya (4 deals); french3 — one game; ukr_pairs — one
+match; Спекулянт — one deal (K♠ redeals included), on the game's live clock
+driven by ``Arena`` in 5-second rounds (every seat may bid, sell, accept or
+say ready once per round; a window closes when all are ready or at its
+deadline, W = 15 s after the reveal, pushed by bids up to Wmax = 60 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from engine.bots import make_bot  # noqa: E402
+from engine.bots.arena import Arena  # noqa: E402
+from engine.game import Game, ShuffledDecks  # noqa: E402
+from engine.games import get_game  # noqa: E402
+
+MAX_SESSION = 400
+"""A session that has not ended by then stops (none did in our runs)."""
+
+
+@dataclass
+class Case:
+    label: str
+    game: str
+    players: int
+    options: dict[str, Any] = field(default_factory=dict)
+    unit: str = "deal"  # what one session is, for the per-session figure
+    team: bool = False  # ukr_pairs: the rule seat's partner is a rule bot too
+
+
+CASES = [
+    Case("stukolka a", "stukolka", 4, {"variant": "a", "rounds": 1, "remiz_cap": 90}, "session"),
+    Case("stukolka b", "stukolka", 4, {"variant": "b", "rounds": 1, "remiz_cap": 90}, "session"),
+    Case("stukolka v", "stukolka", 5, {"variant": "v", "rounds": 1, "remiz_cap": 90, "dark": True,
+                                       "razrez": True}, "session"),
+    Case("stukolka g", "stukolka", 4, {"variant": "g", "rounds": 1, "remiz_cap": 90}, "session"),
+    Case("kopilka", "kopilka", 4, {}, "partiya"),
+    Case("french3", "french3", 3, {}, "game"),
+    Case("ukr_pairs", "ukr_pairs", 4, {}, "match", team=True),
+    Case("speculator", "speculator", 4, {}, "deal"),
+]
+
+
+def session_over(game: Game, case: Case, deals: int) -> bool:
+    if deals >= MAX_SESSION:
+        return True
+    if case.game == "stukolka":
+        return game.is_over()
+    if case.game in ("french3", "ukr_pairs", "kopilka"):
+        return game.natural_end()
+    return True  # speculator: one deal
+
+
+@dataclass
+class Result:
+    money: list[int] = field(default_factory=list)  # per session, the rule seat
+    deals: list[int] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+
+
+def run(case: Case, deals: int, rule: str, seed: int) -> Result:
+    """Sessions until ``deals`` deals are played; the ``rule`` kind sits at the moving seat."""
+    cls = get_game(case.game)
+    names = [f"P{i}" for i in range(case.players)]
+    result = Result()
+    rng = random.Random(seed)
+    played = session = 0
+    while played < deals:
+        seat = session % case.players
+        ours = {seat, (seat + 2) % case.players} if case.team else {seat}
+        bots = [make_bot(case.game, rule if s in ours else "random", rng.randrange(2**32))
+                for s in range(case.players)]
+        game = cls(names, case.options, dealer=rng.randrange(case.players))
+        timer = (lambda s, t: result.times.append(t) if s in ours else None) if rule == "rule" else None
+        arena = Arena(game, bots, rng=random.Random(rng.randrange(2**32)), timer=timer)
+        decks = ShuffledDecks(cls.deck_size, rng.randrange(2**63))
+        count = 0
+        while True:
+            arena.play_deal(decks)
+            count += 1
+            if session_over(game, case, count):
+                break
+        result.money.append(game.balances[seat])
+        result.deals.append(count)
+        played += count
+        session += 1
+    return result
+
+
+def per_deal(result: Result) -> tuple[float, float]:
+    """Mean money per deal and the half-width of its 95% interval (ratio estimator over sessions)."""
+    m, d = result.money, result.deals
+    k = len(m)
+    ratio = sum(m) / sum(d)
+    if k < 2:
+        return ratio, math.inf
+    mean_d = sum(d) / k
+    var = sum((mi - ratio * di) ** 2 for mi, di in zip(m, d)) / (k - 1)
+    return ratio, 1.96 * math.sqrt(var / k) / mean_d
+
+
+def per_session(result: Result) -> tuple[float, float]:
+    m = result.money
+    if len(m) < 2:
+        return float(m[0]) if m else 0.0, math.inf
+    return statistics.fmean(m), 1.96 * statistics.stdev(m) / math.sqrt(len(m))
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="1,000 deals per line instead of 10,000")
+    parser.add_argument("--deals", type=int, help="deals per line (overrides --quick)")
+    parser.add_argument("--only", help="run only the lines whose label starts with this")
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--no-control", action="store_true", help="skip the random-vs-random control")
+    args = parser.parse_args()
+    deals = args.deals or (1_000 if args.quick else 10_000)
+    print(f"rule-of-thumb bot vs random bots, {deals} deals per line; money in kopecks, ± = 95% CI")
+    print(f"{'game':<12} {'rule/deal':>20} {'random/deal (control)':>24} {'rule per session':>26}"
+          f" {'moves':>8} {'p50 µs':>8} {'p99 µs':>8} {'max ms':>7}")
+    started = time.perf_counter()
+    for case in CASES:
+        if args.only and not case.label.startswith(args.only):
+            continue
+        rule = run(case, deals, "rule", args.seed)
+        mean, half = per_deal(rule)
+        control = "—"
+        if not args.no_control:
+            base = run(case, deals, "random", args.seed)
+            c_mean, c_half = per_deal(base)
+            control = f"{c_mean:+.2f} ± {c_half:.2f}"
+        s_mean, s_half = per_session(rule)
+        session = f"{s_mean:+.1f} ± {s_half:.1f} /{case.unit}"
+        times = rule.times
+        print(f"{case.label:<12} {f'{mean:+.2f} ± {half:.2f}':>20} {control:>24} {session:>26}"
+              f" {len(times):>8} {quantile(times, 0.5) * 1e6:>8.0f} {quantile(times, 0.99) * 1e6:>8.0f}"
+              f" {max(times) * 1e3:>7.1f}", flush=True)
+    print(f"total {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
