@@ -21,7 +21,7 @@ async def seated_fake(pilot, club: Club) -> None:
     await type_line(pilot, "sit 1")
     club.tables[1].sit("boris")
     club.tables[1].start("boris")
-    await type_line(pilot, "start")
+    await type_line(pilot, "ready")  # the fake game has no verb ready: it means start
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])

@@ -87,6 +87,8 @@ class TableScreen(ClubScreen):
         verb = command.verb
         if verb == "look" and not any(a.verb == "look" for a in self.legal()):
             return False
+        if verb == "ready" and "ready" not in self.table.game_cls.verbs:
+            verb = "start"  # "ready" means ready to deal where the game has no verb of that name
         if verb == "start":
             if app.player not in self.table.seats:
                 self.error(self.t("cmd.spectator_no_act"))

@@ -10,7 +10,7 @@ from textual.widgets import Input, Static
 
 from tui.commands import ALIASES
 from tui.i18n import LANGS, tr
-from tui.screens.base import ClubScreen
+from tui.screens.base import ClubScreen, log
 from tui.widgets.cmdline import CommandLine
 from tui.widgets.log import EventLog
 
@@ -65,8 +65,12 @@ class WelcomeScreen(ClubScreen):
             self.error(self.t("welcome.bad_name", name=name))
             return
         app = self.club_app
-        error = app.register(name) if app.register is not None else (
-            self.t("welcome.taken", name=name) if app.club.is_online(name) else None)
+        try:
+            error = app.register(name) if app.register is not None else (
+                self.t("welcome.taken", name=name) if app.club.is_online(name) else None)
+        except Exception:  # the book of names failing must not show a traceback
+            log.exception("register %r failed", name)
+            error = self.t("cmd.failed")
         if error:
             self.error(error)
             return
