@@ -54,9 +54,9 @@ def actions_hint(legal: list[Action], lang: str, ascii: bool) -> str:
         plain = [a for a in actions if not a.args]
         if plain:
             parts.append(show_action(plain[0], lang, ascii))
-        if with_args and all(isinstance(x, int) and not isinstance(x, Card) for a in with_args for x in a.args):
-            lowest = min(x for a in with_args for x in a.args)
-            parts.append(f"{show_action(Action(verb), lang, ascii)} N≥{lowest}")
+        priced = len(with_args) == 1 and all(type(x) is int for x in with_args[0].args)
+        if priced:  # a price: the one listed action stands for every price from it up (Спекулянт)
+            parts.append(f"{show_action(Action(verb), lang, ascii)} N≥{with_args[0].args[0]}")
         elif with_args:
             if len(with_args) > 6:
                 parts.append(show_action(Action(verb), lang, ascii) + " …")
