@@ -9,6 +9,8 @@ Time: a game that runs on a clock (Спекулянт, ``start_clock``) is drive
 in a shuffled order, and a bot may wait (``None``); when nobody acts the clock
 jumps to the game's ``deadline()``, which closes the window.  So a random bot
 that keeps bidding still sees every window close, at ``Wmax`` at the latest.
+With ``clock=False`` the game keeps a record's rules (no time: a window closes
+when all are ready or at the revealer's next ``reveal``) and idle rounds repeat.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from typing import Callable, Sequence
 
 from engine.bots.base import Bot
 from engine.game import Action, DeckSource, Game
+
+IDLE_ROUNDS = 100
+"""Without a clock (a record's rules) a round where every bot waits is asked again, this many times."""
 
 Timer = Callable[[int, float], None]
 """Called with (seat, seconds) after each bot decision (the bench's move times)."""
@@ -32,7 +37,7 @@ class Arena:
     """Plays deals of one ``game`` session with one bot per seat."""
 
     def __init__(self, game: Game, bots: Sequence[Bot], *, step: float = 5.0,
-                 rng: random.Random | None = None, timer: Timer | None = None):
+                 rng: random.Random | None = None, timer: Timer | None = None, clock: bool = True):
         if len(bots) != game.n:
             raise ValueError(f"{game.n} seats need {game.n} bots, not {len(bots)}")
         self.game = game
@@ -42,7 +47,8 @@ class Arena:
         self.timer = timer
         self.now = 0.0
         self.actions = 0
-        self.live = hasattr(game, "start_clock")
+        self.live = clock and hasattr(game, "start_clock")
+        self.idle = 0
         if self.live:
             game.start_clock(self.now)  # type: ignore[attr-defined]
 
@@ -93,10 +99,13 @@ class Arena:
                 acted = True
         if acted:
             self.now += self.step
+            self.idle = 0
         else:
             deadline = game.deadline()
-            if deadline is None:
+            self.idle += 1
+            if deadline is None and self.idle > IDLE_ROUNDS:
                 raise Stuck(f"nobody acts in {game.name} and no deadline waits")
-            self.now = max(self.now, deadline)
+            if deadline is not None:
+                self.now = max(self.now, deadline)
         if self.live:
             game.tick(self.now)

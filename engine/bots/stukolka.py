@@ -55,7 +55,7 @@ class Situation:
         trumps_out = sum(1 for c in self.unseen if c.suit == self.trump)
         has_trump = 1 - (1 - trumps_out / max(1, len(self.unseen))) ** 3
         self.trump_risk = 0.4 * has_trump  # a given opponent is void in a plain suit and trumps it
-        self._chances: dict[Card, float] = {}
+        self._chances = self._all_chances()
 
     def _opponents(self) -> float:
         """Opponents in play now, or expected (half of those yet to declare) during declarations."""
@@ -68,19 +68,24 @@ class Situation:
         pending = sum(1 for s in others if declared[s] == "")
         return max(1.0, known_in + 0.5 * pending)
 
+    def _all_chances(self) -> dict[Card, float]:
+        """``chance`` of every card of the deck at once: counts of higher unseen cards per suit."""
+        above = {suit: [0] * 16 for suit in Suit}
+        for card in self.unseen:
+            above[card.suit][card.rank] += 1
+        plain = 0.8 * (1 - self.trump_risk) ** self.opponents
+        out: dict[Card, float] = {}
+        for suit, counts in above.items():
+            higher = 0
+            for rank in range(14, 1, -1):
+                clear = (1 - self.share) ** higher
+                out[Card.of(rank, suit)] = clear if suit == self.trump else plain * clear
+                higher += counts[rank]
+        return out
+
     def chance(self, card: Card) -> float:
         """Rough chance that ``card`` takes a trick (module docstring)."""
-        known = self._chances.get(card)
-        if known is not None:
-            return known
-        higher = sum(1 for c in self.unseen if c.suit == card.suit and c.rank > card.rank)
-        clear = (1 - self.share) ** higher
-        if card.suit == self.trump:
-            value = clear
-        else:
-            value = 0.8 * clear * (1 - self.trump_risk) ** self.opponents
-        self._chances[card] = value
-        return value
+        return self._chances[card]
 
     def value(self, hand: Sequence[Card], at_risk: bool = True) -> float:
         """A hand's expected trick money less its remiz risk, in pots (module docstring)."""
