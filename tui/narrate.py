@@ -15,7 +15,7 @@ from engine.cards import Card, Suit
 from engine.game import Event
 from tui.i18n import CATALOGUES, money, tr
 
-MONEY_KEYS = {"amount", "pot", "stake", "each", "won", "price", "kitty", "deposit", "ante"}
+MONEY_KEYS = {"amount", "pot", "stake", "share", "each", "won", "price", "kitty", "deposit", "ante"}
 PER_SEAT = {"tricks", "above", "below", "points"}
 SEAT_KEYS = {"seller", "buyer", "giver"}
 

@@ -446,7 +446,8 @@ class Stukolka(Game):
         playing = {s for s in range(self.n) if self.declared[s] not in ("", "pass")}
         self.active = [(leader + i) % self.n for i in range(self.n) if (leader + i) % self.n in playing]
         self.leader = leader
-        return [Event("play_starts", leader, {"stake": self.stake, "players": list(self.active)})]
+        return [Event("play_starts", leader,
+                      {"stake": self.stake, "share": self.stake // 3, "players": list(self.active)})]
 
     def _next_player(self) -> int:
         if not self.trick:

@@ -161,7 +161,7 @@ MESSAGES: dict[str, str] = {
     "ev.razrez": "{who} buys in (razrez).",
     "ev.razrez_declined": "{who} declines the razrez.",
     "ev.dealer_takes_pot": "Nobody plays: {who} takes the pot, {amount}.",
-    "ev.play_starts": "Play begins; {who} leads. Each trick is worth {stake}.",
+    "ev.play_starts": "Play begins; {who} leads. The pot holds {stake}: each trick is worth {share}.",
     "ev.play_begins": "Play begins; {who} leads.",
     "ev.play": "{who} plays {card}.",
     "ev.lead": "{who} leads {card}.",

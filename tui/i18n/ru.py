@@ -161,7 +161,7 @@ MESSAGES: dict[str, str] = {
     "ev.razrez": "{who} играет в разрез.",
     "ev.razrez_declined": "{who} отказывается от разреза.",
     "ev.dealer_takes_pot": "Никто не играет: {who} забирает кон, {amount}.",
-    "ev.play_starts": "Игра начинается; ходит {who}. Взятка стоит {stake}.",
+    "ev.play_starts": "Игра начинается; ходит {who}. На кону {stake}: взятка стоит {share}.",
     "ev.play_begins": "Игра начинается; ходит {who}.",
     "ev.play": "{who} кладёт {card}.",
     "ev.lead": "{who} ходит {card}.",
