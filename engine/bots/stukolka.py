@@ -11,8 +11,8 @@ hands, drawn with a fixed seed so the bot is a pure function of its view.
 
 Defaults at the turn clock (``default``): ``pass`` wherever it is legal
 (declaring, razrez), ``shlejf`` for the 58.в dealer (the rules' default),
-``buy`` alone (stand pat), the forced ``knock``; discards and cards by the
-rule bot.
+``buy`` alone (stand pat); a lone legal action (the forced ``knock``);
+the forced dealer's knock-or-golets, discards and cards by the rule bot.
 """
 
 from __future__ import annotations
