@@ -503,10 +503,10 @@ class Stukolka(Game):
         self.tricks[winner] += 1
         self.played.extend(self.trick)
         number = len(self.played) // len(self.active)
-        events.append(Event("trick", winner, {"number": number, "cards": [c for _, c in self.trick]}))
         share = self.stake // 3
         self._to_pot(winner, -share)
-        events.append(Event("trick_paid", winner, {"amount": share}))
+        events.append(Event("trick_won", winner,
+                            {"number": number, "cards": [c for _, c in self.trick], "amount": share}))
         self.trick = []
         self.leader = winner
         if number == 3:
