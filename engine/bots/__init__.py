@@ -12,6 +12,20 @@ module's ``default`` says which), never a guess at hidden cards.
 ``choose`` and ``default_action`` return ``None`` only in Спекулянт's trade
 windows, where every seat may act and one with nothing to add waits for the
 window's own clock.
+
+The defaults, per game:
+
+=============  ===============================================================
+stukolka       ``pass`` (declaring, razrez); ``shlejf`` (58.в dealer);
+               ``buy`` alone (stand pat); else the rule bot (forced dealer,
+               discards, cards)
+kopilka        ``pass`` when void; else the rule bot (first free ``take``,
+               discards, leads, follows)
+french3        ``buy`` alone (keep all: nothing above the line); cards by the
+               rule bot
+ukr_pairs      the rule bot's card
+speculator     ``reveal`` on one's turn; ``ready`` in a window; None when ready
+=============  ===============================================================
 """
 
 from __future__ import annotations

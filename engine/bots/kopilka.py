@@ -85,7 +85,6 @@ class KopilkaBot(Bot):
         return Action("play", (card,))
 
     def _follow(self, view: View, legal: Sequence[Action]) -> Action:
-        trick = view["trick"]
         cards = [c for c in played_cards(legal) if c != ACE_OF_SPADES or c.suit == view["led"]]
         led = view["led"]
         if cards and cards[0].suit == led:
