@@ -16,7 +16,7 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
   name sits at), ``say(name, text)`` (hall chat, sanitised like table chat),
   ``hall_since(seq)`` (the hall's chat/arrivals with sequence numbers).
 - ``subscribe(callback) -> unsubscribe``: ``callback(events)`` for hall events
-  (``enter``, ``leave``, ``say``, ``table_open``) and ``table`` events
+  (``enter``, ``leave``, ``say``, ``table_open``, ``table_close``) and ``table`` events
   (``data["table"]`` changed: seats, spectators, a deal started or ended).
 - ``next_deadline() -> float | None`` and ``tick(now)``: net's runtime wakes
   tables at their deadlines; the engine never reads a clock.
@@ -66,6 +66,11 @@ class Club:
         table.subscribe(lambda events, tid=table_id: self._table_changed(tid, events))
         self._emit([Event("table_open", None, {"table": table_id, "game": game})])
         return table
+
+    def close_table(self, table_id: int) -> None:
+        """Take an empty table out of the club (the admin's ``close``); the hall hears ``table_close``."""
+        if self.tables.pop(table_id, None) is not None:
+            self._emit([Event("table_close", None, {"table": table_id})])
 
     def table(self, table_id: int) -> Table:
         """The table by number; ``TableError`` with a reason otherwise."""

@@ -17,6 +17,11 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
 - ``subscribe(callback) -> unsubscribe``: ``callback(events)`` after every
   change; ``log_since(seq)`` gives the narrated history with sequence numbers,
   so a subscriber may coalesce callbacks and read what it missed.
+- ``keeper``: None, or an ``engine.keeper.TableKeeper`` that writes every
+  change to the store before any subscriber hears of it (``Club(store=…)``
+  sets it); a failed write shows nothing, rebuilds the table from its journal
+  and raises ``TableError("store.failed")``.  ``state()``/``load_state()``
+  are the table's own settings a journal keeps (seats, ready, money, pot…).
 - ``deadline()`` / ``tick(now)``: time always comes in as an argument
   (``start``/``act`` take an optional ``now`` too).  It is any monotonic time
   in seconds — ``time.monotonic()``, which is also asyncio's ``loop.time()``;
@@ -40,13 +45,21 @@ Decisions (why):
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 from collections import deque
-from typing import Any, Callable, NamedTuple
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple
 
 from engine.game import SPECTATOR, Event, Game, IllegalAction, ShuffledDecks
 from engine.games import get_game
+from engine.store import NotEnoughMoney, StoreError
+
+if TYPE_CHECKING:
+    from engine.keeper import TableKeeper
+
+log = logging.getLogger("sukno.table")
 
 Callback = Callable[[list[Event]], None]
 
@@ -99,8 +112,11 @@ class Table:
         seats: int | None = None,
         *,
         seed: int | None = None,
+        allow_debt: bool = False,
     ):
         self.id = table_id
+        self.allow_debt = bool(allow_debt)
+        self.keeper: TableKeeper | None = None
         self.game_name = game_name
         self.game_cls: type[Game] = get_game(game_name)
         self.options: dict[str, Any] = self.game_cls.make_options(options)
@@ -117,6 +133,7 @@ class Table:
         self.game: Game | None = None
         self.money: dict[str, int] = {}
         self.carried_pot = 0
+        self.closing = False  # set by the house (close --after-deal, shutdown): no new deal starts
         self.seeds: list[int] = []
         self._seed = seed
         self._decks: ShuffledDecks | None = None
@@ -167,9 +184,15 @@ class Table:
             raise TableError("table.no_seat", f"There is no seat {seat + 1} here.", seat=seat + 1)
         if self.seats[seat] is not None:
             raise TableError("table.seat_taken", f"Seat {seat + 1} is taken.", seat=seat + 1)
-        self.seats[seat] = name
-        self.spectators.discard(name)
-        self.money.setdefault(name, 0)
+        if self.keeper is not None:
+            try:
+                self.keeper.check_funds(name)
+            except NotEnoughMoney as err:
+                raise TableError(err.key, err.message, **err.params) from None
+        with self._saving():
+            self.seats[seat] = name
+            self.spectators.discard(name)
+            self.money.setdefault(name, 0)
         self._emit([Event("sit", seat, {"name": name})])
         return seat
 
@@ -180,9 +203,10 @@ class Table:
             raise TableError("table.not_seated", "You do not sit at this table.")
         if self.in_deal():
             raise TableError("table.in_deal", "You cannot stand up in the middle of a deal.")
-        events = self._end_session() if self.game is not None else []
-        self.seats[seat] = None
-        self.ready.discard(name)
+        with self._saving():
+            events = self._end_session() if self.game is not None else []
+            self.seats[seat] = None
+            self.ready.discard(name)
         self._emit(events + [Event("stand", seat, {"name": name})])
 
     def watch(self, name: str) -> None:
@@ -213,10 +237,13 @@ class Table:
             raise TableError("table.not_seated", "You do not sit at this table.")
         if self.in_deal():
             raise TableError("table.in_deal_start", "A deal is being played now.")
-        self.ready.add(name)
-        events = [Event("table_ready", self.seat_of(name), {"name": name})]
-        if self.full() and set(self.seated()) <= self.ready:
-            events += self._start_deal(now)
+        if self.closing:
+            raise TableError("table.closing", "The house is closing this table; no new deal starts.")
+        with self._saving():
+            self.ready.add(name)
+            events = [Event("table_ready", self.seat_of(name), {"name": name})]
+            if self.full() and set(self.seated()) <= self.ready:
+                events += self._start_deal(now)
         self._emit(events)
         return events
 
@@ -228,9 +255,13 @@ class Table:
             if self._seed is not None:
                 self._seed += 1
             self.seeds.append(self._decks.seed)
+            if self.keeper is not None:
+                self.keeper.session_started()
         assert self._decks is not None
         self._clock(now)
         events = self.game.start_deal(self._decks)
+        if self.keeper is not None:
+            self.keeper.dealt(events, now)
         return events + self._after_action()
 
     def _after_action(self) -> list[Event]:
@@ -254,6 +285,8 @@ class Table:
         self._dealer = game._next_dealer() if game.deals else game.dealer
         self.game = None
         self._decks = None
+        if self.keeper is not None:
+            self.keeper.session_over(game)
         return [Event("session_over", None, {"balances": dict(zip(game.names, game.balances))})]
 
     def balance(self, name: str) -> int:
@@ -270,15 +303,22 @@ class Table:
             raise TableError("table.not_seated", "You do not sit at this table.")
         if self.game is None or not self.game.in_deal:
             raise TableError("table.no_deal", "No deal is being played; type start when you are ready.")
-        self._clock(now)
-        pending = self.game.tick(now) if now is not None else []
+        with self._saving():
+            self._clock(now)
+            pending = self.game.tick(now) if now is not None else []
+            if pending:
+                if self.keeper is not None:
+                    self.keeper.ticked(pending, now)  # type: ignore[arg-type]
+                pending += self._after_action()
         if pending:
-            pending += self._after_action()
             self._emit(pending)
             if self.game is None or not self.game.in_deal:
                 raise TableError("table.no_deal", "No deal is being played; type start when you are ready.")
-        events = self.game.apply(seat, text)
-        events = events + self._after_action()
+        with self._saving():
+            events = self.game.apply(seat, text)
+            if self.keeper is not None:
+                self.keeper.acted(events, now)
+            events = events + self._after_action()
         self._emit(events)
         return events
 
@@ -302,12 +342,63 @@ class Table:
         if not self.in_deal():
             return []
         assert self.game is not None
-        self._clock(now)
-        events = self.game.tick(now)
+        try:
+            with self._saving():
+                self._clock(now)
+                events = self.game.tick(now)
+                if events:
+                    if self.keeper is not None:
+                        self.keeper.ticked(events, now)
+                    events = events + self._after_action()
+        except TableError:
+            return []  # not saved, so not shown; the next tick tries again
         if events:
-            events = events + self._after_action()
             self._emit(events)
         return events
+
+    # -- what a journal keeps --------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The table's own settings and state outside the game (JSON), for its journal."""
+        return {
+            "seats": list(self.seats), "ready": sorted(self.ready), "money": dict(self.money),
+            "carried_pot": self.carried_pot, "dealer": self._dealer, "seed": self._seed,
+            "seeds": list(self.seeds), "allow_debt": self.allow_debt,
+        }
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        """Put back what ``state()`` gave (seats must fit this table)."""
+        seats = list(state.get("seats", self.seats))
+        if len(seats) != len(self.seats):
+            raise ValueError(f"table {self.id} has {len(self.seats)} seats, the journal {len(seats)}")
+        self.seats = [str(n) if n else None for n in seats]
+        self.ready = {str(n) for n in state.get("ready", [])}
+        self.money = {str(k): int(v) for k, v in state.get("money", {}).items()}
+        self.carried_pot = int(state.get("carried_pot", 0))
+        self._dealer = int(state.get("dealer", 0))
+        self._seed = state.get("seed")
+        self.seeds = [int(s) for s in state.get("seeds", [])]
+        self.allow_debt = bool(state.get("allow_debt", self.allow_debt))
+
+    @contextmanager
+    def _saving(self) -> Iterator[None]:
+        """One operation's writes in one commit; a failed commit shows nothing and rebuilds the table."""
+        keeper = self.keeper
+        if keeper is None:
+            yield
+            return
+        try:
+            with keeper.batch():
+                yield
+        except StoreError as err:
+            log.error("table %s: not saved, so not shown: %s", self.id, err)
+            try:
+                keeper.rebuild()
+            except Exception:
+                log.exception("table %s: cannot be rebuilt from its journal", self.id)
+            raise TableError(
+                "store.failed", "The club could not write that down, so it did not happen; try again."
+            ) from None
 
     # -- what may be seen -----------------------------------------------------------
 
