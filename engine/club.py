@@ -2,9 +2,18 @@
 
 Interface used by ``tui/`` and ``net/`` (keep these names):
 
-- ``Club(tables_config=None, *, seed=None)``: ``tables_config`` is a list of
-  ``{"game": id, "options": {...}, "seats": n}``; None opens one table per
-  registered game with its defaults.  A config entry naming a game that is not
+- ``Club(tables_config=None, *, seed=None, store=None, now=None)``:
+  ``tables_config`` is a list of ``{"game": id, "options": {...}, "seats": n,
+  "at_zero": "refuse" | "debt"}`` (``at_zero``: what a table does with a
+  player whose club balance cannot cover its stake; refuse by default); None
+  opens one table per registered game with its defaults.
+- With a ``store`` every table keeps a journal (``engine.keeper``): the
+  tables the store has live come back as they were (``now`` is the clock
+  their timers restart from), and a config entry opens a new table only where
+  no table with its number (its place in the list, from 1) was restored.
+  ``restore_errors`` lists tables whose journal no longer replays (skipped).
+  ``balance(name)`` is the club balance (the ledger's) with a store, else the
+  sum of the player's money at the tables.  A config entry naming a game that is not
   registered is skipped and noted in ``club.skipped`` (games land one by one).
 - ``open_table(game, options=None, seats=None) -> Table`` (seats: the game's
   minimum number of players by default); ``tables: dict[int, Table]``.
@@ -29,6 +38,8 @@ from typing import Any, Callable
 
 from engine.game import Event
 from engine.games import registry
+from engine.keeper import TableKeeper
+from engine.store import Store, StoreError
 from engine.table import LOG_KEEP, Callback, LogEntry, Table, TableError, sanitize
 
 _HALL_KINDS_FROM_TABLES = {"sit", "stand", "watch", "unwatch", "table_ready", "deal_start", "deal_over", "session_over"}
@@ -37,9 +48,18 @@ _HALL_KINDS_FROM_TABLES = {"sit", "stand", "watch", "unwatch", "table_ready", "d
 class Club:
     """Every table and everyone online, shared by all sessions of one process."""
 
-    def __init__(self, tables_config: list[dict] | None = None, *, seed: int | None = None):
+    def __init__(
+        self,
+        tables_config: list[dict] | None = None,
+        *,
+        seed: int | None = None,
+        store: Store | None = None,
+        now: float | None = None,
+    ):
         self.tables: dict[int, Table] = {}
         self.skipped: list[str] = []
+        self.store = store
+        self.restore_errors: list[str] = []
         self._sessions: dict[str, int] = {}
         self._guests: set[str] = set()
         self._subscribers: list[Callback] = []
@@ -49,23 +69,72 @@ class Club:
         if tables_config is None:
             tables_config = [{"game": name} for name in registry()]
         games = registry()
-        for entry in tables_config:
+        restored = self._restore(now) if store is not None else set()
+        for number, entry in enumerate(tables_config, 1):
             game = str(entry.get("game", ""))
             if game not in games:
                 self.skipped.append(game)
                 continue
-            self.open_table(game, entry.get("options"), entry.get("seats"))
+            if number in restored:
+                continue
+            self.open_table(game, entry.get("options"), entry.get("seats"),
+                            allow_debt=entry.get("at_zero", "refuse") == "debt",
+                            table_id=number if store is not None else None)
+
+    def _restore(self, now: float | None) -> set[int]:
+        """Bring back every live table of the store; the numbers of those restored or skipped."""
+        assert self.store is not None
+        numbers: set[int] = set()
+        for live in self.store.live_tables():
+            table_id = live.table_id
+            if not isinstance(table_id, int):
+                continue
+            numbers.add(table_id)
+            header = live.header
+            try:
+                table = Table(table_id, header.game, header.options, len(header.extra["table"]["seats"]))
+                keeper = TableKeeper(self.store, table)
+                keeper.restore(live, now)
+            except (StoreError, TableError, KeyError, TypeError, ValueError) as err:
+                self.restore_errors.append(f"table {table_id}: {getattr(err, 'message', err)}")
+                continue
+            table.keeper = keeper
+            self._add(table)
+        return numbers
 
     # -- tables ---------------------------------------------------------------------
 
-    def open_table(self, game: str, options: dict | None = None, seats: int | None = None) -> Table:
-        table_id = max(self.tables, default=0) + 1
+    def open_table(
+        self,
+        game: str,
+        options: dict | None = None,
+        seats: int | None = None,
+        *,
+        allow_debt: bool = False,
+        table_id: int | None = None,
+    ) -> Table:
+        if table_id is None or table_id in self.tables:
+            table_id = max(self.tables, default=0) + 1
         seed = None if self._seed is None else self._seed + 1000 * table_id
-        table = Table(table_id, game, options, seats, seed=seed)
-        self.tables[table_id] = table
-        table.subscribe(lambda events, tid=table_id: self._table_changed(tid, events))
+        table = Table(table_id, game, options, seats, seed=seed, allow_debt=allow_debt)
+        if self.store is not None:
+            keeper = TableKeeper(self.store, table)
+            keeper.open_new()
+            table.keeper = keeper
+        self._add(table)
         self._emit([Event("table_open", None, {"table": table_id, "game": game})])
         return table
+
+    def _add(self, table: Table) -> None:
+        self.tables[table.id] = table
+        self.tables = dict(sorted(self.tables.items()))
+        table.subscribe(lambda events, tid=table.id: self._table_changed(tid, events))
+
+    def balance(self, name: str) -> int:
+        """The club balance of ``name``: the ledger's with a store, else the money at the tables."""
+        if self.store is not None and self.store.account(name) is not None:
+            return self.store.balance(name)
+        return sum(t.balance(name) for t in self.tables.values())
 
     def close_table(self, table_id: int) -> None:
         """Take an empty table out of the club (the admin's ``close``); the hall hears ``table_close``."""

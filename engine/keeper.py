@@ -1,0 +1,184 @@
+"""A live table's keeper: writes each change of an ``engine.table.Table`` to the store first.
+
+``Table`` calls its keeper (when it has one) inside ``keeper.batch()`` at each
+change and shows the change to its subscribers only after the batch committed;
+a ``StoreError`` rolls the batch back, the keeper rebuilds the table from its
+journal (the game in memory is one change ahead of the disk) and the table
+reports the failure instead of showing anything.
+
+What is written (``engine.store`` explains the journal itself):
+
+- a session's header when its first deal starts (``header_of``, the table's
+  own state in ``extra["table"]``, ``extra["session"] = True``), then each
+  deal, action and clock tick through ``TableJournal``, with the money moved;
+- between sessions, a header with no game (``extra["session"] = False``);
+  a finished session becomes a ``sukno-record/1`` (``save_record``) in the
+  same commit as the action that ended it;
+- the table's own state (seats, who is ready, money at this table, carried
+  pot, dealer, seeds) as a ``table`` note whenever it changed.
+
+``restore`` puts a journal back into a fresh ``Table``: the same seats, hands,
+turn, pot and timers (the game's clock shifted to the restart's ``now``).
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
+
+from engine.game import Event, ShuffledDecks
+from engine.record import record_of
+from engine.store import (
+    LiveTable,
+    NotEnoughMoney,
+    Store,
+    StoreError,
+    TableHeader,
+    TableJournal,
+    check_funds,
+    header_of,
+    replay_journal,
+)
+
+if TYPE_CHECKING:
+    from engine.table import Table
+
+log = logging.getLogger("sukno.keeper")
+
+TABLE_NOTE = "table"
+STAKE_OPTIONS = ("a", "ante", "s", "S", "stake", "b", "u")
+
+
+def stake_of(options: dict[str, Any]) -> int:
+    """The least a player should be able to lose at once at a table (its ante or unit), ≥ 1 kopeck."""
+    for key in STAKE_OPTIONS:
+        value = options.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return 1
+
+
+class TableKeeper:
+    """Keeps one table's journal in step with it (see the module docstring)."""
+
+    def __init__(self, store: Store, table: Table):
+        self.store = store
+        self.table = table
+        self.journal: TableJournal | None = None
+        self._noted: dict[str, Any] | None = None
+
+    # -- opening --------------------------------------------------------------------------
+
+    def open_new(self, now: float | None = None) -> None:
+        """A table that has never been journaled: its journal starts in the lobby."""
+        self.store.open_table_journal(self.table.id, self._lobby_header(), now=now)
+        self._noted = self.table.state()
+
+    def purse(self, name: str) -> str:
+        """Whose money a seat plays with: the account of that name, else a pool of the name."""
+        return name if self.store.account(name) is not None else f"player:{name}"
+
+    def check_funds(self, name: str) -> None:
+        """The table's zero rule for ``name`` (only accounts have a club balance to check)."""
+        if self.store.account(name) is None:
+            return
+        check_funds(self.store.balance(name), stake_of(self.table.options), self.table.allow_debt)
+
+    # -- writing -----------------------------------------------------------------------------
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One commit for one table operation; the table's own state is noted at its end."""
+        with self.store.batch():
+            yield
+            self._note_table()
+
+    def session_started(self) -> None:
+        """Before the session's first deal: its header (the old entries go)."""
+        game = self.table.game
+        assert game is not None
+        purses = [self.purse(n) for n in game.names]
+        extra = {"session": True, "table": self.table.state()}
+        self.store.new_session(self.table.id, header_of(game, purses, extra))
+        self.journal = TableJournal(self.store, self.table.id, game, purses)
+        self._noted = extra["table"]
+
+    def dealt(self, events: Sequence[Event], now: float | None) -> None:
+        self._journal().record_deal(events, clock=now)
+
+    def acted(self, events: Sequence[Event], now: float | None) -> None:
+        self._journal().record_action(events, clock=now)
+
+    def ticked(self, events: Sequence[Event], now: float) -> None:
+        self._journal().record_tick(now, events)
+
+    def session_over(self, game: Any) -> None:
+        """A session ended (after the table booked it): keep its record, journal the lobby."""
+        if game.deals:
+            purses = self.journal.purses if self.journal is not None else [self.purse(n) for n in game.names]
+            accounts = {n: p for n, p in zip(game.names, purses) if ":" not in p}
+            self.store.save_record(record_of(game), table_id=self.table.id, accounts=accounts, result=game.result())
+        self.store.new_session(self.table.id, self._lobby_header())
+        self.journal = None
+        self._noted = self.table.state()
+
+    def _journal(self) -> TableJournal:
+        if self.journal is None or self.journal.game is not self.table.game:
+            raise StoreError(f"table {self.table.id}: its journal lost track of the session", 70)
+        return self.journal
+
+    def _note_table(self) -> None:
+        state = self.table.state()
+        if state != self._noted:
+            self.store.append(self.table.id, TABLE_NOTE, state)
+            self._noted = state
+
+    def _lobby_header(self) -> TableHeader:
+        table = self.table
+        return TableHeader(
+            game=table.game_name,
+            options=dict(table.options),
+            players=table.names(),
+            dealer=table.state()["dealer"],
+            pot=table.carried_pot,
+            seats=[],
+            extra={"session": False, "table": table.state()},
+        )
+
+    # -- reading back --------------------------------------------------------------------------
+
+    def restore(self, live: LiveTable, now: float | None = None) -> None:
+        """Put the table back as its journal leaves it; ``StoreError`` if it does not replay."""
+        table = self.table
+        entries = self.store.journal(table.id)
+        state = dict(live.header.extra.get("table", {}))
+        for entry in entries:
+            if entry.kind == TABLE_NOTE:
+                state = dict(entry.payload)
+        game = None
+        if live.header.extra.get("session"):
+            restored = replay_journal(live, entries, clock=now)
+            game = restored.game
+            self.journal = restored.journal(self.store)
+        else:
+            self.journal = None
+        table.load_state(state)
+        table.game = game
+        table._decks = None
+        if game is not None:
+            decks = ShuffledDecks(table.game_cls.deck_size, table.seeds[-1] if table.seeds else None)
+            for _ in range(sum(len(deal.decks) for deal in game.deals)):
+                decks.next_deck()
+            table._decks = decks
+        self._noted = table.state()
+
+    def rebuild(self) -> None:
+        """After a failed write: the table as the last commit left it."""
+        live = {t.table_id: t for t in self.store.live_tables()}.get(self.table.id)
+        if live is None:
+            raise StoreError(f"table {self.table.id} has no journal to rebuild from", 70)
+        self.restore(live, now=None)  # same process, same clock: no shift
+
+
+__all__ = ["NotEnoughMoney", "TableKeeper", "stake_of"]

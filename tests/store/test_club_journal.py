@@ -1,0 +1,151 @@
+"""The club with a store: every change journaled before it is shown, and a restart finds it all."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from engine.club import Club
+from engine.store import StoreError
+from engine.store_sqlite import SqliteStore
+from engine.table import TableError
+
+NAMES = ("Anna", "Boris", "Vera", "Gleb")
+
+
+def club_of(path: Path, config: list[dict] | None = None, now: float = 100.0) -> tuple[SqliteStore, Club]:
+    store = SqliteStore(path)
+    for name in NAMES:
+        if store.account(name) is None:
+            store.create_account(name, grant=10_000)
+    return store, Club(config or [{"game": "stukolka"}, {"game": "kopilka"}], store=store, now=now)
+
+
+def play(club: Club, table_id: int, steps: int, rng: random.Random, now: float = 100.0) -> None:
+    table = club.tables[table_id]
+    for _ in range(steps):
+        game = table.game
+        if game is None or not game.in_deal:
+            for name in table.seated():
+                if name not in table.ready:
+                    table.start(name, now=now)
+            continue
+        seat = game.to_act()[0]
+        table.act(game.names[seat], rng.choice(game.legal_actions(seat)).text(), now=now)
+
+
+def test_restart_restores_seats_hands_turn_pot_and_money(db_path):
+    store, club = club_of(db_path)
+    for name in NAMES:
+        club.tables[1].sit(name)
+    for name in NAMES[:3]:
+        club.tables[2].sit(name)
+    rng = random.Random(7)
+    play(club, 1, 60, rng)
+    play(club, 2, 40, rng)
+    views = {tid: {n: t.view_for(n) for n in NAMES} for tid, t in club.tables.items()}
+    states = {tid: t.state() for tid, t in club.tables.items()}
+    balances = {n: club.balance(n) for n in NAMES}
+    store.close()
+
+    store, again = club_of(db_path, now=5000.0)
+    assert again.restore_errors == []
+    assert {tid: t.state() for tid, t in again.tables.items()} == states
+    assert {tid: {n: t.view_for(n) for n in NAMES} for tid, t in again.tables.items()} == views
+    assert {n: again.balance(n) for n in NAMES} == balances
+    store.check_ledger()
+    assert store.ledger_sum() == 0
+    # and play goes on from there, still balanced
+    play(again, 1, 30, rng, now=5000.0)
+    assert store.ledger_sum() == 0
+    store.close()
+
+
+def test_subscribers_hear_only_what_is_committed(db_path):
+    store, club = club_of(db_path, [{"game": "stukolka"}])
+    table = club.tables[1]
+    for name in NAMES:
+        table.sit(name)
+    heard: list[int] = []
+    table.subscribe(lambda events: heard.append(len(store.journal(1))))
+    for name in NAMES:
+        table.start(name, now=1.0)
+    game = table.game
+    assert game is not None and game.in_deal
+    assert heard and all(n > 0 for n in heard)
+    # the journal has the deal before the subscriber hears of it
+    seen = len(store.journal(1))
+    seat = game.to_act()[0]
+    table.act(game.names[seat], game.legal_actions(seat)[0].text(), now=2.0)
+    assert heard[-1] == seen + 1
+    store.close()
+
+
+def test_a_failed_write_shows_nothing_and_the_table_is_rebuilt(db_path, monkeypatch):
+    store, club = club_of(db_path, [{"game": "stukolka"}])
+    table = club.tables[1]
+    for name in NAMES:
+        table.sit(name)
+    for name in NAMES:
+        table.start(name, now=1.0)
+    game = table.game
+    assert game is not None
+    before = table.view_for(NAMES[0])
+    heard: list[object] = []
+    table.subscribe(heard.append)
+
+    def disk_full(*args, **kwargs):
+        raise StoreError("disk full", 74)
+
+    monkeypatch.setattr(store, "append", disk_full)
+    seat = game.to_act()[0]
+    with pytest.raises(TableError) as refused:
+        table.act(game.names[seat], game.legal_actions(seat)[0].text(), now=2.0)
+    assert refused.value.key == "store.failed"
+    assert heard == []
+    assert table.view_for(NAMES[0]) == before
+    monkeypatch.undo()
+    seat = table.game.to_act()[0]
+    table.act(table.game.names[seat], table.game.legal_actions(seat)[0].text(), now=3.0)
+    assert heard
+    store.close()
+
+
+def test_zero_balance_refuses_a_seat_unless_the_table_allows_debt(db_path):
+    store = SqliteStore(db_path)
+    store.create_account("Pauper")
+    club = Club([{"game": "stukolka"}, {"game": "stukolka", "at_zero": "debt"}], store=store, now=0.0)
+    with pytest.raises(TableError) as refused:
+        club.tables[1].sit("Pauper")
+    assert refused.value.key == "store.not_enough_money"
+    assert club.tables[1].seated() == []
+    assert club.tables[2].sit("Pauper") == 0
+    store.close()
+
+
+def test_without_a_store_nothing_is_written(tmp_path):
+    club = Club([{"game": "stukolka"}], seed=1)
+    assert club.tables[1].keeper is None and club.store is None
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_session_that_ends_is_kept_as_a_record(db_path):
+    store, club = club_of(db_path, [{"game": "stukolka"}])
+    table = club.tables[1]
+    for name in NAMES:
+        table.sit(name)
+    rng = random.Random(3)
+    play(club, 1, 5, rng)
+    while table.in_deal():
+        play(club, 1, 1, rng)
+    table.stand("Anna")
+    history = store.history("Boris")
+    assert len(history) == 1 and history[0].table_id == 1 and history[0].game == "stukolka"
+    record = store.get_record(history[0].id)
+    assert record.players == list(NAMES) and record.deals
+    store.close()
+    store, again = club_of(db_path, [{"game": "stukolka"}])
+    assert again.tables[1].seats == [None, "Boris", "Vera", "Gleb"] and again.tables[1].game is None
+    store.close()
