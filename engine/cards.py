@@ -72,7 +72,11 @@ _RANK_LABELS = {r: (str(int(r)) if r <= 10 else "JQKA"[r - 11]) for r in Rank}
 
 
 class CardError(ValueError):
-    """A text that is not a card in any accepted notation."""
+    """A text that is not a card in any accepted notation; ``text`` is what was typed."""
+
+    def __init__(self, message: str, text: str = ""):
+        super().__init__(message)
+        self.text = text
 
 
 class Card(int):
@@ -183,11 +187,11 @@ def parse_card(text: str) -> Card:
         return cached
     word = text.strip().lower().replace("\ufe0f", "")  # drop emoji variation selectors
     if len(word) < 2:
-        raise CardError(f"{text!r} is not a card: expected {EXPECTED_CARD}")
+        raise CardError(f"{text!r} is not a card: expected {EXPECTED_CARD}", text)
     suit = _SUIT_WORDS.get(word[-1])
     rank = _RANK_WORDS.get(word[:-1])
     if suit is None or rank is None:
-        raise CardError(f"{text!r} is not a card: expected {EXPECTED_CARD}")
+        raise CardError(f"{text!r} is not a card: expected {EXPECTED_CARD}", text)
     card = Card.of(rank, suit)
     if len(_PARSE_CACHE) < 4096:
         _PARSE_CACHE[text] = card

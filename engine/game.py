@@ -46,6 +46,11 @@ class IllegalAction(Exception):
         self.params = dict(params or {})
 
 
+def refuse(key: str, message: str, **params: Any) -> IllegalAction:
+    """An ``IllegalAction`` with its catalogue key: ``message`` is the English text of ``key``."""
+    return IllegalAction(message, key=key, params=params)
+
+
 class OptionError(ValueError):
     """A table option that is unknown or has a bad value."""
 
@@ -81,19 +86,21 @@ def parse_action(text: str, verbs: Mapping[str, ArgKind]) -> Action:
     """Parse ``verb args`` with a game's verb grammar; raise ``IllegalAction`` on bad syntax."""
     words = text.split()
     if not words:
-        raise IllegalAction("Empty action: type a verb such as " + _verb_list(verbs) + ".")
+        raise refuse("refuse.empty", f"Empty action: type a verb such as {_verb_list(verbs)}.",
+                     verbs=_verb_list(verbs))
     verb, rest = words[0].lower(), words[1:]
     kind = verbs.get(verb)
     if kind is None:
-        raise IllegalAction(f"Unknown action {words[0]!r}: this game knows " + _verb_list(verbs) + ".")
+        raise refuse("refuse.unknown_verb", f"Unknown action '{words[0]}': this game knows {_verb_list(verbs)}.",
+                     verb=words[0], verbs=_verb_list(verbs))
     try:
         if kind == "":
             if rest:
-                raise IllegalAction(f"{verb!r} takes no arguments.")
+                raise refuse("refuse.no_args", f"'{verb}' takes no arguments.", verb=verb)
             return Action(verb)
         if kind == "card":
             if len(rest) != 1:
-                raise IllegalAction(f"{verb!r} takes exactly one card, e.g. '{verb} Q♠'.")
+                raise refuse("refuse.one_card", f"'{verb}' takes exactly one card, e.g. '{verb} Q♠'.", verb=verb)
             return Action(verb, (parse_card(rest[0]),))
         if kind in ("cards", "cards|shlejf"):
             if kind == "cards|shlejf" and [w.lower() for w in rest] == ["shlejf"]:
@@ -103,14 +110,14 @@ def parse_action(text: str, verbs: Mapping[str, ArgKind]) -> Action:
             if not rest and kind == "int?":
                 return Action(verb)
             if len(rest) != 1 or not rest[0].isdigit():
-                raise IllegalAction(f"{verb!r} takes one whole number, e.g. '{verb} 10'.")
+                raise refuse("refuse.one_number", f"'{verb}' takes one whole number, e.g. '{verb} 10'.", verb=verb)
             return Action(verb, (int(rest[0]),))
         if kind == "name":
             if len(rest) != 1:
-                raise IllegalAction(f"{verb!r} takes one player's name.")
+                raise refuse("refuse.one_name", f"'{verb}' takes one player's name.", verb=verb)
             return Action(verb, (rest[0],))
     except CardError as err:
-        raise IllegalAction(str(err)) from None
+        raise refuse("refuse.not_card", str(err), text=err.text) from None
     raise AssertionError(f"unknown argument kind {kind!r}")
 
 
@@ -343,9 +350,9 @@ class Game(ABC):
 
     def start_deal(self, decks: DeckSource) -> list[Event]:
         if self.in_deal:
-            raise IllegalAction("A deal is still being played.")
+            raise refuse("refuse.deal_running", "A deal is still being played.")
         if self.is_over():
-            raise IllegalAction("The session is over; no more deals.")
+            raise refuse("refuse.session_over", "The session is over; no more deals.")
         if self.deals:
             self.dealer = self._next_dealer()
         self._source = decks
@@ -405,14 +412,14 @@ class Game(ABC):
             action = self.parse_action(action)
         action = self._normalize(action)
         if not self.in_deal:
-            raise IllegalAction("No deal is being played now.")
+            raise refuse("refuse.no_deal", "No deal is being played now.")
         if not 0 <= seat < self.n:
-            raise IllegalAction(f"There is no seat {seat} at this table.")
+            raise refuse("refuse.no_seat", f"There is no seat {seat} at this table.", seat=seat)
         if seat not in self._to_act():
             waiting = ", ".join(self.names[s] for s in self._to_act())
-            raise IllegalAction(f"It is not your turn; waiting for {waiting}.")
+            raise refuse("refuse.not_turn", f"It is not your turn; waiting for {waiting}.", names=waiting)
         if not self._allows(seat, action):
-            raise IllegalAction(self._why_illegal(seat, action, self._legal(seat)))
+            raise self._why_illegal(seat, action, self._legal(seat))
         self.deals[-1].actions.append((seat, action))
         return self._apply(seat, action)
 
@@ -429,18 +436,22 @@ class Game(ABC):
         """Bring equivalent spellings to the one form ``_legal`` lists (e.g. card order in ``buy``)."""
         return action
 
-    def _why_illegal(self, seat: int, action: Action, legal: list[Action]) -> str:
+    def _why_illegal(self, seat: int, action: Action, legal: list[Action]) -> IllegalAction:
         reason = self._explain(seat, action, legal)
-        if reason:
+        if isinstance(reason, IllegalAction):
             return reason
+        if reason:
+            return IllegalAction(reason)
         verbs = sorted({a.verb for a in legal})
         if action.verb not in verbs:
-            return f"You cannot {action.verb} now; you may {' or '.join(verbs)}."
+            return refuse("refuse.cannot", f"You cannot {action.verb} now; you may {' or '.join(verbs)}.",
+                          verb=action.verb, verbs=" or ".join(verbs))
         options = ", ".join(a.text() for a in legal[:12])
-        return f"'{action.text()}' is not allowed now; you may: {options}."
+        return refuse("refuse.not_allowed", f"'{action.text()}' is not allowed now; you may: {options}.",
+                      action=action.text(), options=options)
 
-    def _explain(self, seat: int, action: Action, legal: list[Action]) -> str | None:
-        """A game-specific reason why ``action`` is illegal, or None for the generic one."""
+    def _explain(self, seat: int, action: Action, legal: list[Action]) -> str | IllegalAction | None:
+        """A game-specific reason why ``action`` is illegal (best: ``refuse(key, …)``), or None."""
         return None
 
     def view(self, viewer: Viewer) -> dict[str, Any]:

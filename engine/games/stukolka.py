@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import Card, Rank, Suit
-from engine.game import ADMIN, SPECTATOR, Action, Event, Game, IllegalAction, Option, Viewer
+from engine.game import ADMIN, SPECTATOR, Action, Event, Game, IllegalAction, Option, Viewer, refuse
 
 # Phases of a deal.
 TRUMP_MODE = "trump_mode"
@@ -535,43 +535,48 @@ class Stukolka(Game):
 
     # ------------------------------------------------------------------ explanations
 
-    def _explain(self, seat: int, action: Action, legal: list[Action]) -> str | None:
+    def _explain(self, seat: int, action: Action, legal: list[Action]) -> IllegalAction | None:
         if self.pending is not None and action.verb == "discard":
-            return f"You do not hold {action.args[0]}; discard one of your cards."
+            return refuse("refuse.not_held", f"You do not hold {action.args[0]}.", card=action.args[0])
         if self.phase == PLAY and action.verb == "play":
             return self._explain_play(seat, action.args[0])
         if self.phase == BUY and action.verb == "buy":
-            if self.closed and seat == self.dealer:
-                return "The dealer either stands pat ('buy') or takes the shlejf ('buy shlejf') (R51)."
-            if self.declared[seat] == "dark":
-                return "A dark player buys blind: write 'buy' alone, then discard one card (R52)."
-            if action.args == ("shlejf",):
-                return "Only the dealer may take the shlejf (R51)."
-            missing = [c for c in action.args if c not in self.hands[seat]]
-            if missing:
-                return f"You do not hold {missing[0]}."
-            return "You may discard at most 3 different cards of your hand (R47)."
+            return self._explain_buy(seat, action)
         if self.phase == DECLARE and seat == self.dealer and action.verb == "pass" and not self.closed:
-            return "Exactly one player is in, so the dealer must play (R39)."
+            return refuse("stukolka.forced", "Exactly one player is in, so the dealer must play (R39).")
         return None
 
-    def _explain_play(self, seat: int, card: Card) -> str:
+    def _explain_buy(self, seat: int, action: Action) -> IllegalAction:
+        if self.closed and seat == self.dealer:
+            return refuse("stukolka.dealer_buy",
+                          "The dealer either stands pat ('buy') or takes the shlejf ('buy shlejf') (R51).")
+        if self.declared[seat] == "dark":
+            return refuse("stukolka.dark_buy", "A dark player buys blind: write 'buy' alone, then discard one card (R52).")
+        if action.args == ("shlejf",):
+            return refuse("stukolka.shlejf_dealer_only", "Only the dealer may take the shlejf (R51).")
+        missing = [c for c in action.args if c not in self.hands[seat]]
+        if missing:
+            return refuse("refuse.not_held", f"You do not hold {missing[0]}.", card=missing[0])
+        return refuse("stukolka.buy_limit", "You may discard at most 3 different cards of your hand (R47).")
+
+    def _explain_play(self, seat: int, card: Card) -> IllegalAction:
         hand = self.hands[seat]
         if card not in hand:
-            return f"You do not hold {card}."
+            return refuse("refuse.not_held", f"You do not hold {card}.", card=card)
         if not self.trick:
-            return f"You hold the ace of trumps and are on lead, so you must lead it (R42)."
+            return refuse("stukolka.lead_ace", "You hold the ace of trumps and are on lead, so you must lead it (R42).",
+                          card=self.trump_ace)
         led = self.trick[0][1].suit
         best = self._winning_card()
-        trump = self.trump
-        assert trump is not None
         if any(c.suit == led for c in hand):
             if card.suit != led:
-                return f"You hold {led.symbol}, so you must follow {led.symbol} (R41)."
-            return f"You can beat {best}, so you must head the trick with a higher {led.symbol} (R41)."
-        if card.suit != trump:
-            return f"You have no {led.symbol} but hold trumps, so you must trump (R41)."
-        return f"You can overtrump {best}, so you must play a higher trump (R41)."
+                return refuse("stukolka.follow", f"You hold {led}, so you must follow {led} (R41).", suit=led)
+            return refuse("stukolka.head", f"You can beat {best}, so you must head the trick with a higher {led} (R41).",
+                          card=best, suit=led)
+        if card.suit != self.trump:
+            return refuse("stukolka.trump", f"You have no {led} but hold trumps, so you must trump (R41).", suit=led)
+        return refuse("stukolka.overtrump", f"You can overtrump {best}, so you must play a higher trump (R41).",
+                      card=best)
 
     # ------------------------------------------------------------------ session
 

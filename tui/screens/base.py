@@ -94,7 +94,7 @@ class ClubScreen(Screen):
             self.error(self.t("cmd.failed"))
 
     def explain(self, err: IllegalAction) -> str:
-        return refusals.explain(err, self.club_app.lang)
+        return refusals.explain(err, self.club_app.lang, self.club_app.ascii)
 
     def echo(self, line: str) -> None:
         self.log_view.add(Text("> " + line, style="dim"))
