@@ -36,6 +36,9 @@ DEFAULTS: dict[str, Any] = {
         "max_cols": 250,
         "max_rows": 100,
     },
+    "club": {
+        "grant": 10000,
+    },
     "spectators": {
         "buckets": ["80x24", "100x30", "120x40", "160x50"],
         "buffer_limit": 262144,
@@ -78,6 +81,7 @@ class Config:
     buckets: list[tuple[int, int]] = field(default_factory=lambda: [(80, 24), (100, 30), (120, 40), (160, 50)])
     buffer_limit: int = 262144
     tables: list[dict[str, Any]] = field(default_factory=list)
+    grant: int = 10000
 
 
 def _merge(base: dict[str, Any], over: Mapping[str, Any], where: str = "") -> dict[str, Any]:
@@ -118,6 +122,9 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     tables = raw.get("tables", DEFAULTS["tables"])
     if not isinstance(tables, list) or not all(isinstance(t, Mapping) and "game" in t for t in tables):
         raise ConfigError("tables must be a list of [[tables]] with a 'game' each")
+    for number, entry in enumerate(tables, 1):
+        if entry.get("at_zero", "refuse") not in ("refuse", "debt"):
+            raise ConfigError(f"tables[{number}].at_zero is 'refuse' or 'debt', not {entry.get('at_zero')!r}")
     server, limits, spect = merged["server"], merged["limits"], merged["spectators"]
     if not isinstance(server["host"], str) or not isinstance(server["data"], str):
         raise ConfigError("server.host and server.data are strings")
@@ -138,6 +145,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         buckets=sorted(_bucket(b) for b in spect["buckets"]),
         buffer_limit=_number("spectators", "buffer_limit", spect["buffer_limit"], int),
         tables=[dict(t) for t in tables],
+        grant=_number("club", "grant", merged["club"]["grant"], int),
         **ints,
     )
 

@@ -1,7 +1,11 @@
-"""Who is knocking: names bound to public keys, kept in ``accounts.json``.
+"""Who is knocking: names bound to public keys, kept in the store's accounts.
 
 A public key is the identity (like ssh-chat): a new key chooses a name once,
-a known key is greeted by it.  Names are unique regardless of case and of
+a known key is greeted by it.  ``StoreAccounts`` keeps them in the club's
+store (``engine.store``: an account per name, its keys, its language and the
+starting grant from the config); a guest has no account.  ``Accounts`` is the
+old ``accounts.json`` of the first servers, read once by ``import_json`` into
+the store (the file is then renamed ``accounts.json.imported``).  Names are unique regardless of case and of
 Latin/Cyrillic look-alikes ("Anna" and "Аnna" with a Cyrillic А are the same
 name), so nobody can pass for someone else.  The file is rewritten atomically
 (temp file, fsync, rename): a crash leaves the old or the new file, never half.
@@ -10,10 +14,15 @@ name), so nobody can pass for someone else.  The file is rewritten atomically
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import tempfile
 from pathlib import Path
+
+from engine.store import AccountError, Store
+
+log = logging.getLogger("sukno.identity")
 
 _LETTERS = "A-Za-zА-Яа-яЁёІіЇїЄєҐґЎў"
 NAME_RE = re.compile(rf"^[{_LETTERS}][{_LETTERS}0-9_\-]{{1,15}}$")
@@ -110,3 +119,57 @@ class Accounts:
             except OSError:
                 pass
             raise
+
+
+class StoreAccounts:
+    """Key fingerprint → name, in the store's accounts; a new name gets the starting grant."""
+
+    def __init__(self, store: Store, grant: int = 0) -> None:
+        self.store = store
+        self.grant = grant
+        self._folded = {fold(a.name) for a in store.accounts()}
+
+    def name_for(self, fingerprint: str) -> str | None:
+        """The name bound to this key, if any (and the account is seen now)."""
+        account = self.store.account_by_key(fingerprint)
+        if account is None:
+            return None
+        self.store.touch(account.name)
+        return account.name
+
+    def is_taken(self, name: str) -> bool:
+        return fold(name) in self._folded
+
+    def register(self, fingerprint: str, name: str, lang: str = "en") -> str | None:
+        """Make the account ``name`` for the key; None on success, else the reason (nothing changes)."""
+        texts = TEXTS.get(lang, TEXTS["en"])
+        name = name.strip()
+        problem = check_name(name, lang)
+        if problem:
+            return problem
+        bound = self.store.account_by_key(fingerprint)
+        if bound is not None:
+            return texts["bound"].format(name=bound.name)
+        if self.is_taken(name):
+            return texts["taken"].format(name=name)
+        try:
+            self.store.create_account(name, key=fingerprint, language=lang if lang in ("ru", "en") else "en",
+                                      grant=self.grant)
+        except AccountError:
+            return texts["taken"].format(name=name)
+        self._folded.add(fold(name))
+        return None
+
+
+def import_json(path: Path, accounts: StoreAccounts) -> int:
+    """Move the names of an old ``accounts.json`` into the store once; how many were added."""
+    if not path.exists():
+        return 0
+    old = Accounts(path)
+    added = 0
+    for fingerprint, name in sorted(old._by_key.items(), key=lambda kv: kv[1]):
+        if accounts.store.account_by_key(fingerprint) is None and accounts.register(fingerprint, name) is None:
+            added += 1
+    os.replace(path, path.with_name(path.name + ".imported"))
+    log.info("imported %d names from %s into the store", added, path)
+    return added

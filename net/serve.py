@@ -38,8 +38,16 @@ async def run(config: Config) -> int:
     except OSError as err:
         print(f"sukno serve: cannot listen on {config.host}:{config.port}: {err.strerror or err}", file=sys.stderr)
         return 75
-    print(f"sukno: the club is open — ssh -p {server.port} {server.shown_host}", file=sys.stderr, flush=True)
     stop = asyncio.Event()
+    from net.admin import start_admin
+
+    try:
+        admin = await start_admin(server, on_shutdown=stop.set)
+    except OSError as err:
+        print(f"sukno serve: {err}", file=sys.stderr)
+        await server.stop(message=None)
+        return 75
+    print(f"sukno: the club is open — ssh -p {server.port} {server.shown_host}", file=sys.stderr, flush=True)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         try:
@@ -49,6 +57,7 @@ async def run(config: Config) -> int:
     await stop.wait()
     logging.getLogger("sukno").info("closing: telling %d sessions", len(server.sessions))
     await server.stop()
+    await admin.close()
     return 0
 
 

@@ -328,6 +328,10 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             if self.name and self.server.count_account(self.name) > config.max_sessions_per_account:
                 self.finish(1, text(self.lang, "full", what=f"{self.name} × {config.max_sessions_per_account}"))
                 return
+        refusal = self.server.gate(self)
+        if refusal:
+            self.finish(1, refusal)
+            return
         step: tuple[str, Any] | None = ("hall", None)
         while step is not None and not self.closed:
             kind, arg = step
@@ -566,6 +570,8 @@ class SuknoServer:
         self._buckets: dict[str, TokenBucket] = {}
         self._guests = 0
         self._sweeper: asyncio.Task[None] | None = None
+        self.gates: list[Callable[[Session], str | None]] = []
+        """Checks on a session once its name is known (bans): a farewell line refuses it."""
 
     @property
     def shown_host(self) -> str:
@@ -647,6 +653,18 @@ class SuknoServer:
             name = f"guest-{self._guests}"
             if not self.club.is_online(name):
                 return name
+
+    def gate(self, session: Session) -> str | None:
+        for check in self.gates:
+            refusal = check(session)
+            if refusal:
+                return refusal
+        return None
+
+    def stop_accepting(self) -> None:
+        """Take no new connections (a shutdown's grace); the sessions in progress go on."""
+        if self._acceptor is not None:
+            self._acceptor.close()
 
     def forget(self, session: Session) -> None:
         self.sessions.discard(session)

@@ -62,9 +62,12 @@ async def test_new_key_registers_then_known_key_goes_to_hall(config):
         c = await connect(server.port, key=key)
         await c.wait("HALL Anna")
         await c.close()
-    saved = json.loads((config.data / "accounts.json").read_text("utf-8"))
-    assert list(saved["keys"].values()) == ["Anna"]
-    assert stat.S_IMODE(os.stat(config.data / "accounts.json").st_mode) == 0o600
+    from engine.store import open_store
+
+    with open_store(config.data) as store:
+        assert [a.name for a in store.accounts()] == ["Anna"]
+        assert store.account_by_key(key.get_fingerprint("sha256")).name == "Anna"
+        assert store.balance("Anna") == config.grant
 
 
 async def test_guest_without_key(config):
