@@ -12,6 +12,7 @@ import logging
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 from net.config import Config, ConfigError, load
 
@@ -30,9 +31,25 @@ def config_from_args(args: argparse.Namespace) -> Config:
 
 
 async def run(config: Config) -> int:
+    from engine.store import StoreError, open_store
     from net.server import SuknoServer
 
-    server = SuknoServer(config)
+    try:
+        config.data.mkdir(parents=True, exist_ok=True)
+        store = open_store(config.data, exclusive=True)
+    except OSError as err:
+        print(f"sukno serve: cannot use the data folder {config.data}: {err.strerror or err}", file=sys.stderr)
+        return 74
+    except StoreError as err:
+        print(f"sukno serve: {err}", file=sys.stderr)
+        return err.exit_status
+    try:
+        return await _serve(config, SuknoServer(config, store=store))
+    finally:
+        store.close()
+
+
+async def _serve(config: Config, server: Any) -> int:
     try:
         await server.start()
     except OSError as err:

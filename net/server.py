@@ -26,7 +26,7 @@ import asyncssh
 
 from net.config import Config
 from net.driver import attach
-from net.identity import Accounts
+from net.identity import StoreAccounts, import_json
 from net.runtime import Runtime
 from net.spectate import Hubs, HubKey, Member
 from net.texts import SPECTATOR_VERBS, text
@@ -546,19 +546,33 @@ class SuknoServer:
         config: Config,
         *,
         club: Any = None,
-        accounts: Accounts | None = None,
+        accounts: Any = None,
+        store: Any = None,
         player_app: PlayerAppFactory | None = None,
         spectator_app: SpectatorAppFactory | None = None,
     ) -> None:
         self.config = config
+        self._own_store = store is None
+        if store is None:  # ``sukno serve`` opens it itself to report a StoreError; tests need not
+            from engine.store import open_store
+
+            config.data.mkdir(parents=True, exist_ok=True)
+            store = open_store(config.data, exclusive=True)
+        self.store = store
         if club is None:
             from engine.club import Club
 
-            club = Club(config.tables)
+            club = Club(config.tables, store=store, now=time.monotonic())
             for game in getattr(club, "skipped", []):
                 log.warning("config: no game %r installed; its table is not opened", game)
+            for problem in getattr(club, "restore_errors", []):
+                log.error("not restored: %s", problem)
+            log.info("tables: %s", ", ".join(f"{t.id} {t.game_name}" for t in club.tables.values()))
         self.club = club
-        self.accounts = accounts or Accounts(config.data / "accounts.json")
+        if accounts is None:
+            accounts = StoreAccounts(store, config.grant)
+            import_json(config.data / "accounts.json", accounts)
+        self.accounts = accounts
         self._player_app = player_app or _club_app
         # SpectatorApp leaves its own bottom row empty for the watcher's command line.
         self.hubs = Hubs(spectator_app or self._spectator_app, config.buckets,
@@ -687,6 +701,9 @@ class SuknoServer:
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
             self._acceptor = None
+        if self._own_store and self.store is not None:
+            self.store.close()
+            self.store = None
 
 
 def _club_app(session: Session) -> Any:
