@@ -37,6 +37,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return serve(args)
 
 
+def _cmd_admin(args: argparse.Namespace) -> int:
+    from net.admin_cli import run_admin
+
+    return run_admin(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sukno", description="sukno — a club of old Russian card games entered with ssh"
@@ -55,6 +61,15 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, help="port to listen on (default 2222; 0: any free port)")
     serve.add_argument("--data", metavar="DIR", help="data folder: host key, accounts (default ./data)")
     serve.set_defaults(func=_cmd_serve)
+    admin = sub.add_parser(
+        "admin", help="administer the running club: a console, or one command (sukno admin help)"
+    )
+    admin.add_argument("--config", metavar="FILE", help="the config the server was started with (for its data folder)")
+    admin.add_argument("--data", metavar="DIR", help="the server's data folder (default as for serve: ./data)")
+    admin.add_argument("--json", action="store_true", help="print the reply as JSON (for scripts)")
+    admin.add_argument("words", nargs=argparse.REMAINDER, metavar="COMMAND …",
+                       help="one command to run (none: the interactive console)")
+    admin.set_defaults(func=_cmd_admin)
     return parser
 
 

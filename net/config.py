@@ -43,6 +43,10 @@ DEFAULTS: dict[str, Any] = {
         "buckets": ["80x24", "100x30", "120x40", "160x50"],
         "buffer_limit": 262144,
     },
+    "admin": {
+        "accounts": [],
+        "shutdown_grace": 60,
+    },
     "tables": [
         {"game": "stukolka", "options": {}},
         {"game": "kopilka", "options": {}},
@@ -82,6 +86,8 @@ class Config:
     buffer_limit: int = 262144
     tables: list[dict[str, Any]] = field(default_factory=list)
     grant: int = 10000
+    admins: list[str] = field(default_factory=list)
+    shutdown_grace: float = 60
 
 
 def _merge(base: dict[str, Any], over: Mapping[str, Any], where: str = "") -> dict[str, Any]:
@@ -126,6 +132,9 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         if entry.get("at_zero", "refuse") not in ("refuse", "debt"):
             raise ConfigError(f"tables[{number}].at_zero is 'refuse' or 'debt', not {entry.get('at_zero')!r}")
     server, limits, spect = merged["server"], merged["limits"], merged["spectators"]
+    admin = merged["admin"]
+    if not isinstance(admin["accounts"], list) or not all(isinstance(a, str) for a in admin["accounts"]):
+        raise ConfigError("admin.accounts must be a list of account names")
     if not isinstance(server["host"], str) or not isinstance(server["data"], str):
         raise ConfigError("server.host and server.data are strings")
     port = server["port"]
@@ -146,6 +155,8 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         buffer_limit=_number("spectators", "buffer_limit", spect["buffer_limit"], int),
         tables=[dict(t) for t in tables],
         grant=_number("club", "grant", merged["club"]["grant"], int),
+        admins=list(admin["accounts"]),
+        shutdown_grace=_number("admin", "shutdown_grace", admin["shutdown_grace"], float),
         **ints,
     )
 

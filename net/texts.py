@@ -24,6 +24,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "playing": "a deal is being played",
         "waiting": "waiting for players",
         "no_table": "There is no table {table}.",
+        "kicked": "The house has shown you out: {reason}",
+        "kicked_plain": "The house has shown you out.",
+        "banned": "The house has closed its door to you until {until}: {reason}",
+        "banned_ever": "The house has closed its door to you: {reason}",
+        "no_reason": "no reason given",
+        "announce": "The house",
+        "shutting_down": "The club closes in {grace} s: deals in play are finished, no new deal starts; your seat is kept.",
     },
     "ru": {
         "no_pty": "sukno нужен терминал: входите так:  ssh -t -p {port} {host}  (не ssh -T и без команды).",
@@ -42,6 +49,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "playing": "идёт сдача",
         "waiting": "ждут игроков",
         "no_table": "Стола {table} нет.",
+        "kicked": "Хозяин клуба попросил вас выйти: {reason}",
+        "kicked_plain": "Хозяин клуба попросил вас выйти.",
+        "banned": "Хозяин клуба закрыл для вас дверь до {until}: {reason}",
+        "banned_ever": "Хозяин клуба закрыл для вас дверь: {reason}",
+        "no_reason": "без объяснений",
+        "announce": "Хозяин клуба",
+        "shutting_down": "Клуб закрывается через {grace} с: начатые сдачи доиграют, новых не будет; ваше место сохранено.",
     },
 }
 

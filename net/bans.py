@@ -1,0 +1,172 @@
+"""Bans (``bans.json``) and the audit log (``audit.log``) in the data folder.
+
+Both are small files, not store tables, because the store is not wired into
+the server yet (issue 7) and because both must be readable by the operator
+with ``cat`` when the server is down.  Bans are rewritten atomically (temp
+file, fsync, rename) and pruned when they expire; the audit log is append
+only, one JSON object per line: ``{"at", "who", "command", "ok", "text"}``.
+
+A ban names one of three things, told apart by their form:
+
+- a key fingerprint (``SHA256:…``, as ``ssh-keygen -l`` and ``sessions`` show it),
+- an address or a network (``203.0.113.7``, ``2001:db8::/32``),
+- an account name (every key of that name), compared like names are (case and
+  Cyrillic look-alikes folded).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import os
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from net.identity import fold
+
+BANS_NAME = "bans.json"
+AUDIT_NAME = "audit.log"
+
+
+@dataclass
+class Ban:
+    """One ban: what (kind + target), until when (wall time, None: for ever), why, by whom."""
+
+    kind: str  # "key" | "address" | "name"
+    target: str
+    until: float | None
+    reason: str
+    by: str
+    at: float
+
+    def left(self, now: float) -> float | None:
+        return None if self.until is None else self.until - now
+
+
+def kind_of(target: str) -> str:
+    """``key``, ``address`` or ``name`` for a ban target (by its form)."""
+    if target.upper().startswith(("SHA256:", "MD5:")):
+        return "key"
+    try:
+        ipaddress.ip_network(target, strict=False)
+        return "address"
+    except ValueError:
+        return "name"
+
+
+class BanList:
+    """The bans in force, persisted in one JSON file; expired ones drop out."""
+
+    def __init__(self, path: Path, clock: Any = time.time) -> None:
+        self.path = path
+        self.clock = clock
+        self.bans: list[Ban] = []
+        if path.exists():
+            try:
+                raw = json.loads(path.read_text("utf-8") or "{}")
+                self.bans = [Ban(**b) for b in raw.get("bans", [])]
+            except (ValueError, TypeError) as err:
+                raise ValueError(f"{path}: not a bans file ({err}); fix or remove it") from None
+        self.prune()
+
+    def prune(self) -> None:
+        now = self.clock()
+        kept = [b for b in self.bans if b.until is None or b.until > now]
+        if len(kept) != len(self.bans):
+            self.bans = kept
+            self._save()
+
+    def add(self, target: str, seconds: float | None, reason: str, by: str) -> Ban:
+        kind = kind_of(target)
+        if kind == "address":
+            target = str(ipaddress.ip_network(target, strict=False))
+            if target.endswith(("/32", "/128")):
+                target = target.rsplit("/", 1)[0]
+        now = self.clock()
+        ban = Ban(kind, target, None if seconds is None else now + seconds, reason, by, now)
+        self.bans = [b for b in self.bans if not self._same(b, kind, target)] + [ban]
+        self._save()
+        return ban
+
+    def remove(self, target: str) -> list[Ban]:
+        kind = kind_of(target)
+        if kind == "address":
+            target = str(ipaddress.ip_network(target, strict=False)).removesuffix("/32").removesuffix("/128")
+        gone = [b for b in self.bans if self._same(b, kind, target)]
+        if gone:
+            self.bans = [b for b in self.bans if b not in gone]
+            self._save()
+        return gone
+
+    @staticmethod
+    def _same(ban: Ban, kind: str, target: str) -> bool:
+        if ban.kind != kind:
+            return False
+        return fold(ban.target) == fold(target) if kind == "name" else ban.target == target
+
+    def matching(self, *, name: str | None, key: str | None, address: str | None) -> Ban | None:
+        """The ban (if any) that shuts out this name, key or address now."""
+        self.prune()
+        for ban in self.bans:
+            if shuts_out(ban, name=name, key=key, address=address):
+                return ban
+        return None
+
+    def _save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        data = json.dumps({"bans": [asdict(b) for b in self.bans]}, ensure_ascii=False, indent=1)
+        fd, tmp = tempfile.mkstemp(prefix=".bans.", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+
+
+def shuts_out(ban: Ban, *, name: str | None, key: str | None, address: str | None) -> bool:
+    """Whether ``ban`` names this name, key or address (expiry aside)."""
+    if ban.kind == "name":
+        return bool(name) and fold(ban.target) == fold(name or "")
+    if ban.kind == "key":
+        return bool(key) and ban.target == key
+    return bool(address) and _in(address or "", ban.target)
+
+
+def _in(address: str, network: str) -> bool:
+    try:
+        return ipaddress.ip_address(address) in ipaddress.ip_network(network, strict=False)
+    except ValueError:
+        return False
+
+
+class AuditLog:
+    """Who did what, when: one JSON line per admin action, appended and flushed."""
+
+    def __init__(self, path: Path, clock: Any = time.time) -> None:
+        self.path = path
+        self.clock = clock
+
+    def write(self, who: str, argv: list[str], ok: bool, text: str) -> None:
+        entry = {
+            "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.clock())),
+            "who": who, "command": argv, "ok": ok, "text": text[:500],
+        }
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        with os.fdopen(fd, "a", encoding="utf-8") as f:
+            f.write(json.dumps(entry, ensure_ascii=False) + "\n")
+
+    def entries(self) -> list[dict[str, Any]]:
+        if not self.path.exists():
+            return []
+        return [json.loads(line) for line in self.path.read_text("utf-8").splitlines() if line.strip()]
