@@ -238,10 +238,14 @@ class AdminCommands:
         for online in self.club.online():
             if fold(online) == wanted and not self.club.is_guest(online):
                 return online
-        known = getattr(self.server.accounts, "_by_key", {})  # net.identity.Accounts: key → name
-        for account in known.values():
-            if fold(account) == wanted:
-                return account
+        store = getattr(self.server, "store", None)
+        account = store.account(name) if store is not None else None
+        if account is not None:
+            return account.name
+        known = getattr(self.server.accounts, "_by_key", {})  # the file-backed Accounts: key → name
+        for spelled in known.values():
+            if fold(spelled) == wanted:
+                return spelled
         raise AdminError(f"there is no account named {name!r}")
 
     async def do_watch(self, args: list[str], who: str) -> Reply:
@@ -369,7 +373,7 @@ class AdminCommands:
             raise AdminError(f"{args[1]!r} is not an amount: a whole number of kopecks, e.g. 5000") from None
         if amount == 0:
             raise AdminError("a grant of zero changes nothing")
-        store = getattr(self.server, "store", None) or getattr(self.club, "store", None)
+        store = getattr(self.server, "store", None)
         if store is None:
             raise AdminError("this server keeps no ledger yet (the store is not wired in); nothing was granted")
         from engine.store import GRANTS

@@ -15,7 +15,7 @@ import json
 import socket
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from net.admin import SOCKET_NAME
 
@@ -64,8 +64,12 @@ def data_folder(args: argparse.Namespace) -> Path:
     return load(args.config).data
 
 
-def run_admin(args: argparse.Namespace) -> int:
+def run_admin(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """The exit status; the answer goes to ``out``, complaints to ``err`` (default: stdout, stderr)."""
     from net.config import ConfigError
+
+    out = out or sys.stdout
+    err = err or sys.stderr
 
     argv = list(args.words)
     as_json = args.json
@@ -74,29 +78,29 @@ def run_admin(args: argparse.Namespace) -> int:
         as_json = True
     try:
         path = data_folder(args) / SOCKET_NAME
-    except ConfigError as err:
-        print(f"sukno admin: {err}", file=sys.stderr)
+    except ConfigError as problem:
+        print(f"sukno admin: {problem}", file=err)
         return 2
     if not argv:
         if not path.exists():
             print(f"sukno admin: no sukno server is running with data folder {path.parent} (no socket at {path})",
-                  file=sys.stderr)
+                  file=err)
             return 2
         from net.admin_console import run_console
 
         return run_console(path)
     try:
         reply = request(path, argv)
-    except NotRunning as err:
+    except NotRunning as problem:
         if as_json:
-            print(json.dumps({"ok": False, "status": 2, "text": str(err), "data": {}}, ensure_ascii=False))
-        print(f"sukno admin: {err}", file=sys.stderr)
+            print(json.dumps({"ok": False, "status": 2, "text": str(problem), "data": {}}, ensure_ascii=False), file=out)
+        print(f"sukno admin: {problem}", file=err)
         return 2
     status = int(reply.get("status", 0 if reply.get("ok") else 1))
     if as_json:
-        print(json.dumps(reply, ensure_ascii=False))
+        print(json.dumps(reply, ensure_ascii=False), file=out)
     elif reply.get("ok"):
-        print(reply.get("text", ""))
+        print(reply.get("text", ""), file=out)
     else:
-        print(f"sukno admin: {reply.get('text', '')}", file=sys.stderr)
+        print(f"sukno admin: {reply.get('text', '')}", file=err)
     return status
