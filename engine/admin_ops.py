@@ -52,11 +52,14 @@ def parse_duration(text: str) -> float:
 
 
 def show_duration(seconds: float) -> str:
-    seconds = max(0, int(round(seconds)))
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if seconds >= size and seconds % size == 0:
-            return f"{seconds // size}{unit}"
-    return f"{seconds}s"
+    """``2h``, ``1m 30s``, ``3d 4h``: the two largest units that are not zero."""
+    left = max(0, int(round(seconds)))
+    parts = []
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
+        if left >= size:
+            parts.append(f"{left // size}{unit}")
+            left %= size
+    return " ".join(parts[:2]) or "0s"
 
 
 # -- tables -------------------------------------------------------------------------
