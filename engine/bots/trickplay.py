@@ -8,8 +8,9 @@ Rules of thumb, as a club player states them:
 * lead a boss (a trump boss only while opponents may still hold trumps and
   the hand has a second trump), else the lowest card of the longest side suit;
 * follow: when the partner already wins and is safe, play low; when last, win
-  with the lowest card that does; earlier, win only with a boss; otherwise
-  play the lowest card, shedding from the shortest side suit.
+  with the lowest card that does; earlier, win with a boss, or when void in
+  the side suit led ruff with the lowest trump that wins; otherwise play the
+  lowest card, shedding from the shortest side suit.
 
 The memory restarts whenever the view shows a deal with no completed trick,
 so a bot seated in the middle of a deal plays on with what it has seen.
@@ -126,6 +127,9 @@ class TrickPlayer:
             holding = [c for c in winners if self._holds(c, led, trump, out, opponents_after)]
             if holding:
                 return min(holding, key=lambda c: (suit_of(c) == trump, power(c)))
+            ruffs = [c for c in winners if suit_of(c) == trump != led]
+            if ruffs:  # void in the side suit led: a trump may be overtrumped, a side card surely loses
+                return min(ruffs, key=power)
         return self._shed(hand, cards, trump)
 
     def _holds(self, card: Card, led: Hashable, trump: Hashable | None, out: Sequence[Card],

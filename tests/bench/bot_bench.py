@@ -4,8 +4,9 @@
     python tests/bench/bot_bench.py --quick    # 1,000 per line, under a minute
     python tests/bench/bot_bench.py --only stukolka --deals 3000
 
-Each line seats one rule bot among random bots (ukr_pairs: a rule partnership
-against a random one), moving the rule seat one place on every session so no
+Each line seats one rule bot among random bots (``ukr_pairs``: a rule
+partnership against a random one; ``ukr_pairs 1``: one rule bot with a random
+partner), moving the rule seat one place on every session so no
 seat or dealer position is favoured, and prints the rule seat's money:
 
 * mean kopecks per deal, with a 95% confidence interval.  Deals of a session
@@ -70,6 +71,7 @@ CASES = [
     Case("kopilka", "kopilka", 4, {}, "partiya"),
     Case("french3", "french3", 3, {}, "game"),
     Case("ukr_pairs", "ukr_pairs", 4, {}, "match", team=True),
+    Case("ukr_pairs 1", "ukr_pairs", 4, {}, "match"),
     Case("speculator", "speculator", 4, {}, "deal"),
 ]
 
