@@ -19,7 +19,7 @@ from engine.cards import Card, CardError, parse_card
 from engine.game import Action
 
 HALL_VERBS = ("look", "tables", "who", "sit", "watch", "stand", "leave", "say", "help", "rules", "lang",
-              "quit", "start")
+              "quit", "start", "balance", "history", "replay")
 """Verbs of the club itself (valid everywhere, some only at a table)."""
 
 GAME_VERBS = ("play", "pass", "take", "discard", "draw", "buy", "shlejf", "open", "look", "dark", "knock",
@@ -34,6 +34,8 @@ ALIASES: dict[str, str] = {
     "помощь": "help", "справка": "help", "?": "help", "правила": "rules", "язык": "lang",
     "выход": "quit", "exit": "quit", "начать": "start", "старт": "start", "next": "start",
     "дальше": "start", "сдавай": "start",
+    "счёт": "balance", "счет": "balance", "баланс": "balance", "история": "history", "повтор": "replay",
+    "запись": "replay",
     # the games (RULES.md §9.2)
     "ход": "play", "играть": "play", "хожу": "play", "пас": "pass", "пасую": "pass",
     "взять": "take", "беру": "take", "снести": "discard", "сношу": "discard", "сброс": "discard",
@@ -50,7 +52,8 @@ for _verb in HALL_VERBS + GAME_VERBS:
 RU_VERB: dict[str, str] = {
     "look": "осмотреться", "tables": "столы", "who": "кто", "sit": "сесть", "watch": "смотреть",
     "stand": "встать", "leave": "уйти", "say": "сказать", "help": "помощь", "rules": "правила",
-    "lang": "язык", "quit": "выход", "start": "начать", "play": "ход", "pass": "пас", "take": "взять",
+    "lang": "язык", "quit": "выход", "start": "начать", "balance": "счёт", "history": "история",
+    "replay": "повтор", "play": "ход", "pass": "пас", "take": "взять",
     "discard": "снести", "draw": "тянуть", "buy": "купить", "shlejf": "шлейф", "open": "открыть",
     "dark": "втёмную", "knock": "стук", "golets": "голец", "razrez": "разрез", "reveal": "вскрыть",
     "sell": "продаю", "bid": "даю", "accept": "принять", "ready": "готов",

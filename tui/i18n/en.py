@@ -219,7 +219,8 @@ MESSAGES: dict[str, str] = {
     "help.topics": "hall, table, cards, russian",
     "help.hall": (
         "In the hall: look (describe the room), tables (list them), who (who is online), "
-        "sit N [seat], watch N, say … (or ' …), rules [game], lang ru|en, help [topic], quit."
+        "sit N [seat], watch N, say … (or ' …), rules [game], lang ru|en, help [topic], quit. "
+        "Your money: balance; your games: history, replay N."
     ),
     "help.table": (
         "At a table: the game's verbs (play C, knock, pass, buy …), start (alias next) when ready, "
@@ -255,4 +256,26 @@ MESSAGES: dict[str, str] = {
         "the K♠ turned up forces a redeal. The best card at the end takes the pot."
     ),
     "rules.highcard": "High card: a test game. Knock, then play; the highest card of the led suit wins.",
+    # the store: balance, history, replay
+    "store.failed": "The club could not write that down, so it did not happen; try again in a moment.",
+    "store.not_enough_money": (
+        "Your club balance is {balance} kopecks and this table needs at least {needed}; it does not allow debt."
+    ),
+    "balance.line": "Your club balance: {money}.",
+    "balance.table_money": "Your money at the tables: {money} (this club keeps no ledger).",
+    "balance.move": "  {date}  {amount:>12}  {reason}",
+    "balance.guest": "Guests have no club balance.",
+    "history.head": "Your last games (replay N shows one):",
+    "history.line": "  #{id:<5} {date}  table {table}  {game:<18} {result}",
+    "history.none": "You have no finished games yet.",
+    "history.no_store": "This club keeps no records.",
+    "replay.need_id": "Which record? Type replay N (history lists them).",
+    "replay.none": "There is no record {id}.",
+    "replay.broken": "Record {id} cannot be replayed: {error}",
+    "replay.head": "Record {id} · {game} · deal {deal}/{deals} · move {step}/{steps}",
+    "replay.keys": "← → move · PgUp PgDn deal · Home End · Esc back",
+    "replay.dealt": "The deal is over; every hand as it was dealt:",
+    "replay.hidden": "{count} cards, hidden",
+    "replay.pot": "Pot: {money}",
+    "replay.empty": "Record {id} has no deals.",
 }

@@ -219,7 +219,8 @@ MESSAGES: dict[str, str] = {
     "help.topics": "hall (зал), table (стол), cards (карты), russian (русский)",
     "help.hall": (
         "В зале: осмотреться (look), столы (tables), кто (who), сесть N [место] (sit), смотреть N (watch), "
-        "сказать … или ' … (say), правила [игра] (rules), lang ru|en, помощь [раздел] (help), выход (quit)."
+        "сказать … или ' … (say), правила [игра] (rules), lang ru|en, помощь [раздел] (help), выход (quit). "
+        "Деньги: счёт (balance); ваши игры: история (history), повтор N (replay)."
     ),
     "help.table": (
         "За столом: глаголы игры (ход C, стук, пас, купить …), start/начать (next), когда готовы, "
@@ -254,4 +255,26 @@ MESSAGES: dict[str, str] = {
         "открытый К♠ — пересдача. Старшая карта в конце берёт кон."
     ),
     "rules.highcard": "Старшая карта: тестовая игра. Стук, затем ход; старшая карта масти хода берёт.",
+    # хранилище: баланс, история, повтор
+    "store.failed": "Клуб не смог это записать, поэтому ничего не произошло; попробуйте ещё раз.",
+    "store.not_enough_money": (
+        "На вашем счёте в клубе {balance} коп., а за этим столом нужно не меньше {needed}; в долг здесь не играют."
+    ),
+    "balance.line": "Ваш счёт в клубе: {money}.",
+    "balance.table_money": "Ваши деньги за столами: {money} (этот клуб не ведёт счетов).",
+    "balance.move": "  {date}  {amount:>12}  {reason}",
+    "balance.guest": "У гостей нет счёта в клубе.",
+    "history.head": "Ваши последние игры (повтор N — посмотреть):",
+    "history.line": "  №{id:<5} {date}  стол {table}  {game:<18} {result}",
+    "history.none": "У вас ещё нет законченных игр.",
+    "history.no_store": "Этот клуб не хранит записей.",
+    "replay.need_id": "Какую запись? Наберите повтор N (список — история).",
+    "replay.none": "Записи {id} нет.",
+    "replay.broken": "Запись {id} не воспроизводится: {error}",
+    "replay.head": "Запись {id} · {game} · сдача {deal}/{deals} · ход {step}/{steps}",
+    "replay.keys": "← → ход · PgUp PgDn сдача · Home End · Esc назад",
+    "replay.dealt": "Сдача сыграна; все руки, как их сдали:",
+    "replay.hidden": "{count} карт, закрыты",
+    "replay.pot": "Кон: {money}",
+    "replay.empty": "В записи {id} нет сдач.",
 }

@@ -183,6 +183,19 @@ class ClubScreen(Screen):
             self.say_line(self.t("lang.set"))
         elif verb == "quit":
             app.exit()
+        elif verb in ("balance", "history"):
+            from tui.history import balance_lines, history_lines
+
+            for line in (balance_lines if verb == "balance" else history_lines)(app):
+                self.say_line(line)
+        elif verb == "replay":
+            from tui.history import replay_screen
+
+            screen = replay_screen(app, args[0] if args else "")
+            if isinstance(screen, str):
+                self.error(screen)
+            else:
+                app.push_screen(screen)
         else:
             self.error(self.t("cmd.not_at_table"))
 

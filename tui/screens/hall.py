@@ -59,7 +59,7 @@ class HallScreen(ClubScreen):
         if app.guest:
             header = self.t("header.guest", name=app.player, online=online)
         else:
-            total = sum(t.balance(app.player) for t in app.club.tables.values())
+            total = app.club.balance(app.player)
             header = self.t("header.hall", name=app.player, money=money(total, app.lang), online=online)
         title = Text(" " + self.t("club.name"), style="bold green")
         pad = max(1, self.size.width - title.cell_len - len(header) - 2)
