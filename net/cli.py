@@ -31,6 +31,33 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return status
 
 
+def _cmd_export(args: argparse.Namespace) -> int:
+    """Write a finished record kept by the club's store as a ``sukno-record/1`` file (or to stdout)."""
+    from engine.store import StoreError, open_store
+
+    try:
+        store = open_store(args.data)  # shared: a running server keeps writing meanwhile
+        try:
+            record = store.get_record(args.id)
+        finally:
+            store.close()
+    except StoreError as err:
+        print(f"sukno export: {err}", file=sys.stderr)
+        return err.exit_status
+    text = json.dumps(record.to_json(), ensure_ascii=False, indent=1) + "\n"
+    if not args.out:
+        sys.stdout.write(text)
+        return 0
+    try:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as err:
+        print(f"sukno export: cannot write {args.out}: {err.strerror or err}", file=sys.stderr)
+        return 73
+    print(f"sukno export: record {args.id} written to {args.out}", file=sys.stderr)
+    return 0
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from net.serve import serve
 
@@ -55,6 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--pretty", action="store_true", help="indent the JSON output")
     replay.add_argument("--brief", action="store_true", help="leave out the per-deal events")
     replay.set_defaults(func=_cmd_replay)
+    export = sub.add_parser("export", help="write a finished record of the club as a sukno-record/1 file")
+    export.add_argument("id", type=int, help="the record's number (history in the club lists them)")
+    export.add_argument("--out", metavar="FILE", help="the file to write (default: standard output)")
+    export.add_argument("--data", metavar="DIR", default="data", help="the club's data folder (default ./data)")
+    export.set_defaults(func=_cmd_export)
     serve = sub.add_parser("serve", help="open the club: an SSH server (then: ssh -p 2222 localhost)")
     serve.add_argument("--config", metavar="FILE", help="a TOML file like config/sukno.toml (default: built-in)")
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
