@@ -595,13 +595,22 @@ async def start_admin(server: Any, on_shutdown: Callable[[], Any] | None = None)
     return admin
 
 
-def in_club_runner(server: Any, name: str) -> Callable[[str], Awaitable[Reply]] | None:
-    """For an admin account: run an ``admin …`` line typed in the club (None for everyone else)."""
-    commands = getattr(server, "admin", None)
-    if commands is None or fold(name) not in {fold(a) for a in server.config.admins}:
-        return None
+def admin_runner(session: Any) -> Callable[[str], Awaitable[Reply | None]]:
+    """The ``admin …`` verb of a player's session: the reply, or None when he is no admin.
 
-    async def run(line: str) -> Reply:
+    Checked at each call, not when the App starts, since a new key has no name
+    until the welcome screen; guests are never admins.
+    """
+
+    async def run(line: str) -> Reply | None:
+        server, name = session.server, session.name
+        commands = getattr(server, "admin", None)
+        admins = {fold(a) for a in getattr(server.config, "admins", [])}
+        if commands is None or session.guest or not name or fold(name) not in admins:
+            if name and commands is not None:
+                log.warning("refused admin %r from %s (not an admin)", line[:80], name)
+                commands.audit.write(f"ssh:{name}", ["admin", line[:200]], False, "refused: not an admin")
+            return None
         try:
             argv = shlex.split(line)
         except ValueError as err:

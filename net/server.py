@@ -707,6 +707,7 @@ class SuknoServer:
 
 
 def _club_app(session: Session) -> Any:
+    from net.admin import admin_runner
     from tui.app import ClubApp
 
     return ClubApp(
@@ -717,4 +718,5 @@ def _club_app(session: Session) -> Any:
         guest=session.guest,
         register=session.register,
         on_watch=session.on_watch,
+        admin=admin_runner(session),
     )

@@ -33,6 +33,7 @@ from textual.app import App
 from textual.message import Message
 
 from engine.club import Club
+from tui.admin_verb import AdminRunner
 from tui.i18n import LANGS
 from tui.screens.hall import HallScreen
 from tui.screens.table import TableScreen
@@ -76,6 +77,7 @@ class ClubApp(App):
         register: Callable[[str], str | None] | None = None,
         on_watch: Callable[[int], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        admin: AdminRunner | None = None,
     ):
         super().__init__()
         self.club = club
@@ -86,6 +88,7 @@ class ClubApp(App):
         self.register = register
         self.on_watch = on_watch
         self.clock = clock
+        self.admin = admin  # the house's commands (tui.admin_verb); net refuses non-admins
         self._entered = False
         self._unsubscribe: Callable[[], None] | None = None
 

@@ -60,6 +60,11 @@ RU_VERB: dict[str, str] = {
 }
 """The Russian spelling shown for a verb (hints, completion)."""
 
+# The house's verb: parsed for everyone (a non-admin is told it is not his), listed
+# nowhere, so completion does not offer it to players (tui.admin_verb).
+ALIASES.update({"admin": "admin", "админ": "admin"})
+RU_VERB["admin"] = "админ"
+
 ARG_WORDS = {"шлейф": "shlejf"}
 HELP_TOPICS = ("hall", "table", "cards", "russian")
 HELP_ALIASES = {"зал": "hall", "стол": "table", "карты": "cards", "русский": "russian"}

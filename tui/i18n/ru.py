@@ -45,6 +45,7 @@ MESSAGES: dict[str, str] = {
     "hall.table_open": "Накрыт новый стол {table}: {game}.",
     # commands
     "cmd.failed": "Не получилось из-за ошибки в клубе; она записана.",
+    "admin.refused": "Команда admin — только для хозяев клуба.",
     "cmd.unknown": "Не знаю {word!r}. Может быть, {suggest}? Наберите помощь.",
     "cmd.unknown_plain": "Не знаю {word!r}. Наберите помощь.",
     "cmd.need_table": "Какой стол? Наберите {verb} N, например {verb} 1.",

@@ -19,6 +19,7 @@ from textual.widgets import Input, Static
 from engine.game import IllegalAction
 from engine.table import Table
 from tui import commands, refusals
+from tui.admin_verb import run_admin
 from tui.commands import Command, UnknownCommand
 from tui.i18n import LANGS, has, money, tr
 from tui.widgets.cmdline import CommandLine
@@ -183,6 +184,8 @@ class ClubScreen(Screen):
             self.say_line(self.t("lang.set"))
         elif verb == "quit":
             app.exit()
+        elif verb == "admin":
+            run_admin(self, command.rest)
         elif verb in ("balance", "history"):
             from tui.history import balance_lines, history_lines
 
