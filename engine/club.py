@@ -139,6 +139,8 @@ class Club:
     def close_table(self, table_id: int) -> None:
         """Take an empty table out of the club (the admin's ``close``); the hall hears ``table_close``."""
         if self.tables.pop(table_id, None) is not None:
+            if self.store is not None:
+                self.store.close_table_journal(table_id)  # not restored after a restart
             self._emit([Event("table_close", None, {"table": table_id})])
 
     def table(self, table_id: int) -> Table:

@@ -149,3 +149,12 @@ def test_a_session_that_ends_is_kept_as_a_record(db_path):
     store, again = club_of(db_path, [{"game": "stukolka"}])
     assert again.tables[1].seats == [None, "Boris", "Vera", "Gleb"] and again.tables[1].game is None
     store.close()
+
+
+def test_a_closed_table_is_not_restored(db_path):
+    store, club = club_of(db_path)
+    club.close_table(2)
+    store.close()
+    store, again = club_of(db_path, [{"game": "stukolka"}])
+    assert list(again.tables) == [1]
+    store.close()
