@@ -31,6 +31,7 @@ from textual.geometry import Size
 from textual.message import Message
 
 _LINK_ATTR = "_sukno_link"
+_HOLD_AFTER = frozenset({"enter", "tab", "shift+tab"})
 
 ENTER_APP_MODE = (
     "\x1b[?1049h"  # alternate screen
@@ -127,6 +128,12 @@ class SSHDriver(Driver):
         self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
         self._buffer: list[str] = []
         self._input = True
+        self._early: list[bytes | str] | None = []  # keys typed before the first frame
+        self._held: list[Message] | None = None  # keys behind an Enter, until the next frame
+        self._held_frames = 0
+        self._held_since = 0.0
+        self._frames = 0
+        self._release_handle: asyncio.TimerHandle | None = None
         self._stale = False
         self._tick_handle: asyncio.TimerHandle | None = None
 
@@ -140,6 +147,11 @@ class SSHDriver(Driver):
             return
         data = "".join(self._buffer)
         self._buffer.clear()
+        self._frames += 1
+        if self._early is not None and self._app._running:
+            # The first frame is drawn, so the screen can take keys: replay what came early.
+            early, self._early = self._early, None
+            self._loop.call_soon(self._replay, early)
         if self._link.paused:
             self._stale = True  # dropped a diff: the next resume sends everything
             return
@@ -174,6 +186,10 @@ class SSHDriver(Driver):
 
     def disable_input(self) -> None:
         self._input = False
+        self._held = None
+        if self._release_handle is not None:
+            self._release_handle.cancel()
+            self._release_handle = None
         if self._tick_handle is not None:
             self._tick_handle.cancel()
             self._tick_handle = None
@@ -184,16 +200,70 @@ class SSHDriver(Driver):
         """Bytes from the client: decode, parse and post the keys/mouse/paste to the app."""
         if not self._input:
             return
+        if self._early is not None:
+            if len(self._early) < 256:
+                self._early.append(data)
+            return
         text = self._decode(data) if isinstance(data, bytes) else data
         if not text:
             return
         try:
             for message in self._parser.feed(text):
-                self.process_message(message)
+                self._deliver(message)
         except (ParseError, Exception):
             # A sequence the parser chokes on must not end the session: start afresh.
             self._parser = XTermParser()
         self._schedule_tick()
+
+    def _deliver(self, message: Message) -> None:
+        """Post one parsed key/mouse event, holding back what follows an Enter.
+
+        Keys that arrive in one burst (typed ahead over a slow link, a paste
+        without brackets) reach Textual together, and it runs an Enter's action
+        only after the printable keys behind it are inserted: ``sit 1⏎start⏎``
+        became ``sit 1start`` twice.  So after Enter or Tab the rest waits for
+        the App has drawn and has nothing queued (it acted on the Enter and any
+        new screen is mounted), or 0.5 s at most.
+        """
+        if self._held is not None:
+            if len(self._held) < 4096:
+                self._held.append(message)
+            return
+        self.process_message(message)
+        if isinstance(message, events.Key) and message.key in _HOLD_AFTER:
+            self._held = []
+            self._held_frames = self._frames
+            self._held_since = self._loop.time()
+            self._release_handle = self._loop.call_later(0.01, self._maybe_release)
+
+    def _settled(self) -> bool:
+        """The App drew since the Enter and has nothing queued (a new screen is mounted)."""
+        app = self._app
+        if self._frames == self._held_frames:
+            return False
+        try:
+            screen = app.screen
+        except Exception:
+            return True
+        pumps = [app, screen, app.focused]
+        return screen.is_mounted and all(
+            p is None or (p._message_queue.empty() and not p._next_callbacks) for p in pumps
+        )
+
+    def _maybe_release(self) -> None:
+        self._release_handle = None
+        if self._held is None:
+            return
+        if self._settled() or self._loop.time() - self._held_since > 0.5:
+            held, self._held = self._held, None
+            for message in held:
+                self._deliver(message)
+        else:
+            self._release_handle = self._loop.call_later(0.01, self._maybe_release)
+
+    def _replay(self, early: list[bytes | str]) -> None:
+        for data in early:
+            self.feed(data)
 
     def _schedule_tick(self) -> None:
         """A lone Escape becomes a key only after the parser's timeout."""
@@ -210,7 +280,7 @@ class SSHDriver(Driver):
             return
         try:
             for message in self._parser.tick():
-                self.process_message(message)
+                self._deliver(message)
         except Exception:
             self._parser = XTermParser()
 

@@ -212,3 +212,14 @@ async def test_slow_watcher_does_not_hold_up_others_and_is_repainted(tmp_path):
         assert not any(m.stale for hub in server.hubs.hubs.values() for m in hub.members)
         for w in (talker, steady, slow):
             await w.close()
+
+
+async def test_commands_typed_ahead_in_one_burst_act_in_order(config):
+    """``sit 1⏎start⏎`` arriving in one packet (a slow link) sits, then says ready: nothing merged or lost."""
+    async with running(config) as server:
+        anna = await register(server.port, "Anna")
+        anna.type("sit 1\rstart\r")
+        table = server.club.tables[1]
+        await until(lambda: "Anna" in table.ready, what="Anna seated and ready")
+        await anna.wait("You are ready")
+        await anna.close()
