@@ -9,10 +9,11 @@ for the fourth deal's first shedder, the whole rest of the kitty.  So:
   so winning tricks also sheds cards;
 * follow with the lowest card that takes the trick when last, with the
   highest that takes it otherwise, and with the lowest card when it cannot;
-* void: the A♠ takes any trick, so play it on a dear suit (♦ ♥) or when the
-  hand is nearly out; otherwise pass (a draw only adds cards to shed) —
-  unless the seat has no trick yet and the stock is deep, when one draw may
-  find the suit;
+* void: the A♠ takes any trick, so play it on a dear suit (♦ ♥), when the
+  hand is nearly out or for a first trick; with no trick yet draw (a card of
+  the suit may take this one and save ``Z``), else pass;
+* the partiya's fourth deal is a race: its first shedder takes the kitty's
+  whole rest, so void the bot never draws and plays the A♠ at once;
 * exchange: takes are blind (the first free place); discard the lowest card.
 
 Defaults at the turn clock (``default``): ``pass`` when void, the first free
@@ -32,6 +33,8 @@ from engine.game import Action
 ACE_OF_SPADES = Card.of(Rank.ACE, Suit.SPADES)
 DECK = 32
 PASS, DRAW = Action("pass"), Action("draw")
+LAST_DEAL = 4
+"""The partiya's last deal: its first shedder takes the kitty's whole rest (R16)."""
 VALUE_KEYS = {Suit.SPADES: "V♠", Suit.CLUBS: "V♣", Suit.DIAMONDS: "V♦", Suit.HEARTS: "V♥"}
 
 
@@ -108,12 +111,13 @@ class KopilkaBot(Bot):
     def _void(self, view: View, legal: Sequence[Action]) -> Action:
         me = seat_of(view)
         ace = Action("play", (ACE_OF_SPADES,))
+        if view["partiya_deal"] == LAST_DEAL:  # the race to shed: never add a card
+            return ace if ace in legal else PASS
         if ace in legal:
             dear = _value(view, view["led"]) >= 3
             if dear or view["hand_counts"][me] <= 2 or not view["tricks"][me]:
                 return ace
-        if DRAW in legal and not view["tricks"][me] and view["stock_count"] >= 6 \
-                and "drew" not in view["status"][me]:
+        if DRAW in legal and not view["tricks"][me]:
             return DRAW
         return PASS
 

@@ -8,9 +8,10 @@ from typing import Any, Sequence
 import pytest
 
 from engine.bots import default_action, make_bot
+from engine.bots.arena import Arena
 from engine.bots.speculator import hold_chance
 from engine.cards import Card, deck, parse_card, parse_cards
-from engine.game import Action, Game, GivenDecks
+from engine.game import Action, Game, GivenDecks, ShuffledDecks
 from engine.games import get_game
 
 
@@ -98,12 +99,27 @@ def test_kopilka_void_plays_the_ace_of_spades_on_a_dear_suit() -> None:
     assert rule_choice(game) == Action("play", (parse_card("A♠"),))
 
 
-def test_kopilka_void_draws_once_for_a_first_trick_then_passes() -> None:
+def test_kopilka_void_draws_for_a_first_trick() -> None:
     game = kopilka(["play K♥", "play A♠"])
-    assert rule_choice(game) == Action("draw")  # no trick yet, a deep stock
+    assert rule_choice(game) == Action("draw")  # no trick yet: a heart would save Z
     game.apply(3, "draw")  # 9♣: not a heart
-    assert rule_choice(game) == Action("pass")
+    assert rule_choice(game) == Action("draw")
     assert default_action("kopilka", game.view(3), game.legal_actions(3)) == Action("pass")
+
+
+def test_kopilka_fourth_deal_is_a_race_to_shed() -> None:
+    game = get_game("kopilka")([f"P{i}" for i in range(4)])
+    arena = Arena(game, [make_bot("kopilka", "rule", s) for s in range(4)])
+    for deal in range(3):
+        arena.play_deal(ShuffledDecks(32, deal))
+    rotated = {(seat + 3) % 4: hand for seat, hand in KOP_HANDS.items()}  # dealer P3, eldest P0
+    game.start_deal(GivenDecks([order(32, 3, 4, rotated, then="9♣ A♦")]))
+    assert game.view(0)["partiya_deal"] == 4
+    game.apply(0, "play K♥")
+    assert rule_choice(game) == Action("play", (parse_card("A♠"),))
+    game.apply(1, "play A♠")
+    assert Action("draw") in game.legal_actions(2)
+    assert rule_choice(game) == Action("pass")  # a draw would only add a card to shed
 
 
 def test_kopilka_last_hand_wins_with_its_lowest_winner() -> None:
