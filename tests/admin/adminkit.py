@@ -9,16 +9,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).parent.parent / "net"))
 
-from sshclient import make_config, running  # noqa: E402
-
-
-@pytest.fixture
-def config(tmp_path):
-    return make_config(tmp_path / "d")
+from sshclient import running  # noqa: E402
 
 
 @asynccontextmanager

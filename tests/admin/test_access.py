@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import admin_server
+from adminkit import admin_server
 
 from net.admin import SOCKET_NAME
 

@@ -6,7 +6,7 @@ import asyncio
 import json
 
 import pytest
-from conftest import admin_server
+from adminkit import admin_server
 from sshclient import Client, connect, new_key
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from conftest import admin_server, sukno_admin
+from adminkit import admin_server, sukno_admin
 from sshclient import connect, new_key, until
 from standins import StandInClubApp
 

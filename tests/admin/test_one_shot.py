@@ -8,7 +8,7 @@ import socket
 import stat
 
 import pytest
-from conftest import admin_server, sukno_admin
+from adminkit import admin_server, sukno_admin
 
 from net.admin import SOCKET_NAME
 

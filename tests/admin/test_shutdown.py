@@ -11,7 +11,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from conftest import sukno_admin
+from adminkit import sukno_admin
 from sshclient import connect, new_key, until
 
 import net.server
