@@ -95,7 +95,7 @@ def _merge(base: dict[str, Any], over: Mapping[str, Any], where: str = "") -> di
     for key, value in over.items():
         if key not in base:
             known = ", ".join(base)
-            raise ConfigError(f"unknown key {where}{key!r}; known: {known}")
+            raise ConfigError(f"unknown key '{where}{key}'; known: {known}")
         if isinstance(base[key], dict):
             if not isinstance(value, Mapping):
                 raise ConfigError(f"{where}{key} must be a table")

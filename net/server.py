@@ -171,6 +171,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._task: asyncio.Task[None] | None = None
         self._rewatch: asyncio.Task[None] | None = None
         self._farewell: str | None = None
+        self.command = ""
 
     # -- asyncssh callbacks ---------------------------------------------------------------
 
@@ -188,7 +189,10 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return True
 
     def exec_requested(self, command: str) -> bool:
-        return True  # no commands here: with a pty it is the club, without one a refusal
+        # With a pty it is the club (``ssh -t host watch 3`` goes straight to table 3's
+        # watchers); without one, a refusal.
+        self.command = command or ""
+        return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
         return False
@@ -332,11 +336,19 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if refusal:
             self.finish(1, refusal)
             return
-        step: tuple[str, Any] | None = ("hall", None)
+        step = self._first_step()
         while step is not None and not self.closed:
             kind, arg = step
             step = await (self._run_app() if kind == "hall" else self._watch(int(arg)))
         self.finish(0, self._farewell)
+
+    def _first_step(self) -> tuple[str, Any]:
+        """The hall, or a table's watchers for ``watch N`` given as the ssh command."""
+        match = re.fullmatch(r"\s*(?:watch|смотреть)\s+(\d{1,6})\s*", self.command, re.IGNORECASE)
+        if match and self.name is not None and int(match.group(1)) in self.server.club.tables:
+            self.server.club.enter(self.name, guest=self.guest)  # _watch's end says he left
+            return ("watch", int(match.group(1)))
+        return ("hall", None)
 
     async def _run_app(self) -> tuple[str, Any] | None:
         """Run the player's own App until it ends; what to do next (watch a table, or nothing)."""

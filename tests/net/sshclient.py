@@ -93,6 +93,7 @@ async def connect(
     lang: str | None = "en_US.UTF-8",
     pty: bool = True,
     window: int | None = None,
+    command: str | None = None,
 ) -> Client:
     """A client with a key (or a guest without one) and a pty of the given size."""
     options: dict[str, Any] = dict(known_hosts=None, username="tester", agent_path=None)
@@ -106,6 +107,8 @@ async def connect(
     extra: dict[str, Any] = {}
     if window:
         extra["window"] = window
+    if command:
+        extra["command"] = command
     chan, session = await conn.create_session(
         lambda: Screen(cols, rows),
         term_type="xterm-256color" if pty else None,

@@ -223,3 +223,17 @@ async def test_commands_typed_ahead_in_one_burst_act_in_order(config):
         await until(lambda: "Anna" in table.ready, what="Anna seated and ready")
         await anna.wait("You are ready")
         await anna.close()
+
+
+async def test_watch_given_as_the_ssh_command(config):
+    """``ssh -t host watch 1`` goes straight to the table's watchers; leave then opens the hall."""
+    async with running(config) as server:
+        g = await connect(server.port, key=None, command="watch 1")
+        await g.wait("watching · ")
+        assert any(n.startswith("guest-") for n in server.club.tables[1].spectators)
+        g.line("leave")
+        await g.wait("guest-")
+        await g.wait(lambda s: "watching · " not in s)
+        assert not server.club.tables[1].spectators
+        await g.close()
+        await until(lambda: not server.club.online(), what="nobody online")

@@ -1,0 +1,87 @@
+"""The config file and ``sukno serve``: defaults, overrides, refusals, a real start and a clean stop."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from net.config import DEFAULTS, ConfigError, from_mapping, load
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_shipped_file_is_the_builtin_defaults():
+    """config/sukno.toml says exactly what sukno serve does without it."""
+    with open(ROOT / "config" / "sukno.toml", "rb") as f:
+        assert tomllib.load(f) == DEFAULTS
+    assert load(ROOT / "config" / "sukno.toml") == load(None)
+
+
+def test_defaults():
+    config = load(None)
+    assert (config.host, config.port) == ("127.0.0.1", 2222)
+    assert config.buckets[0] == (80, 24)
+    assert {t["game"] for t in config.tables} >= {"stukolka"}
+
+
+@pytest.mark.parametrize(
+    "raw, words",
+    [
+        ({"server": {"prot": 1}}, "unknown key 'server.prot'"),
+        ({"server": {"port": 70000}}, "server.port"),
+        ({"limits": {"max_sessions": -1}}, "limits.max_sessions"),
+        ({"spectators": {"buckets": ["80by24"]}}, "COLSxROWS"),
+        ({"tables": [{"options": {}}]}, "'game'"),
+    ],
+)
+def test_bad_config_is_refused_with_the_reason(raw, words):
+    with pytest.raises(ConfigError, match=words):
+        from_mapping(raw)
+
+
+def test_file_overrides_some_keys(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text('[server]\nport = 2323\n[spectators]\nbuckets = ["100x30", "80x24"]\n')
+    config = load(path)
+    assert config.port == 2323 and config.host == "127.0.0.1"
+    assert config.buckets == [(80, 24), (100, 30)]
+
+
+def test_serve_refuses_a_broken_config(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text("[server\n")
+    out = subprocess.run([sys.executable, "-m", "net.cli", "serve", "--config", str(path)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0
+    assert "sukno serve:" in out.stderr and str(path) in out.stderr
+
+
+def test_serve_starts_listens_and_stops_on_sigterm(tmp_path):
+    """sukno serve --port 0 --data DIR: says where it listens, makes the host key, exits 0 on SIGTERM."""
+    data = tmp_path / "data"
+    proc = subprocess.Popen([sys.executable, "-m", "net.cli", "serve", "--port", "0", "--data", str(data)],
+                            cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        line = ""
+        while "ssh -p" not in line:
+            assert time.monotonic() < deadline, "no 'the club is open' line"
+            line = proc.stderr.readline()
+            assert line or proc.poll() is None, "sukno serve ended early"
+        port = int(line.split("ssh -p")[1].split()[0])
+        assert port > 0
+        assert (data / "ssh_host_ed25519_key").exists()
+        assert oct(os.stat(data / "ssh_host_ed25519_key").st_mode & 0o777) == "0o600"
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
