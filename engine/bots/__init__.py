@@ -31,6 +31,7 @@ speculator     ``reveal`` on one's turn; ``ready`` in a window; None when ready
 from __future__ import annotations
 
 from importlib import import_module
+from types import ModuleType
 from typing import Callable, Sequence
 
 from engine.bots.base import Bot, BotError, View
@@ -51,7 +52,7 @@ RULE_BOTS: dict[str, str] = {
 KINDS = ("random", "rule")
 
 
-def _module(game_name: str):
+def _module(game_name: str) -> ModuleType:
     if game_name not in RULE_BOTS:
         known = ", ".join(sorted(RULE_BOTS))
         raise KeyError(f"no bot plays {game_name!r}; bots play: {known}")
