@@ -6,8 +6,9 @@ card by how many higher cards of its suit are out and how likely somebody
 void trumps it.  A hand worth playing is one whose expected trick money beats
 its remiz risk, in units of the pot P: ``Σp/3 − Π(1 − p)`` > 0 (a forced
 dealer or a compulsory deal has no remiz risk to weigh).  The golets, a buy,
-a razrez are valued by the same sum over a few hundred sampled replacement
-hands, drawn with a fixed seed so the bot is a pure function of its view.
+a razrez are valued by the same sum averaged over ``SAMPLES`` replacement
+hands from the unseen cards, drawn with a fixed seed so that the bot is a
+pure function of its view.
 
 Defaults at the turn clock (``default``): ``pass`` wherever it is legal
 (declaring, razrez), ``shlejf`` for the 58.в dealer (the rules' default),
