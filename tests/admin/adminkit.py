@@ -21,6 +21,7 @@ async def admin_server(config: Any, **kwargs: Any) -> AsyncIterator[Any]:
 
     async with running(config, **kwargs) as server:
         sock = await start_admin(server)
+        server.admin_socket = sock  # so that a test can take the socket away
         try:
             yield server
         finally:
