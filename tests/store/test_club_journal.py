@@ -158,3 +158,35 @@ def test_a_closed_table_is_not_restored(db_path):
     store, again = club_of(db_path, [{"game": "stukolka"}])
     assert list(again.tables) == [1]
     store.close()
+
+
+def test_a_trade_window_gets_back_the_time_it_had_left(db_path):
+    """Спекулянт's clock: the restart's ``now`` is where the journal's last moment lands."""
+    store, club = club_of(db_path, [{"game": "speculator"}], now=0.0)
+    table = club.tables[1]
+    seats = len(table.seats)
+    for name in NAMES[:seats]:
+        table.sit(name)
+    rng = random.Random(5)
+    now = 50.0
+    for _ in range(200):
+        if table.deadline() is not None:
+            break
+        game = table.game
+        if game is None or not game.in_deal:
+            for name in table.seated():
+                table.start(name, now=now)
+            continue
+        seat = game.to_act()[0]
+        table.act(game.names[seat], rng.choice(game.legal_actions(seat)).text(), now=now)
+        now += 0.5
+    deadline = table.deadline()
+    assert deadline is not None, "no trade window opened"
+    left = deadline - (now - 0.5)
+    view = table.view_for(NAMES[0])
+    store.close()
+    store, again = club_of(db_path, [{"game": "speculator"}], now=9000.0)
+    restored = again.tables[1]
+    assert restored.deadline() == pytest.approx(9000.0 + left)
+    assert restored.view_for(NAMES[0]).get("hands") == view.get("hands")
+    store.close()

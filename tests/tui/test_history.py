@@ -97,3 +97,15 @@ async def test_without_a_store_balance_is_the_money_at_the_tables(fake_game):
         assert "this club keeps no ledger" in text(app)
         await type_line(pilot, "history")
         assert "This club keeps no records." in text(app)
+
+
+async def test_a_player_at_zero_is_told_why_he_cannot_sit(tmp_path):
+    store = SqliteStore(tmp_path / "sukno.db")
+    store.create_account("Pauper")
+    club = Club([{"game": "stukolka"}], store=store, now=0.0)
+    app = ClubApp(club, "Pauper")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await type_line(pilot, "sit 1")
+        assert "Your club balance is 0 kopecks" in text(app) and "does not allow debt" in text(app)
+        assert club.tables[1].seated() == []
+    store.close()
