@@ -1,0 +1,63 @@
+"""The house at work on a live club: say reaches everyone, sessions says where they are, close sends people
+back to the hall, grant pays into the ledger."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from adminkit import admin_server, sukno_admin
+from sshclient import Client, connect, new_key, until
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+HALL = "sit N · watch N"
+
+
+async def register(port: int, name: str) -> Client:
+    client = await connect(port, key=new_key())
+    await client.wait("book of names")
+    client.line(name)
+    await client.wait(f"{name} ·")
+    return client
+
+
+async def test_say_sessions_close(config):
+    """A player at a table and a watcher hear say; sessions places them; close sends both to the hall."""
+    async with admin_server(config) as server:
+        anna = await register(server.port, "Anna")
+        anna.line("sit 1")
+        await until(lambda: server.club.where("Anna") is not None, what="Anna seated")
+        boris = await register(server.port, "Boris")
+        boris.line("watch 1")
+        await until(lambda: "Boris" in server.club.tables[1].spectators, what="Boris watching")
+        await boris.wait("watching")
+
+        status, out, _ = await sukno_admin(config.data, "--json", "sessions")
+        where = {row["name"]: row["where"] for row in json.loads(out)["data"]["sessions"]}
+        assert status == 0 and where == {"Anna": "table 1 seat 1", "Boris": "watching 1"}
+
+        status, out, _ = await sukno_admin(config.data, "say", "Table", "1", "closes", "now")
+        assert status == 0 and "told 2 session(s)" in out
+        await anna.wait("The house: Table 1 closes now")
+        await boris.wait("The house: Table 1 closes now")
+
+        status, _, _ = await sukno_admin(config.data, "close", "1")
+        assert status == 0 and server.club.tables == {}
+        await anna.wait(HALL)
+        await boris.wait(HALL)
+        assert server.club.where("Anna") is None
+
+
+async def test_grant_posts_to_the_ledger(config):
+    """grant NAME AMOUNT credits the account from the grants pool; the ledger still sums to zero."""
+    async with admin_server(config) as server:
+        anna = await register(server.port, "Anna")
+        before = server.store.balance("Anna")
+        status, out, _ = await sukno_admin(config.data, "grant", "anna", "500")
+        assert status == 0 and f"balance {before + 500}" in out
+        assert server.store.balance("Anna") == before + 500
+        assert server.store.ledger_sum() == 0
+        status, _, err = await sukno_admin(config.data, "grant", "Nobody", "500")
+        assert status == 1 and "no account named 'Nobody'" in err
+        await anna.close()
