@@ -148,8 +148,12 @@ class TableKeeper:
 
     # -- reading back --------------------------------------------------------------------------
 
-    def restore(self, live: LiveTable, now: float | None = None) -> None:
-        """Put the table back as its journal leaves it; ``StoreError`` if it does not replay."""
+    def restore(self, live: LiveTable, now: float | None = None, *, tell: bool = True) -> None:
+        """Put the table back as its journal leaves it; ``StoreError`` if it does not replay.
+
+        ``tell``: put the events of the deal in play back into the table's log,
+        so a player back at his seat reads the story of the deal so far.
+        """
         table = self.table
         entries = self.store.journal(table.id)
         state = dict(live.header.extra.get("table", {}))
@@ -158,8 +162,10 @@ class TableKeeper:
                 state = dict(entry.payload)
         game = None
         if live.header.extra.get("session"):
-            restored = replay_journal(live, entries, clock=now)
+            restored = replay_journal(live, entries, clock=now, lookup=_recording)
             game = restored.game
+            told = list(getattr(game, "_told", []))
+            game.__class__ = game.__class__.__mro__[1]  # the game's own class again: no more recording
             self.journal = restored.journal(self.store)
         else:
             self.journal = None
@@ -171,6 +177,8 @@ class TableKeeper:
             for _ in range(sum(len(deal.decks) for deal in game.deals)):
                 decks.next_deck()
             table._decks = decks
+            if tell:
+                table._emit(told)
         self._noted = table.state()
 
     def rebuild(self) -> None:
@@ -178,7 +186,37 @@ class TableKeeper:
         live = {t.table_id: t for t in self.store.live_tables()}.get(self.table.id)
         if live is None:
             raise StoreError(f"table {self.table.id} has no journal to rebuild from", 70)
-        self.restore(live, now=None)  # same process, same clock: no shift
+        self.restore(live, now=None, tell=False)  # same process, same clock: no shift; the log is kept
+
+
+
+
+def _recording(name: str) -> type:
+    """The game's class, keeping the events of the last deal as the journal is replayed."""
+    from engine.games import get_game
+
+    cls = get_game(name)
+
+    class Recording(cls):  # type: ignore[misc, valid-type]
+        _told: list[Event]
+
+        def start_deal(self, decks: Any) -> list[Event]:
+            events = super().start_deal(decks)
+            self._told = list(events)
+            return events
+
+        def apply(self, seat: int, action: Any) -> list[Event]:
+            events = super().apply(seat, action)
+            self._told = getattr(self, "_told", []) + list(events)
+            return events
+
+        def tick(self, now: float) -> list[Event]:
+            events = super().tick(now)
+            self._told = getattr(self, "_told", []) + list(events)
+            return events
+
+    Recording.__name__ = Recording.__qualname__ = cls.__name__
+    return Recording
 
 
 __all__ = ["NotEnoughMoney", "TableKeeper", "stake_of"]

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.club import Club
+from engine.games import get_game
 from engine.store import StoreError
 from engine.store_sqlite import SqliteStore
 from engine.table import TableError
@@ -189,4 +190,23 @@ def test_a_trade_window_gets_back_the_time_it_had_left(db_path):
     restored = again.tables[1]
     assert restored.deadline() == pytest.approx(9000.0 + left)
     assert restored.view_for(NAMES[0]).get("hands") == view.get("hands")
+    store.close()
+
+
+def test_the_story_of_the_deal_in_play_comes_back(db_path):
+    store, club = club_of(db_path, [{"game": "stukolka"}])
+    table = club.tables[1]
+    for name in NAMES:
+        table.sit(name)
+    play(club, 1, 8, random.Random(9))
+    assert table.in_deal()
+    deal_no = table.game.deal_no
+    told = [(e.event.kind, e.event.seat, e.event.data) for e in table.log_since(0)]
+    start = max(i for i, t in enumerate(told) if t[0] == "deal_start")
+    store.close()
+    store, again = club_of(db_path, [{"game": "stukolka"}])
+    back = [(e.event.kind, e.event.seat, e.event.data) for e in again.tables[1].log_since(0)]
+    assert again.tables[1].game.deal_no == deal_no
+    assert back == [t for t in told[start:] if t[0] not in ("table_ready", "deal_over")]
+    assert type(again.tables[1].game) is get_game("stukolka")  # no longer recording
     store.close()
