@@ -583,8 +583,15 @@ async def _answers(path: Path) -> bool:
 
 
 async def start_admin(server: Any, on_shutdown: Callable[[], Any] | None = None) -> AdminSocket:
-    """Open the admin socket of a started ``SuknoServer`` (``sukno serve`` calls this)."""
-    commands = AdminCommands(server, on_shutdown)
+    """Open the admin socket of a started ``SuknoServer`` (``sukno serve`` calls this).
+
+    ``OSError`` with a sentence when it cannot: another server on this data
+    folder, a path too long for a socket, an unreadable ``bans.json``.
+    """
+    try:
+        commands = AdminCommands(server, on_shutdown)
+    except ValueError as err:  # BanList: a bans file that is not one
+        raise OSError(str(err)) from None
     admin = AdminSocket(commands, socket_path(server.config.data))
     try:
         await admin.start()
@@ -615,6 +622,8 @@ def admin_runner(session: Any) -> Callable[[str], Awaitable[Reply | None]]:
             argv = shlex.split(line)
         except ValueError as err:
             return Reply(False, f"cannot read that line: {err}", status=2)
-        return await commands.run(argv, f"ssh:{name}")
+        # Shielded: an admin who kicks himself ends the App whose worker awaits this,
+        # and the command must still finish and be audited.
+        return await asyncio.shield(commands.run(argv, f"ssh:{name}"))
 
     return run

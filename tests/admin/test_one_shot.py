@@ -9,6 +9,7 @@ import stat
 
 import pytest
 from adminkit import admin_server, sukno_admin
+from sshclient import running
 
 from net.admin import SOCKET_NAME
 
@@ -99,3 +100,16 @@ async def test_audit_log(config):
     assert [e["ok"] for e in entries] == [True, False, True]
     assert all(e["who"].startswith("unix:") and e["at"].endswith("Z") for e in entries)
     assert stat.S_IMODE(os.stat(config.data / "audit.log").st_mode) == 0o600
+
+
+async def test_second_server_and_bad_bans_file_refused(config):
+    """A second server on the same data folder, or a bans.json that is not one, is a sentence, not a traceback."""
+    from net.admin import start_admin
+
+    async with admin_server(config) as server:
+        with pytest.raises(OSError, match="another sukno server is running"):
+            await start_admin(server)
+    (config.data / "bans.json").write_text("{not json", "utf-8")
+    async with running(config) as server:
+        with pytest.raises(OSError, match="bans.json: not a bans file"):
+            await start_admin(server)
