@@ -76,8 +76,11 @@ class TableKeeper:
         self._noted = self.table.state()
 
     def purse(self, name: str) -> str:
-        """Whose money a seat plays with: the account of that name, else a pool of the name."""
-        return name if self.store.account(name) is not None else f"player:{name}"
+        """Whose money a seat plays with: the account of that name, a pool (``bot:Mitya``) as it is,
+        else a pool of the name (a player the store has no account for)."""
+        if ":" in name or self.store.account(name) is not None:
+            return name
+        return f"player:{name}"
 
     def check_funds(self, name: str) -> None:
         """The table's zero rule for ``name`` (only accounts have a club balance to check)."""
