@@ -30,8 +30,7 @@ async def test_say_sessions_close(config):
         await until(lambda: server.club.where("Anna") is not None, what="Anna seated")
         boris = await register(server.port, "Boris")
         boris.line("watch 1")
-        await until(lambda: "Boris" in server.club.tables[1].spectators, what="Boris watching")
-        await boris.wait("watching")
+        await until(lambda: any(s.watching == 1 for s in server.sessions), what="Boris in the watchers' view")
 
         status, out, _ = await sukno_admin(config.data, "--json", "sessions")
         where = {row["name"]: row["where"] for row in json.loads(out)["data"]["sessions"]}

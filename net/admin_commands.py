@@ -1,0 +1,443 @@
+"""The admin commands themselves, against a running ``SuknoServer`` (``net.admin`` carries them).
+
+Each ``do_<verb>`` takes the words after the verb and who asks, and returns a
+``Reply``; a refusal is an ``AdminError`` (status 1) or a ``UsageError``
+(status 2) and changes nothing.  Whatever is pure club logic lives in
+``engine.admin_ops``; here is what needs the server: its sessions (kick, say,
+sessions), its door (bans, shutdown), its store (grant).
+
+The audit log gets every command that changes something or shows hidden
+cards (``watch``); the read-only listings (``tables``, ``sessions``, ``bans``,
+``help``) are not logged, since the console polls them every second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from engine import admin_ops
+from engine.admin_ops import AdminError
+from engine.table import sanitize
+from net.bans import AUDIT_NAME, BANS_NAME, AuditLog, Ban, BanList, kind_of, shuts_out
+from net.identity import fold
+from net.texts import text
+
+log = logging.getLogger("sukno.admin")
+
+HELP = """\
+tables                                  the tables: game, seats, watchers, pot, state
+sessions                                who is connected: name, address, key, where
+open GAME [name=value …] [seats=N]      open a table (option names as in RULES.md)
+close TABLE [--after-deal]              close a table (mid-deal: when its deal ends)
+seat TABLE SEAT bot|NAME                put an account (or a bot) in a seat
+kick NAME [reason …]                    end NAME's sessions, showing the reason
+ban NAME|FINGERPRINT|ADDRESS [--for DURATION] [reason …]
+                                        refuse on every next connect (e.g. --for 2h)
+unban NAME|FINGERPRINT|ADDRESS          lift a ban
+bans                                    the bans in force
+say TEXT …                              tell every session
+watch TABLE                             every hand at a table (logged)
+grant NAME AMOUNT                       credit NAME with AMOUNT kopecks in the ledger
+shutdown [--grace SECONDS]              no new deals; finish deals in play; save; exit
+help                                    this list"""
+
+COMMANDS = ("tables", "sessions", "open", "close", "seat", "kick", "ban", "unban", "bans", "say",
+            "watch", "grant", "shutdown", "help")
+READ_ONLY = frozenset({"tables", "sessions", "bans", "help"})
+
+
+class UsageError(AdminError):
+    """The command line itself is wrong (exit status 2)."""
+
+
+@dataclass
+class Reply:
+    """What a command answers: ``text`` for people, ``data`` for ``--json``."""
+
+    ok: bool
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+    status: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "status": self.status, "text": self.text, "data": self.data}
+
+
+def _flag(args: list[str], name: str, takes_value: bool = False) -> tuple[list[str], str | bool | None]:
+    """Take ``--name`` (and its value) out of ``args``."""
+    rest: list[str] = []
+    value: str | bool | None = None
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word == name:
+            if takes_value:
+                if i + 1 >= len(args):
+                    raise UsageError(f"{name} needs a value")
+                value = args[i + 1]
+                i += 2
+                continue
+            value = True
+        elif takes_value and word.startswith(name + "="):
+            value = word.split("=", 1)[1]
+        else:
+            rest.append(word)
+        i += 1
+    return rest, value
+
+
+def _need(args: list[str], low: int, usage: str, high: int | None = None) -> None:
+    if len(args) < low or (high is not None and len(args) > high):
+        raise UsageError(f"usage: {usage}")
+
+
+class AdminCommands:
+    """Every admin command, against a running ``SuknoServer``."""
+
+    def __init__(self, server: Any, on_shutdown: Callable[[], Any] | None = None) -> None:
+        self.server = server
+        self.club = server.club
+        data: Path = server.config.data
+        self.bans = BanList(data / BANS_NAME)
+        self.audit = AuditLog(data / AUDIT_NAME)
+        self.on_shutdown = on_shutdown
+        self.shutting_down = False
+        self._shutdown_task: asyncio.Task[None] | None = None
+        server.gates.append(self._gate)
+        self._unsubscribe = self.club.subscribe(self._club_events)
+
+    def close(self) -> None:
+        self._unsubscribe()
+        if self._gate in self.server.gates:
+            self.server.gates.remove(self._gate)
+
+    # -- running a command ----------------------------------------------------------
+
+    async def run(self, argv: list[str], who: str) -> Reply:
+        """Run one command for ``who`` (``unix:NAME`` or ``ssh:NAME``); never raises."""
+        if not argv:
+            return Reply(False, "no command; type help", status=2)
+        verb, args = argv[0].lower(), list(argv[1:])
+        if verb not in COMMANDS:
+            return Reply(False, f"unknown command {argv[0]!r}; commands: {', '.join(COMMANDS)}", status=2)
+        try:
+            reply = await getattr(self, f"do_{verb}")(args, who)
+        except UsageError as err:
+            reply = Reply(False, str(err), status=2)
+        except AdminError as err:
+            reply = Reply(False, str(err), status=1)
+        except Exception:  # a bug must not kill the console or the server
+            log.exception("admin command %r failed", argv)
+            reply = Reply(False, "the command failed because of an error in the server; see its log", status=1)
+        if verb not in READ_ONLY:
+            try:
+                self.audit.write(who, argv, reply.ok, reply.text)
+            except OSError as err:
+                log.error("cannot write the audit log: %s", err)
+        return reply
+
+    # -- listings -------------------------------------------------------------------
+
+    async def do_help(self, args: list[str], who: str) -> Reply:
+        return Reply(True, HELP, {"commands": list(COMMANDS)})
+
+    async def do_tables(self, args: list[str], who: str) -> Reply:
+        _need(args, 0, "tables", 0)
+        rows = admin_ops.tables_rows(self.club)
+        return Reply(True, admin_ops.tables_text(rows), {"tables": rows, "shutting_down": self.shutting_down})
+
+    def _where(self, session: Any) -> str:
+        if session.watching is not None:
+            return f"watching {session.watching}"
+        table = self.club.where(session.name) if session.name else None
+        return f"table {table.id} seat {table.seat_of(session.name) + 1}" if table is not None else "hall"
+
+    def session_rows(self) -> list[dict[str, Any]]:
+        now = time.monotonic()
+        rows = []
+        for s in sorted(self.server.sessions, key=lambda s: s.started):
+            rows.append({
+                "name": s.name, "guest": s.guest, "address": s.conn.peer, "key": s.conn.fingerprint,
+                "where": self._where(s), "lang": s.lang, "seconds": round(now - s.started),
+                "idle": round(now - s.last_input),
+            })
+        return rows
+
+    async def do_sessions(self, args: list[str], who: str) -> Reply:
+        _need(args, 0, "sessions", 0)
+        rows = self.session_rows()
+        if not rows:
+            return Reply(True, "nobody is connected", {"sessions": []})
+        lines = [f"{'name':<16} {'address':<15} {'where':<18} {'time':>6} {'idle':>6}  key"]
+        for r in rows:
+            name = (r["name"] or "-") + (" (guest)" if r["guest"] else "")
+            lines.append(f"{name:<16} {r['address']:<15} {r['where']:<18} {r['seconds']:>5}s {r['idle']:>5}s"
+                         f"  {r['key'] or '-'}")
+        return Reply(True, "\n".join(lines), {"sessions": rows})
+
+    # -- tables ---------------------------------------------------------------------
+
+    async def do_open(self, args: list[str], who: str) -> Reply:
+        _need(args, 1, "open GAME [name=value …] [seats=N]")
+        if self.shutting_down:
+            raise AdminError("the club is shutting down; no new tables")
+        table = admin_ops.open_table(self.club, args[0], args[1:])
+        options = " ".join(f"{k}={v}" for k, v in table.options.items())
+        return Reply(True, f"opened table {table.id}: {table.game_name}, {len(table.seats)} seats ({options})",
+                     {"table": table.id, "game": table.game_name, "options": dict(table.options),
+                      "seats": len(table.seats)})
+
+    async def do_close(self, args: list[str], who: str) -> Reply:
+        args, after = _flag(args, "--after-deal")
+        _need(args, 1, "close TABLE [--after-deal]", 1)
+        table = admin_ops.table_of(self.club, args[0])
+        if admin_ops.close_table(self.club, table, bool(after)):
+            return Reply(True, f"closed table {table.id}", {"table": table.id, "closed": True})
+        return Reply(True, f"table {table.id} closes when its deal ends; no new deal starts there",
+                     {"table": table.id, "closed": False})
+
+    async def do_seat(self, args: list[str], who: str) -> Reply:
+        _need(args, 3, "seat TABLE SEAT bot|NAME", 3)
+        table = admin_ops.table_of(self.club, args[0])
+        if args[2].lower() == "bot":
+            raise AdminError("bots are not available yet: tables cannot seat a bot (the bots' table support "
+                             "is still being written); seat an account by name instead")
+        name = self._account_name(args[2])
+        seat = admin_ops.seat_player(self.club, table, args[1], name)
+        return Reply(True, f"{name} sits at table {table.id}, seat {seat + 1}",
+                     {"table": table.id, "seat": seat + 1, "name": name})
+
+    def _account_name(self, name: str) -> str:
+        """The account's own spelling of ``name``; refused when there is no such account."""
+        wanted = fold(name)
+        for online in self.club.online():
+            if fold(online) == wanted and not self.club.is_guest(online):
+                return online
+        store = getattr(self.server, "store", None)
+        account = store.account(name) if store is not None else None
+        if account is not None:
+            return account.name
+        known = getattr(self.server.accounts, "_by_key", {})  # the file-backed Accounts: key → name
+        for spelled in known.values():
+            if fold(spelled) == wanted:
+                return spelled
+        raise AdminError(f"there is no account named {name!r}")
+
+    async def do_watch(self, args: list[str], who: str) -> Reply:
+        _need(args, 1, "watch TABLE", 1)
+        table = admin_ops.table_of(self.club, args[0])
+        shown, data = admin_ops.admin_view(table)
+        return Reply(True, shown, data)
+
+    # -- people ---------------------------------------------------------------------
+
+    def _sessions_of(self, name: str) -> list[Any]:
+        wanted = fold(name)
+        return [s for s in self.server.sessions if s.name and fold(s.name) == wanted and not s.closed]
+
+    async def _show_out(self, sessions: list[Any], farewell: Callable[[Any], str]) -> None:
+        await asyncio.gather(*(s.close(farewell(s)) for s in sessions), return_exceptions=True)
+
+    async def do_kick(self, args: list[str], who: str) -> Reply:
+        _need(args, 1, "kick NAME [reason …]")
+        name, reason = args[0], sanitize(" ".join(args[1:]))
+        sessions = self._sessions_of(name)
+        if not sessions:
+            raise AdminError(f"nobody named {name!r} is connected")
+
+        def farewell(s: Any) -> str:
+            return text(s.lang, "kicked", reason=reason) if reason else text(s.lang, "kicked_plain")
+
+        await self._show_out(sessions, farewell)
+        return Reply(True, f"showed out {sessions[0].name} ({len(sessions)} session(s))",
+                     {"name": sessions[0].name, "sessions": len(sessions)})
+
+    async def do_ban(self, args: list[str], who: str) -> Reply:
+        args, duration = _flag(args, "--for", takes_value=True)
+        _need(args, 1, "ban NAME|FINGERPRINT|ADDRESS [--for DURATION] [reason …]")
+        target, reason = args[0], sanitize(" ".join(args[1:]))
+        seconds = admin_ops.parse_duration(str(duration)) if duration is not None else None
+        if kind_of(target) == "name":
+            target = self._account_name(target) if self._known(target) else target
+        ban = self.bans.add(target, seconds, reason, who)
+        hit = [s for s in self.server.sessions if not s.closed and self._ban_hits(ban, s)]
+        await self._show_out(hit, lambda s: self._ban_text(ban, s.lang))
+        until = "for ever" if ban.until is None else f"for {admin_ops.show_duration(seconds or 0)}"
+        return Reply(True, f"banned {ban.kind} {ban.target} {until}" + (f" ({len(hit)} session(s) ended)" if hit else ""),
+                     {"ban": _ban_json(ban), "ended": len(hit)})
+
+    def _known(self, name: str) -> bool:
+        try:
+            self._account_name(name)
+            return True
+        except AdminError:
+            return False
+
+    def _ban_hits(self, ban: Ban, session: Any) -> bool:
+        return shuts_out(ban, name=session.name, key=session.conn.fingerprint, address=session.conn.peer)
+
+    @staticmethod
+    def _ban_text(ban: Ban, lang: str) -> str:
+        reason = ban.reason or text(lang, "no_reason")
+        if ban.until is None:
+            return text(lang, "banned_ever", reason=reason)
+        until = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(ban.until))
+        return text(lang, "banned", until=until, reason=reason)
+
+    def _gate(self, session: Any) -> str | None:
+        """The server's check on every new session: a ban's farewell, or None."""
+        ban = self.bans.matching(name=session.name, key=session.conn.fingerprint, address=session.conn.peer)
+        if ban is None:
+            return None
+        log.info("refused %s (%s, %s): banned %s %s", session.name, session.conn.peer,
+                 session.conn.fingerprint, ban.kind, ban.target)
+        return self._ban_text(ban, session.lang)
+
+    async def do_unban(self, args: list[str], who: str) -> Reply:
+        _need(args, 1, "unban NAME|FINGERPRINT|ADDRESS", 1)
+        gone = self.bans.remove(args[0])
+        if not gone:
+            raise AdminError(f"{args[0]!r} is not banned")
+        return Reply(True, f"lifted the ban on {gone[0].kind} {gone[0].target}", {"lifted": [_ban_json(b) for b in gone]})
+
+    async def do_bans(self, args: list[str], who: str) -> Reply:
+        _need(args, 0, "bans", 0)
+        self.bans.prune()
+        now = time.time()
+        rows = [_ban_json(b) for b in self.bans.bans]
+        if not rows:
+            return Reply(True, "nobody is banned", {"bans": []})
+        lines = []
+        for b in self.bans.bans:
+            left = b.left(now)
+            until = "for ever" if left is None else f"{admin_ops.show_duration(left)} left"
+            lines.append(f"{b.kind:<7} {b.target:<24} {until:<14} by {b.by}: {b.reason or '-'}")
+        return Reply(True, "\n".join(lines), {"bans": rows})
+
+    async def do_say(self, args: list[str], who: str) -> Reply:
+        words = sanitize(" ".join(args))
+        if not words:
+            raise UsageError("usage: say TEXT …")
+        count = self.broadcast(lambda lang: f"{text(lang, 'announce')}: {words}")
+        return Reply(True, f"told {count} session(s)", {"sessions": count})
+
+    def broadcast(self, line: Callable[[str], str]) -> int:
+        """Show a line to every session: a notice in a player's App, a note in a watcher's row."""
+        count = 0
+        for session in list(self.server.sessions):
+            if session.closed:
+                continue
+            message = line(session.lang)
+            app, member = session.app, session.member
+            if app is not None:
+                app.call_later(app.notify, message, title=text(session.lang, "announce"), timeout=30)
+            elif member is not None:
+                member.say_note(message)
+            else:
+                continue
+            count += 1
+        return count
+
+    # -- money ----------------------------------------------------------------------
+
+    async def do_grant(self, args: list[str], who: str) -> Reply:
+        _need(args, 2, "grant NAME AMOUNT", 2)
+        try:
+            amount = int(args[1])
+        except ValueError:
+            raise AdminError(f"{args[1]!r} is not an amount: a whole number of kopecks, e.g. 5000") from None
+        if amount == 0:
+            raise AdminError("a grant of zero changes nothing")
+        store = getattr(self.server, "store", None)
+        if store is None:
+            raise AdminError("this server keeps no ledger yet (the store is not wired in); nothing was granted")
+        from engine.store import GRANTS
+
+        account = store.account(args[0])
+        if account is None:
+            raise AdminError(f"there is no account named {args[0]!r}")
+        name = getattr(account, "name", args[0])
+        store.post([(name, amount), (GRANTS, -amount)], reason=f"admin grant by {who}")
+        return Reply(True, f"granted {amount} kopecks to {name}; balance {store.balance(name)}",
+                     {"name": name, "amount": amount, "balance": store.balance(name)})
+
+    # -- closing the house ----------------------------------------------------------
+
+    async def do_shutdown(self, args: list[str], who: str) -> Reply:
+        args, grace_word = _flag(args, "--grace", takes_value=True)
+        _need(args, 0, "shutdown [--grace SECONDS]", 0)
+        grace = float(getattr(self.server.config, "shutdown_grace", 60))
+        if grace_word is not None:
+            try:
+                grace = float(str(grace_word))
+            except ValueError:
+                raise UsageError(f"--grace takes seconds, not {grace_word!r}") from None
+            if grace < 0:
+                raise UsageError("--grace cannot be negative")
+        if self.shutting_down:
+            raise AdminError("the club is already shutting down")
+        self.shutting_down = True
+        self.server.stop_accepting()
+        for table in self.club.tables.values():
+            table.closing = True
+        playing = [t.id for t in self.club.tables.values() if t.in_deal()]
+        self.broadcast(lambda lang: text(lang, "shutting_down", grace=int(grace)))
+        self._shutdown_task = asyncio.get_running_loop().create_task(self._shutdown(grace), name="sukno shutdown")
+        return Reply(True, f"shutting down: no new connections or deals; {len(playing)} deal(s) in play "
+                     f"finish within {int(grace)} s, then the server saves and exits",
+                     {"grace": grace, "in_deal": playing})
+
+    async def _shutdown(self, grace: float) -> None:
+        wake = asyncio.Event()
+        unsubscribe = [t.subscribe(lambda _e: wake.set()) for t in self.club.tables.values()]
+        deadline = asyncio.get_running_loop().time() + grace
+        try:
+            while any(t.in_deal() for t in self.club.tables.values()):
+                left = deadline - asyncio.get_running_loop().time()
+                if left <= 0:
+                    log.warning("shutdown: the grace ran out with deals in play")
+                    break
+                wake.clear()
+                try:
+                    await asyncio.wait_for(wake.wait(), left)
+                except asyncio.TimeoutError:
+                    pass
+        finally:
+            for off in unsubscribe:
+                off()
+        log.info("shutdown: no deal in play; stopping")
+        if self.on_shutdown is not None:
+            self.on_shutdown()
+        else:
+            await self.server.stop()
+
+    # -- a closed table ---------------------------------------------------------------
+
+    def _club_events(self, events: list[Any]) -> None:
+        for event in events:
+            if getattr(event, "kind", "") == "table_close":
+                self._evict(int(event.data["table"]))
+
+    def _evict(self, table_id: int) -> None:
+        """Send everyone looking at a closed table back to the hall."""
+        for session in list(self.server.sessions):
+            if session.watching == table_id:
+                session._end_watch(("hall", None))
+            app = session.app
+            if app is not None:
+                app.call_later(_back_to_hall, app, table_id)
+
+
+def _back_to_hall(app: Any, table_id: int) -> None:
+    table = getattr(app.screen, "table", None)
+    if table is not None and getattr(table, "id", None) == table_id and table_id not in app.club.tables:
+        app.show_hall()
+
+
+def _ban_json(ban: Ban) -> dict[str, Any]:
+    return {"kind": ban.kind, "target": ban.target, "until": ban.until, "reason": ban.reason, "by": ban.by}
