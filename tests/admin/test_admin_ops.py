@@ -99,3 +99,22 @@ def test_durations():
         with pytest.raises(AdminError):
             parse_duration(bad)
     assert (show_duration(7200), show_duration(90), show_duration(3599)) == ("2h", "1m 30s", "59m 59s")
+
+
+def test_a_closed_table_stays_closed_with_a_store(tmp_path):
+    """With the store, close ends the table's journal: its number can be opened again, a restart skips it."""
+    from engine.store import open_store
+
+    store = open_store(tmp_path)
+    try:
+        club = Club([{"game": "stukolka"}], seed=7, store=store, now=0.0)
+        table = open_table(club, "kopilka", [])
+        table.sit("Anna")
+        close_table(club, table, after_deal=False)
+        again = open_table(club, "french3", [])
+        assert again.id == table.id and again.game_name == "french3"
+        close_table(club, again, after_deal=False)
+        restarted = Club([{"game": "stukolka"}], seed=7, store=store, now=0.0)
+        assert [(t.id, t.game_name) for t in restarted.tables.values()] == [(1, "stukolka")]
+    finally:
+        store.close()
