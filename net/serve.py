@@ -64,13 +64,13 @@ async def _serve(config: Config, server: Any) -> int:
         print(f"sukno serve: {err}", file=sys.stderr)
         await server.stop(message=None)
         return 75
-    print(f"sukno: the club is open — ssh -p {server.port} {server.shown_host}", file=sys.stderr, flush=True)
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in (signal.SIGINT, signal.SIGTERM):  # before the line below: a script may signal right after it
         try:
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):
             pass
+    print(f"sukno: the club is open — ssh -p {server.port} {server.shown_host}", file=sys.stderr, flush=True)
     await stop.wait()
     logging.getLogger("sukno").info("closing: telling %d sessions", len(server.sessions))
     await server.stop()
