@@ -117,6 +117,7 @@ MESSAGES: dict[str, str] = {
     "table.not_seated": "You do not sit at this table.",
     "table.in_deal": "You cannot stand up in the middle of a deal.",
     "table.in_deal_start": "A deal is being played now.",
+    "table.closing": "The house is closing this table; no new deal starts here.",
     "table.need_players": "Waiting for {count} more player(s).",
     "table.no_deal": "No deal is being played; type start when you are ready.",
     "club.no_table": "There is no table {table}.",

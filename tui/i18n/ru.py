@@ -117,6 +117,7 @@ MESSAGES: dict[str, str] = {
     "table.not_seated": "Вы не сидите за этим столом.",
     "table.in_deal": "Нельзя вставать посреди сдачи.",
     "table.in_deal_start": "Сейчас идёт сдача.",
+    "table.closing": "Хозяин закрывает этот стол; новых сдач здесь не будет.",
     "table.need_players": "Ждём ещё игроков: {count}.",
     "table.no_deal": "Сдача не идёт; наберите start, когда будете готовы.",
     "club.no_table": "Стола {table} нет.",
