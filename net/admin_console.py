@@ -243,20 +243,22 @@ class AdminConsole(App[int]):
 
 def run_console(path: Path) -> int:
     """Run the console until it is closed; 2 when nobody answers at ``path``."""
+    import sys
+
     link = Link(path)
 
-    async def check() -> bool:
+    async def check() -> str | None:
+        """Why the console cannot work (nobody answers, or the server refuses this user), or None."""
         try:
-            await link.request(["help"])
-            return True
+            reply = await link.request(["help"])
         except ServerGone:
-            return False
+            return f"no sukno server answers at {path}"
         finally:
             link.close()
+        return None if reply.get("ok") else str(reply.get("text", "refused"))
 
-    if not asyncio.run(check()):
-        import sys
-
-        print(f"sukno admin: no sukno server answers at {path}", file=sys.stderr)
+    problem = asyncio.run(check())
+    if problem:
+        print(f"sukno admin: {problem}", file=sys.stderr)
         return 2
     return AdminConsole(Link(path)).run() or 0  # a fresh link: the check's belonged to its own loop

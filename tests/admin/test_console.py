@@ -66,3 +66,17 @@ def test_completion():
     assert complete("kick An", names=["Anna", "Boris"]) == ("kick Anna ", [])
     assert complete("seat 1 2 b", names=["Boris"])[0] == "seat 1 2 Bo"
     assert complete("seat 1 2 bo", names=["Boris"]) == ("seat 1 2 bo", ["Boris", "bot"])
+
+
+def test_console_without_a_server(tmp_path, capsys):
+    """A socket nobody answers on: the console does not start; one sentence and exit status 2."""
+    import socket
+
+    from net.admin_console import run_console
+
+    path = tmp_path / "admin.sock"
+    dead = socket.socket(socket.AF_UNIX)
+    dead.bind(str(path))
+    dead.close()
+    assert run_console(path) == 2
+    assert f"no sukno server answers at {path}" in capsys.readouterr().err
