@@ -60,6 +60,7 @@ class Club:
         self.skipped: list[str] = []
         self.store = store
         self.restore_errors: list[str] = []
+        self._kept_ids: set[int] = set()  # journaled tables that did not restore: their numbers stay theirs
         self._sessions: dict[str, int] = {}
         self._guests: set[str] = set()
         self._subscribers: list[Callback] = []
@@ -97,6 +98,7 @@ class Club:
                 keeper.restore(live, now)
             except (StoreError, TableError, KeyError, TypeError, ValueError) as err:
                 self.restore_errors.append(f"table {table_id}: {getattr(err, 'message', err)}")
+                self._kept_ids.add(table_id)
                 continue
             table.keeper = keeper
             self._add(table)
@@ -113,8 +115,8 @@ class Club:
         allow_debt: bool = False,
         table_id: int | None = None,
     ) -> Table:
-        if table_id is None or table_id in self.tables:
-            table_id = max(self.tables, default=0) + 1
+        if table_id is None or table_id in self.tables or table_id in self._kept_ids:
+            table_id = max([*self.tables, *self._kept_ids], default=0) + 1
         seed = None if self._seed is None else self._seed + 1000 * table_id
         table = Table(table_id, game, options, seats, seed=seed, allow_debt=allow_debt)
         if self.store is not None:

@@ -210,3 +210,18 @@ def test_the_story_of_the_deal_in_play_comes_back(db_path):
     assert back == [t for t in told[start:] if t[0] not in ("table_ready", "deal_over")]
     assert type(again.tables[1].game) is get_game("stukolka")  # no longer recording
     store.close()
+
+
+def test_a_journal_that_no_longer_replays_is_reported_and_skipped(db_path):
+    store, club = club_of(db_path)
+    table = club.tables[1]
+    for name in NAMES:
+        table.sit(name)
+    play(club, 1, 6, random.Random(1))
+    store.append(1, "action", {"seat": 0, "action": "fly away"})  # no such verb (the rules changed under it)
+    store.close()
+    store, again = club_of(db_path)
+    assert len(again.restore_errors) == 1 and again.restore_errors[0].startswith("table 1:")
+    assert list(again.tables) == [2]
+    assert again.open_table("stukolka").id == 3  # number 1 stays with its journal
+    store.close()
