@@ -27,6 +27,26 @@ match; Спекулянт — one deal (K♠ redeals included), on the game's li
 driven by ``Arena`` in 5-second rounds (every seat may bid, sell, accept or
 say ready once per round; a window closes when all are ready or at its
 deadline, W = 15 s after the reveal, pushed by bids up to Wmax = 60 s).
+Default options otherwise (Спекулянт: 4 players, s = 5, a pot of 20 a deal).
+
+Figures (10,000 deals per line, the 2-core dev machine under a load of ~3;
+379 s in all; kopecks, ± 95% CI):
+
+    game         rule/deal        control/deal   rule per session       p50 µs  p99 µs
+    stukolka a   +15.67 ± 1.09   +0.74 ± 0.93    +91.3 ± 6.9  /session      34     263
+    stukolka b   +25.20 ± 1.20   +0.38 ± 0.70   +139.9 ± 7.6  /session      38    1849
+    stukolka v   +36.04 ± 1.68   −1.00 ± 1.39   +403.2 ± 26.4 /session      34     422
+    stukolka g   +17.26 ± 1.50   −0.78 ± 1.40    +92.6 ± 8.2  /session      32      55
+    kopilka       +4.06 ± 0.51   +0.26 ± 0.47    +16.3 ± 2.0  /partiya       2      38
+    french3       +9.23 ± 0.44   −0.23 ± 0.47    +90.3 ± 4.3  /game         17      91
+    ukr_pairs     +1.09 ± 0.08   +0.02 ± 0.06    +13.3 ± 0.6  /match        16      65
+    ukr_pairs 1   +0.49 ± 0.06   +0.02 ± 0.06     +7.3 ± 0.8  /match        15      51
+    speculator  +144.55 ± 2.75   +0.67 ± 0.80   +144.5 ± 2.8  /deal         11      27
+
+The slowest single move was 146 ms (stukolka b, a load spike: the same
+position takes about a millisecond); ``--quick`` takes about 35 s.
+Спекулянт's large figure is mostly random bidders paying up to the whole pot
+for a card worth a fraction of it, and random holders selling for a kopeck.
 """
 
 from __future__ import annotations
