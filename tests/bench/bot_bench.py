@@ -43,8 +43,9 @@ Figures (10,000 deals per line, the 2-core dev machine under a load of ~3;
     ukr_pairs 1   +0.49 ± 0.06   +0.02 ± 0.06     +7.3 ± 0.8  /match        15      51
     speculator  +144.55 ± 2.75   +0.67 ± 0.80   +144.5 ± 2.8  /deal         11      27
 
-The slowest single move was 146 ms (stukolka b, a load spike: the same
-position takes about a millisecond); ``--quick`` takes about 35 s.
+The slowest single move was 146 ms (stukolka b, a load spike: its costliest
+decision, a declaration valued by sampled buys, takes about 0.4 ms when
+timed alone); ``--quick`` takes about 35 s.
 Спекулянт's large figure is mostly random bidders paying up to the whole pot
 for a card worth a fraction of it, and random holders selling for a kopeck.
 """
