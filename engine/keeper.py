@@ -12,8 +12,12 @@ What is written (``engine.store`` explains the journal itself):
   own state in ``extra["table"]``, ``extra["session"] = True``), then each
   deal, action and clock tick through ``TableJournal``, with the money moved;
 - between sessions, a header with no game (``extra["session"] = False``);
-  a finished session becomes a ``sukno-record/1`` (``save_record``) in the
-  same commit as the action that ended it;
+- finished play as ``sukno-record/1`` records (``save_record``), in the same
+  commit as the action that finished it: the deals since the last record
+  whenever the game reaches a natural end (RULES.md §9.4: every deal of
+  Стуколка and Спекулянт, a partiya of Копилка, a game of french3, a match of
+  ukr_pairs), and what is left when a session ends elsewhere; a ``recorded``
+  note says where the next record starts (its deal, pot and balances);
 - the table's own state (seats, who is ready, money at this table, carried
   pot, dealer, seeds) as a ``table`` note whenever it changed.
 
@@ -28,7 +32,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from engine.game import Event, ShuffledDecks
-from engine.record import record_of
+from engine.record import Record, RecordDeal
 from engine.store import (
     LiveTable,
     NotEnoughMoney,
@@ -47,6 +51,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("sukno.keeper")
 
 TABLE_NOTE = "table"
+RECORDED_NOTE = "recorded"
 STAKE_OPTIONS = ("a", "ante", "s", "S", "stake", "b", "u")
 
 
@@ -67,6 +72,7 @@ class TableKeeper:
         self.table = table
         self.journal: TableJournal | None = None
         self._noted: dict[str, Any] | None = None
+        self._since: tuple[int, int, list[int]] = (0, 0, [])  # the next record starts: deal, pot, balances
 
     # -- opening --------------------------------------------------------------------------
 
@@ -106,25 +112,47 @@ class TableKeeper:
         self.store.new_session(self.table.id, header_of(game, purses, extra))
         self.journal = TableJournal(self.store, self.table.id, game, purses)
         self._noted = extra["table"]
+        self._since = (0, game.pot, [0] * game.n)
 
     def dealt(self, events: Sequence[Event], now: float | None) -> None:
         self._journal().record_deal(events, clock=now)
+        self._record(final=False)
 
     def acted(self, events: Sequence[Event], now: float | None) -> None:
         self._journal().record_action(events, clock=now)
+        self._record(final=False)
 
     def ticked(self, events: Sequence[Event], now: float) -> None:
         self._journal().record_tick(now, events)
+        self._record(final=False)
 
     def session_over(self, game: Any) -> None:
-        """A session ended (after the table booked it): keep its record, journal the lobby."""
-        if game.deals:
-            purses = self.journal.purses if self.journal is not None else [self.purse(n) for n in game.names]
-            accounts = {n: p for n, p in zip(game.names, purses) if ":" not in p}
-            self.store.save_record(record_of(game), table_id=self.table.id, accounts=accounts, result=game.result())
+        """A session ended (after the table booked it): keep what is not recorded yet, journal the lobby."""
+        self._record(final=True, game=game)
         self.store.new_session(self.table.id, self._lobby_header())
         self.journal = None
         self._noted = self.table.state()
+
+    def _record(self, final: bool, game: Any = None) -> None:
+        """Save the deals since the last record when they end at a natural end (or the session does)."""
+        game = game if game is not None else self.table.game
+        first, pot, balances = self._since
+        if game is None or game.in_deal or len(game.deals) <= first or not (final or game.natural_end()):
+            return
+        names = list(game.names)
+        deals = [
+            RecordDeal([list(d) for d in log.decks], [f"{names[seat]}: {action.text()}" for seat, action in log.actions])
+            for log in game.deals[first:]
+        ]
+        record = Record(game.name, names, dict(game.options), game.deals[first].dealer, pot, deals)
+        purses = self.journal.purses if self.journal is not None else [self.purse(n) for n in names]
+        accounts = {n: p for n, p in zip(names, purses) if ":" not in p}
+        result = [now - then for now, then in zip(game.balances, balances or [0] * game.n)]
+        self.store.save_record(record, table_id=self.table.id, accounts=accounts, result=result)
+        self._since = (len(game.deals), game.pot, list(game.balances))
+        if not final:
+            self.store.append(self.table.id, RECORDED_NOTE,
+                              {"deal": self._since[0], "pot": self._since[1], "balances": self._since[2]})
 
     def _journal(self) -> TableJournal:
         if self.journal is None or self.journal.game is not self.table.game:
@@ -160,9 +188,14 @@ class TableKeeper:
         table = self.table
         entries = self.store.journal(table.id)
         state = dict(live.header.extra.get("table", {}))
+        since: tuple[int, int, list[int]] = (0, live.header.pot, [0] * len(live.header.players))
         for entry in entries:
             if entry.kind == TABLE_NOTE:
                 state = dict(entry.payload)
+            elif entry.kind == RECORDED_NOTE:
+                p = entry.payload
+                since = (int(p["deal"]), int(p["pot"]), [int(b) for b in p["balances"]])
+        self._since = since
         game = None
         if live.header.extra.get("session"):
             restored = replay_journal(live, entries, clock=now, lookup=_recording)

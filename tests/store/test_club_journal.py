@@ -225,3 +225,33 @@ def test_a_journal_that_no_longer_replays_is_reported_and_skipped(db_path):
     assert list(again.tables) == [2]
     assert again.open_table("stukolka").id == 3  # number 1 stays with its journal
     store.close()
+
+
+def test_every_deal_of_stukolka_is_a_record_that_replays_to_its_result(db_path):
+    """Стуколка reaches a natural end after every deal (RULES.md §9.4): one record each, pot carried."""
+    from engine.record import replay
+
+    store, club = club_of(db_path, [{"game": "stukolka"}])
+    table = club.tables[1]
+    for name in NAMES:
+        table.sit(name)
+    rng = random.Random(12)
+    while table.game is None or table.game.deal_no < 3 or table.in_deal():
+        play(club, 1, 1, rng)
+    store.close()
+    store, again = club_of(db_path, [{"game": "stukolka"}])  # the next record starts where it should
+    table = again.tables[1]
+    play(again, 1, 1, rng)
+    while table.in_deal():
+        play(again, 1, 1, rng)
+    history = list(reversed(store.history("Anna")))
+    assert len(history) == 4
+    pot = 0
+    for info in history:
+        record = store.get_record(info.id)
+        assert len(record.deals) == 1 and record.pot == pot
+        status, out = replay(record)
+        assert status == 0 and out["ok"] and out["over"]
+        assert out["balances"]["Anna"] == info.net
+        pot = out["pot"]
+    store.close()
