@@ -59,7 +59,7 @@ async def test_history_lists_the_session_and_replay_steps_through_it(club):
         await type_line(pilot, "replay 1")
         assert isinstance(app.screen, ReplayScreen)
         screen = text(app)
-        assert "Record 1" in screen and "move 0/" in screen
+        assert "Record 1 · Stukolka" in screen and "move 0/" in screen
         assert screen.count("cards, hidden") == 3  # only Vera's own hand while the deal is played
         vera = app.screen.frames[0].hands[2]
         assert all(card.text() in screen for card in vera)

@@ -13,6 +13,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
+from engine.games import get_game
 from engine.record import Record
 from tui.i18n import money, tr
 from tui.narrate import narrate
@@ -48,6 +49,7 @@ class ReplayScreen(Screen):
         self.lang = lang
         self.ascii = ascii
         self.frames: list[Frame] = frames(record, viewer)
+        self.title_text = get_game(record.game).title.get(lang, record.game)
         self.index = 0
 
     def compose(self) -> ComposeResult:
@@ -99,7 +101,7 @@ class ReplayScreen(Screen):
             return
         frame = self.frames[self.index]
         head.update(Text(" " + self.t(
-            "replay.head", id=self.record_id, game=self.record.game, deal=frame.deal, deals=frame.deals,
+            "replay.head", id=self.record_id, game=self.title_text, deal=frame.deal, deals=frame.deals,
             step=frame.step, steps=frame.steps,
         ), style="bold"))
         body.update(self.body(frame))
