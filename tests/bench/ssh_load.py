@@ -1,0 +1,381 @@
+"""SSH load bench: N watchers (mixed window sizes) on one Стуколка table while four players play.
+
+Run:  python tests/bench/ssh_load.py [--watchers 50 100 200] [--actions 30] [--ciphers aes128-gcm@openssh.com]
+
+The server runs in its own process (so its memory is measured alone, from
+/proc/PID/status VmRSS); the clients are asyncssh sessions in this process.
+Both share the machine's cores, so the latencies include the clients' own
+decryption work — a pessimistic figure.  Printed per N:
+
+- memory per player session (20 sessions with their own App: 4 seated + 16 in the hall)
+  and per watcher (RSS growth divided by the count);
+- connect-to-first-frame p50/p99 (connect, auth, App start, the hall drawn) for
+  players and watchers, and watch-to-first-frame for watchers (``watch 1`` typed → the shared view);
+- action-to-screen p50/p99: a seated player types a game action; the time until
+  each watcher, and each of the other three players, receives the first frame.
+
+Accounts are written to the data folder before the server starts, so nobody
+goes through the welcome screen.  The server peeks the first legal action for
+the bench over its stdin (a harness-only control line, not part of sukno).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import asyncssh  # noqa: E402
+
+SIZES = [(80, 24), (100, 30), (120, 40), (132, 43), (90, 26), (160, 50)]
+PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
+IDLERS = [f"Idle{i:02d}" for i in range(16)]
+HALL = b"Green Baize"  # the hall's title: the App's first real frame has arrived
+VIEW = b"say look sit leave"  # the watcher's command row: the shared view is on his screen
+
+
+# -- the server side (a child process) -----------------------------------------------------
+
+
+async def serve_for_bench(data: Path, ciphers: list[str]) -> None:
+    from engine.game import ADMIN  # noqa: F401  (the engine is what the peek reads)
+    from net.config import Config
+    from net.server import SuknoServer
+
+    config = Config(port=0, data=data, tables=[{"game": "stukolka", "options": {}}], ciphers=ciphers)
+    config.idle_timeout = 0
+    config.max_sessions = config.max_sessions_per_address = 5000
+    config.connections_per_minute = 1_000_000
+    server = SuknoServer(config)
+    await server.start()
+    print(json.dumps({"port": server.port}), flush=True)
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    table = server.club.tables[1]
+    profiler: Any = None
+    gc_time = [0.0, 0, 0.0]  # seconds in the cyclic GC, collections, start of the current one
+
+    def on_gc(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            gc_time[2] = time.perf_counter()
+        else:
+            gc_time[0] += time.perf_counter() - gc_time[2]
+            gc_time[1] += 1
+
+    import gc
+
+    gc.callbacks.append(on_gc)
+    while line := await reader.readline():
+        cmd = line.decode().strip()
+        out: dict[str, Any] = {}
+        if cmd == "legal":
+            game = table.game
+            if game is None or not game.in_deal:
+                out = {"deal_over": True, "seated": table.seated()}
+            else:
+                seat = game.to_act()[0]
+                out = {"name": game.names[seat], "action": game.legal_actions(seat)[0].text(ascii=True)}
+        elif cmd == "stats":
+            out = {
+                "gc_s": round(gc_time[0], 3), "gc_runs": gc_time[1],
+                "sessions": len(server.sessions),
+                "hubs": len(server.hubs.hubs),
+                "watchers": sum(len(h.members) for h in server.hubs.hubs.values()),
+                "cpu_s": time.process_time(),
+                "stale": sum(m.stale for h in server.hubs.hubs.values() for m in h.members),
+                "frames": sum(h.frames for h in server.hubs.hubs.values()),
+            }
+        elif cmd == "profile" and os.environ.get("SUKNO_BENCH_PROFILE"):
+            import cProfile  # the play phase only, into the file SUKNO_BENCH_PROFILE names
+
+            profiler = cProfile.Profile()
+            profiler.enable()
+        elif cmd == "quit":
+            if profiler is not None:
+                profiler.disable()
+                profiler.dump_stats(os.environ["SUKNO_BENCH_PROFILE"])
+            break
+        print(json.dumps(out), flush=True)
+    await server.stop(None)
+
+
+# -- the client side ---------------------------------------------------------------------
+
+
+class Probe(asyncssh.SSHClientSession):  # type: ignore[type-arg]
+    """Records when bytes arrive; keeps a short tail to find markers."""
+
+    def __init__(self) -> None:
+        self.first: float | None = None
+        self.last = 0.0
+        self.chunks: list[float] = []
+        self.tail = b""
+        self.marks: dict[bytes, float] = {}
+        self.want: list[bytes] = [HALL, VIEW]
+
+    def data_received(self, data: bytes, datatype: Any) -> None:
+        now = time.perf_counter()
+        if self.first is None:
+            self.first = now
+        self.last = now
+        self.chunks.append(now)
+        if len(self.chunks) > 64:
+            del self.chunks[:32]
+        if self.want:
+            window = self.tail + data
+            for mark in list(self.want):
+                if mark in window:
+                    self.marks[mark] = now
+                    self.want.remove(mark)
+            self.tail = window[-64:]
+
+    def first_after(self, t0: float) -> float | None:
+        for t in self.chunks:
+            if t > t0:
+                return t
+        return None
+
+
+class Person:
+    def __init__(self, name: str, key: asyncssh.SSHKey, size: tuple[int, int]) -> None:
+        self.name, self.key, self.size = name, key, size
+        self.conn: Any = None
+        self.chan: Any = None
+        self.probe: Probe | None = None
+        self.t_connect = 0.0
+
+    async def connect(self, port: int, command: str | None = None) -> None:
+        self.t_connect = time.perf_counter()
+        self.conn = await asyncssh.connect("127.0.0.1", port, known_hosts=None, client_keys=[self.key],
+                                           agent_path=None, username=self.name)
+        self.chan, self.probe = await self.conn.create_session(
+            Probe, term_type="xterm-256color", term_size=self.size, env={"LANG": "en_US.UTF-8"}, encoding=None,
+            command=command)
+
+    def line(self, text: str) -> None:
+        self.chan.write(text.encode() + b"\r")
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))
+    return values[k]
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def until(cond: Any, timeout: float, what: str) -> None:
+    deadline = time.perf_counter() + timeout
+    while not cond():
+        if time.perf_counter() > deadline:
+            raise TimeoutError(what)
+        await asyncio.sleep(0.01)
+
+
+class ServerProc:
+    def __init__(self, data: Path, ciphers: list[str]) -> None:
+        args = [sys.executable, __file__, "--serve", str(data)]
+        if ciphers:
+            args += ["--ciphers", *ciphers]
+        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        self.port = json.loads(self.proc.stdout.readline())["port"]
+
+    async def ask(self, cmd: str) -> dict[str, Any]:
+        def call() -> dict[str, Any]:
+            self.proc.stdin.write(cmd + "\n")
+            self.proc.stdin.flush()
+            return json.loads(self.proc.stdout.readline())
+
+        return await asyncio.get_running_loop().run_in_executor(None, call)
+
+    async def until(self, cond: Any, what: str, timeout: float = 30.0) -> dict[str, Any]:
+        deadline = time.perf_counter() + timeout
+        while True:
+            reply = await self.ask("legal")
+            if cond(reply):
+                return reply
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"{what}: {reply}")
+            await asyncio.sleep(0.05)
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.write("quit\n")
+            self.proc.stdin.flush()
+            self.proc.wait(20)
+        except Exception:
+            self.proc.kill()
+
+
+async def quiet(people: list[Person], gap: float = 0.15, timeout: float = 10.0) -> None:
+    """Wait until nobody has received anything for ``gap`` seconds."""
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        newest = max((p.probe.last for p in people if p.probe), default=0.0)
+        if time.perf_counter() - newest >= gap:
+            return
+        await asyncio.sleep(gap / 3)
+
+
+async def run_n(n: int, actions: int, ciphers: list[str], via: str) -> dict[str, Any]:
+    data = Path(tempfile.mkdtemp(prefix="sukno-bench-"))
+    names = PLAYERS + IDLERS + [f"W{i:03d}" for i in range(n)]
+    keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in names}
+    (data / "accounts.json").write_text(json.dumps({"keys": {keys[x].get_fingerprint("sha256"): x for x in names}}))
+    server = ServerProc(data, ciphers)
+    pid = server.proc.pid
+    people: list[Person] = []
+    try:
+        await asyncio.sleep(0.5)
+        rss0 = rss_mb(pid)
+        # Players and idlers: each session has its own App.
+        own = [Person(x, keys[x], (80, 24)) for x in PLAYERS + IDLERS]
+        await asyncio.gather(*(p.connect(server.port) for p in own))
+        await until(lambda: all(HALL in p.probe.marks for p in own), 60, "players' halls")
+        await quiet(own, 0.3)
+        connect_players = [p.probe.marks[HALL] - p.t_connect for p in own]
+        players = own[:4]
+        for p in players:
+            p.line("sit 1")
+        await server.until(lambda r: len(r.get("seated", ())) == 4 or "name" in r, "four seated")
+        for p in players:
+            p.line("start")
+        await server.until(lambda r: "name" in r, "the first deal")
+        await quiet(own, 0.3)
+        rss1 = rss_mb(pid)
+
+        # Watchers, in bursts of 25, each typing `watch 1` after his hall appears.
+        watchers = [Person(f"W{i:03d}", keys[f"W{i:03d}"], SIZES[i % len(SIZES)]) for i in range(n)]
+        watch_times: list[float] = []
+        connect_watchers: list[float] = []
+        view = VIEW
+        for start in range(0, n, 25):
+            batch = watchers[start:start + 25]
+            if via == "exec":  # ssh -t host watch 1: straight to the shared view
+                await asyncio.gather(*(w.connect(server.port, "watch 1") for w in batch))
+                for w in batch:
+                    w.t_watch = w.t_connect
+            else:  # the hall first, then `watch 1` typed
+                await asyncio.gather(*(w.connect(server.port) for w in batch))
+                await until(lambda: all(HALL in w.probe.marks for w in batch), 60, "watchers' halls")
+                for w in batch:
+                    connect_watchers.append(w.probe.marks[HALL] - w.t_connect)
+                    w.t_watch = time.perf_counter()
+                    w.line("watch 1")
+            await until(lambda: all(view in w.probe.marks for w in batch), 60, "watchers' views")
+            watch_times += [w.probe.marks[view] - w.t_watch for w in batch]
+            if start == (n // 50) * 25:
+                rss_mid, count_mid = rss_mb(pid), start + len(batch)
+        people = own + watchers
+        await quiet(people, 0.5)
+        stats = await server.ask("stats")
+        rss2 = rss_mb(pid)
+        await server.ask("profile")
+
+        # Play: one action at a time, latency to every watcher and to the other players.
+        to_watchers: list[float] = []
+        to_players: list[float] = []
+        by_name = {p.name: p for p in players}
+        done = 0
+        cpu0 = time.process_time()
+        while done < actions:
+            peek = await server.ask("legal")
+            if peek.get("deal_over"):
+                for p in players:
+                    p.line("start")
+                await server.until(lambda r: "name" in r, "the next deal")
+                await quiet(people, 0.3)
+                continue
+            actor = by_name[peek["name"]]
+            await quiet(people, 0.2)
+            actor.chan.write(peek["action"].encode())
+            await quiet([actor], 0.1)
+            t0 = time.perf_counter()
+            actor.chan.write(b"\r")
+            others = [p for p in players if p is not actor]
+            await until(lambda: all(p.probe.first_after(t0) for p in others + watchers), 30, "the action reached all")
+            to_players += [p.probe.first_after(t0) - t0 for p in others]
+            to_watchers += [w.probe.first_after(t0) - t0 for w in watchers]
+            done += 1
+        client_cpu = time.process_time() - cpu0
+        stats_after = await server.ask("stats")
+        return {
+            "n": n,
+            "mb_per_player": (rss1 - rss0) / len(own),
+            "mb_per_watcher": (rss2 - rss1) / n,
+            "mb_per_watcher_marginal": (rss2 - rss_mid) / max(1, n - count_mid),
+            "rss": (rss0, rss1, rss2),
+            "connect_p50": pct(connect_players, 50), "connect_p99": pct(connect_players, 99),
+            "wconnect_p50": pct(connect_watchers, 50), "wconnect_p99": pct(connect_watchers, 99),
+            "watch_p50": pct(watch_times, 50), "watch_p99": pct(watch_times, 99),
+            "w_p50": pct(to_watchers, 50), "w_p99": pct(to_watchers, 99),
+            "p_p50": pct(to_players, 50), "p_p99": pct(to_players, 99),
+            "hubs": stats["hubs"], "watching": stats["watchers"], "stale": stats_after["stale"],
+            "frames": stats_after["frames"] - stats["frames"], "actions": done,
+            "gc_s": stats_after["gc_s"] - stats["gc_s"], "gc_runs": stats_after["gc_runs"] - stats["gc_runs"],
+            "cpu_s": stats_after["cpu_s"] - stats["cpu_s"], "client_cpu_s": client_cpu,
+        }
+    finally:
+        for p in people:
+            if p.conn is not None:
+                p.conn.close()
+        server.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--watchers", type=int, nargs="+", default=[50, 100, 200])
+    parser.add_argument("--actions", type=int, default=30)
+    parser.add_argument("--ciphers", nargs="*", default=[])
+    parser.add_argument("--via", choices=["hall", "exec"], default="hall",
+                        help="watchers type `watch 1` in the hall, or connect with `ssh -t host watch 1`")
+    parser.add_argument("--serve", metavar="DATA", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        asyncio.run(serve_for_bench(Path(args.serve), args.ciphers))
+        return
+    print(f"sukno ssh load bench · {os.cpu_count()} cores · ciphers: {' '.join(args.ciphers) or 'asyncssh default'}"
+          f" · watchers via {args.via}")
+    print("times in ms, memory in MB (server RSS growth / sessions)")
+    for n in args.watchers:
+        r = asyncio.run(run_n(n, args.actions, args.ciphers, args.via))
+        ms = lambda x: f"{x * 1000:6.0f}"  # noqa: E731
+        print(f"\nN={n} watchers ({r['watching']} watching in {r['hubs']} hubs), {r['actions']} actions, "
+              f"{r['frames']} shared frames, {r['stale']} stale at the end")
+        print(f"  memory     per player session {r['mb_per_player']:.2f} MB · per watcher {r['mb_per_watcher']:.3f} MB"
+              f" (second half alone {r['mb_per_watcher_marginal']:.3f})"
+              f"  (RSS {r['rss'][0]:.0f} → {r['rss'][1]:.0f} → {r['rss'][2]:.0f} MB)")
+        hall = (f" · watchers' hall p50 {ms(r['wconnect_p50'])} p99 {ms(r['wconnect_p99'])}"
+                if r["wconnect_p50"] == r["wconnect_p50"] else "")
+        print(f"  first frame  players' hall p50 {ms(r['connect_p50'])} p99 {ms(r['connect_p99'])}{hall}"
+              f" · {'connect' if args.via == 'exec' else 'watch'}→shared view p50 {ms(r['watch_p50'])}"
+              f" p99 {ms(r['watch_p99'])}")
+        print(f"  action→screen  watchers p50 {ms(r['w_p50'])} p99 {ms(r['w_p99'])}"
+              f" · players p50 {ms(r['p_p50'])} p99 {ms(r['p_p99'])}")
+        print(f"  server CPU while playing {r['cpu_s'] / r['actions'] * 1000:.0f} ms per action"
+              f" (cyclic GC {r['gc_s'] / r['actions'] * 1000:.0f} ms of it, {r['gc_runs']} collections)"
+              f" · the bench's clients {r['client_cpu_s'] / r['actions'] * 1000:.0f} ms per action on the same cores")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
