@@ -183,6 +183,23 @@ class SSHDriver(Driver):
         self.disable_input()
         self.write(LEAVE_APP_MODE)
         self.flush()
+        self._drop_parser()
+
+    def _drop_parser(self) -> None:
+        """Let the App go: Textual's parser would keep it alive after the session.
+
+        ``XTermParser._parse_extended_key`` is an ``lru_cache`` on a method: it
+        keeps up to 1024 parsers (and the Key events it returned, whose sender is
+        an App) process-wide; each parser's generator holds its last Key.  So a
+        finished session's whole App stayed in memory.  Close the generator and
+        empty that cache (it only saves re-parsing a key sequence).
+        """
+        try:
+            self._parser._gen.close()
+        except Exception:
+            pass
+        self._parser._tokens.clear()
+        XTermParser._parse_extended_key.cache_clear()
 
     def disable_input(self) -> None:
         self._input = False

@@ -18,6 +18,7 @@ import asyncio
 import logging
 import os
 import re
+import textwrap
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -452,10 +453,13 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return
         if member.hub is not None:
             member.hub.leave(member)
-        if key is None:
+        if key is None:  # smaller than every bucket: say so, wrapped to the window
             need = "x".join(map(str, self.server.hubs.smallest()))
-            self.send(b"\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J")
-            member.note = text(self.lang, "small", cols=self.cols, rows=self.rows, need=need)
+            words = text(self.lang, "small", cols=self.cols, rows=self.rows, need=need)
+            lines = textwrap.wrap(words, max(1, self.cols))[: max(1, self.rows - 1)]
+            shown = "".join(f"\x1b[{i + 1};1H{line}" for i, line in enumerate(lines))
+            self.send(f"\x1b[?1049h\x1b[?7l\x1b[?25l\x1b[0m\x1b[H\x1b[2J{shown}".encode("utf-8", "replace"))
+            member.note = ""
             self.send(member.command_line().encode("utf-8", "replace"))
             return
         hub = await self.server.hubs.join(key, member)
@@ -662,8 +666,10 @@ class SuknoServer:
     async def _sweep(self) -> None:
         """Show out sessions idle too long or over the time limit (their seats are kept)."""
         config = self.config
+        limits = [t for t in (config.idle_timeout, config.max_session_time) if t]
+        period = min([5.0] + [t / 4 for t in limits])
         while True:
-            await asyncio.sleep(5)
+            await asyncio.sleep(period)
             now = time.monotonic()
             for session in list(self.sessions):
                 if config.idle_timeout and now - session.last_input > config.idle_timeout:
