@@ -22,7 +22,7 @@ DEFAULTS: dict[str, Any] = {
         "login_timeout": 30,
         "keepalive_interval": 30,
         "keepalive_count_max": 3,
-        "ciphers": [],
+        "ciphers": ["aes128-gcm@openssh.com", "aes256-gcm@openssh.com"],
     },
     "limits": {
         "max_sessions": 500,
@@ -40,7 +40,7 @@ DEFAULTS: dict[str, Any] = {
         "grant": 10000,
     },
     "spectators": {
-        "buckets": ["80x24", "100x30", "120x40", "160x50"],
+        "buckets": ["80x24", "120x40"],
         "buffer_limit": 262144,
     },
     "admin": {
@@ -82,7 +82,7 @@ class Config:
     max_session_time: float = 0
     max_cols: int = 250
     max_rows: int = 100
-    buckets: list[tuple[int, int]] = field(default_factory=lambda: [(80, 24), (100, 30), (120, 40), (160, 50)])
+    buckets: list[tuple[int, int]] = field(default_factory=lambda: [(80, 24), (120, 40)])
     buffer_limit: int = 262144
     tables: list[dict[str, Any]] = field(default_factory=list)
     grant: int = 10000
@@ -114,6 +114,16 @@ def _bucket(text: Any) -> tuple[int, int]:
     if size[0] < 20 or size[1] < 5:
         raise ConfigError(f"spectators.buckets: {text!r} is too small (at least 20x5)")
     return size
+
+
+def _ciphers(names: Any) -> list[str]:
+    """Cipher names asyncssh knows ([] means its defaults)."""
+    from asyncssh.encryption import get_encryption_algs
+
+    known = [a.decode() for a in get_encryption_algs()]
+    if not isinstance(names, list) or any(str(n) not in known for n in names):
+        raise ConfigError(f"server.ciphers: {names!r}; known: {', '.join(known)}")
+    return [str(n) for n in names]
 
 
 def _number(section: str, key: str, value: Any, kind: type) -> Any:
@@ -148,7 +158,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         login_timeout=_number("server", "login_timeout", server["login_timeout"], float),
         keepalive_interval=_number("server", "keepalive_interval", server["keepalive_interval"], float),
         keepalive_count_max=_number("server", "keepalive_count_max", server["keepalive_count_max"], int),
-        ciphers=[str(c) for c in server["ciphers"]],
+        ciphers=_ciphers(server["ciphers"]),
         idle_timeout=_number("limits", "idle_timeout", limits["idle_timeout"], float),
         max_session_time=_number("limits", "max_session_time", limits["max_session_time"], float),
         buckets=sorted(_bucket(b) for b in spect["buckets"]),

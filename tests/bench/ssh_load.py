@@ -48,12 +48,14 @@ VIEW = b"say look sit leave"  # the watcher's command row: the shared view is on
 # -- the server side (a child process) -----------------------------------------------------
 
 
-async def serve_for_bench(data: Path, ciphers: list[str]) -> None:
+async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str]) -> None:
     from engine.game import ADMIN  # noqa: F401  (the engine is what the peek reads)
     from net.config import Config
     from net.server import SuknoServer
 
     config = Config(port=0, data=data, tables=[{"game": "stukolka", "options": {}}], ciphers=ciphers)
+    if buckets:
+        config.buckets = sorted(tuple(int(x) for x in b.split("x")) for b in buckets)  # type: ignore[misc]
     config.idle_timeout = 0
     config.max_sessions = config.max_sessions_per_address = 5000
     config.connections_per_minute = 1_000_000
@@ -192,10 +194,12 @@ async def until(cond: Any, timeout: float, what: str) -> None:
 
 
 class ServerProc:
-    def __init__(self, data: Path, ciphers: list[str]) -> None:
+    def __init__(self, data: Path, ciphers: list[str], buckets: list[str]) -> None:
         args = [sys.executable, __file__, "--serve", str(data)]
         if ciphers:
             args += ["--ciphers", *ciphers]
+        if buckets:
+            args += ["--buckets", *buckets]
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
         self.port = json.loads(self.proc.stdout.readline())["port"]
 
@@ -236,12 +240,12 @@ async def quiet(people: list[Person], gap: float = 0.15, timeout: float = 10.0) 
         await asyncio.sleep(gap / 3)
 
 
-async def run_n(n: int, actions: int, ciphers: list[str], via: str) -> dict[str, Any]:
+async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: list[str]) -> dict[str, Any]:
     data = Path(tempfile.mkdtemp(prefix="sukno-bench-"))
     names = PLAYERS + IDLERS + [f"W{i:03d}" for i in range(n)]
     keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in names}
     (data / "accounts.json").write_text(json.dumps({"keys": {keys[x].get_fingerprint("sha256"): x for x in names}}))
-    server = ServerProc(data, ciphers)
+    server = ServerProc(data, ciphers, buckets)
     pid = server.proc.pid
     people: list[Person] = []
     try:
@@ -346,18 +350,19 @@ def main() -> None:
     parser.add_argument("--watchers", type=int, nargs="+", default=[50, 100, 200])
     parser.add_argument("--actions", type=int, default=30)
     parser.add_argument("--ciphers", nargs="*", default=[])
+    parser.add_argument("--buckets", nargs="*", default=[], help="spectator size buckets, e.g. 80x24 120x40")
     parser.add_argument("--via", choices=["hall", "exec"], default="hall",
                         help="watchers type `watch 1` in the hall, or connect with `ssh -t host watch 1`")
     parser.add_argument("--serve", metavar="DATA", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        asyncio.run(serve_for_bench(Path(args.serve), args.ciphers))
+        asyncio.run(serve_for_bench(Path(args.serve), args.ciphers, args.buckets))
         return
     print(f"sukno ssh load bench · {os.cpu_count()} cores · ciphers: {' '.join(args.ciphers) or 'asyncssh default'}"
-          f" · watchers via {args.via}")
+          f" · watchers via {args.via} · buckets {' '.join(args.buckets) or 'default'}")
     print("times in ms, memory in MB (server RSS growth / sessions)")
     for n in args.watchers:
-        r = asyncio.run(run_n(n, args.actions, args.ciphers, args.via))
+        r = asyncio.run(run_n(n, args.actions, args.ciphers, args.via, args.buckets))
         ms = lambda x: f"{x * 1000:6.0f}"  # noqa: E731
         print(f"\nN={n} watchers ({r['watching']} watching in {r['hubs']} hubs), {r['actions']} actions, "
               f"{r['frames']} shared frames, {r['stale']} stale at the end")

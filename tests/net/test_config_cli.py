@@ -39,6 +39,7 @@ def test_defaults():
         ({"limits": {"max_sessions": -1}}, "limits.max_sessions"),
         ({"spectators": {"buckets": ["80by24"]}}, "COLSxROWS"),
         ({"tables": [{"options": {}}]}, "'game'"),
+        ({"server": {"ciphers": ["rot13"]}}, "server.ciphers"),
     ],
 )
 def test_bad_config_is_refused_with_the_reason(raw, words):
