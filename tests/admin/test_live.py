@@ -3,6 +3,7 @@ back to the hall, grant pays into the ledger."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -32,9 +33,14 @@ async def test_say_sessions_close(config):
         boris.line("watch 1")
         await until(lambda: any(s.watching == 1 for s in server.sessions), what="Boris in the watchers' view")
 
-        status, out, _ = await sukno_admin(config.data, "--json", "sessions")
-        where = {row["name"]: row["where"] for row in json.loads(out)["data"]["sessions"]}
-        assert status == 0 and where == {"Anna": "table 1 seat 1", "Boris": "watching 1"}
+        expected = {"Anna": "table 1 seat 1", "Boris": "watching 1"}
+        for _ in range(50):  # the move into the watchers' view settles within a few loop turns
+            status, out, _ = await sukno_admin(config.data, "--json", "sessions")
+            where = {row["name"]: row["where"] for row in json.loads(out)["data"]["sessions"]}
+            if where == expected:
+                break
+            await asyncio.sleep(0.05)
+        assert status == 0 and where == expected
 
         status, out, _ = await sukno_admin(config.data, "say", "Table", "1", "closes", "now")
         assert status == 0 and "told 2 session(s)" in out
