@@ -6,7 +6,10 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
   ``tables_config`` is a list of ``{"game": id, "options": {...}, "seats": n,
   "at_zero": "refuse" | "debt"}`` (``at_zero``: what a table does with a
   player whose club balance cannot cover its stake; refuse by default); None
-  opens one table per registered game with its defaults.
+  opens one table per registered game with its defaults.  ``clock``,
+  ``grace``, ``fill`` (and ``think``, ``takeover``, ``kind``) are the table's
+  settings about time and bots (``engine.autoplay``); ``bots: "fill"`` is
+  ``fill: true``.
 - With a ``store`` every table keeps a journal (``engine.keeper``): the
   tables the store has live come back as they were (``now`` is the clock
   their timers restart from), and a config entry opens a new table only where
@@ -17,8 +20,10 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
   registered is skipped and noted in ``club.skipped`` (games land one by one).
 - ``open_table(game, options=None, seats=None) -> Table`` (seats: the game's
   minimum number of players by default); ``tables: dict[int, Table]``.
-- ``enter(name, guest=False)`` / ``leave(name)``: sessions are counted, so a
-  name with two sessions stays online until both leave.  ``tui.app.ClubApp``
+- ``enter(name, guest=False, now=None)`` / ``leave(name, now=None)``: sessions
+  are counted, so a name with two sessions stays online until both leave; the
+  last one leaving makes him *away* at his table (a stand-in bot, then the
+  grace: ``engine.autoplay``), the first one back gives him his turns again.  ``tui.app.ClubApp``
   calls them itself on mount/unmount; ``net`` need not.  Leaving never unseats:
   a player who reconnects finds his seat.
 - ``online() -> list[str]``, ``is_guest(name)``, ``where(name)`` (the table a
@@ -43,6 +48,17 @@ from engine.store import Store, StoreError
 from engine.table import LOG_KEEP, Callback, LogEntry, Table, TableError, sanitize
 
 _HALL_KINDS_FROM_TABLES = {"sit", "stand", "watch", "unwatch", "table_ready", "deal_start", "deal_over", "session_over"}
+
+
+_SETTING_KEYS = ("clock", "grace", "fill", "think", "takeover", "kind")
+
+
+def table_settings(entry: dict[str, Any]) -> dict[str, Any]:
+    """A config entry's settings about time and bots (``engine.autoplay.Settings``)."""
+    out = {k: entry[k] for k in _SETTING_KEYS if k in entry}
+    if "bots" in entry:
+        out["fill"] = entry["bots"] in ("fill", True, "yes")
+    return out
 
 
 class Club:
@@ -80,7 +96,7 @@ class Club:
                 continue
             self.open_table(game, entry.get("options"), entry.get("seats"),
                             allow_debt=entry.get("at_zero", "refuse") == "debt",
-                            table_id=number if store is not None else None)
+                            table_id=number if store is not None else None, settings=table_settings(entry))
 
     def _restore(self, now: float | None) -> set[int]:
         """Bring back every live table of the store; the numbers of those restored or skipped."""
@@ -96,6 +112,7 @@ class Club:
                 table = Table(table_id, header.game, header.options, len(header.extra["table"]["seats"]))
                 keeper = TableKeeper(self.store, table)
                 keeper.restore(live, now)
+                table.auto.note(table, now)  # a bot or a turn clock restarts from now
             except (StoreError, TableError, KeyError, TypeError, ValueError) as err:
                 self.restore_errors.append(f"table {table_id}: {getattr(err, 'message', err)}")
                 self._kept_ids.add(table_id)
@@ -114,11 +131,12 @@ class Club:
         *,
         allow_debt: bool = False,
         table_id: int | None = None,
+        settings: dict[str, Any] | None = None,
     ) -> Table:
         if table_id is None or table_id in self.tables or table_id in self._kept_ids:
             table_id = max([*self.tables, *self._kept_ids], default=0) + 1
         seed = None if self._seed is None else self._seed + 1000 * table_id
-        table = Table(table_id, game, options, seats, seed=seed, allow_debt=allow_debt)
+        table = Table(table_id, game, options, seats, seed=seed, allow_debt=allow_debt, settings=settings)
         if self.store is not None:
             keeper = TableKeeper(self.store, table)
             keeper.open_new()
@@ -164,15 +182,18 @@ class Club:
 
     # -- people -----------------------------------------------------------------------
 
-    def enter(self, name: str, guest: bool = False) -> None:
+    def enter(self, name: str, guest: bool = False, now: float | None = None) -> None:
         first = self._sessions.get(name, 0) == 0
         self._sessions[name] = self._sessions.get(name, 0) + 1
         if guest:
             self._guests.add(name)
         if first:
             self._emit([Event("enter", None, {"name": name})])
+            table = self.where(name)
+            if table is not None:
+                table.back(name, now)
 
-    def leave(self, name: str) -> None:
+    def leave(self, name: str, now: float | None = None) -> None:
         count = self._sessions.get(name, 0)
         if count <= 0:
             return
@@ -181,6 +202,9 @@ class Club:
             self._guests.discard(name)
             for table in self.tables.values():
                 table.unwatch(name)
+            seated = self.where(name)
+            if seated is not None:
+                seated.away(name, now)
             self._emit([Event("leave", None, {"name": name})])
         else:
             self._sessions[name] = count - 1

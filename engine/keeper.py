@@ -31,6 +31,7 @@ import logging
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
+from engine.autoplay import BOT_PREFIX, is_bot
 from engine.game import Event, ShuffledDecks
 from engine.record import Record, RecordDeal
 from engine.store import (
@@ -83,9 +84,11 @@ class TableKeeper:
 
     def purse(self, name: str) -> str:
         """Whose money a seat plays with: the account of that name, a pool (``bot:Mitya``) as it is,
-        else a pool of the name (a player the store has no account for)."""
+        a bot seat (``bot-Mitya``) its ``bot:Mitya`` pool, else a pool of the name (no account)."""
         if ":" in name or self.store.account(name) is not None:
             return name
+        if is_bot(name):
+            return f"bot:{name[len(BOT_PREFIX):]}"
         return f"player:{name}"
 
     def check_funds(self, name: str) -> None:

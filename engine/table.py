@@ -28,6 +28,14 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
   a game with ``start_clock`` (Спекулянт) is put on that clock at its first
   ``now``.
 
+- Bots, turn clocks and away players (``engine.autoplay``): ``settings``
+  (``clock``, ``grace``, ``fill``, ``think``, ``takeover``, ``kind``) is a
+  constructor argument kept in ``state()``; ``sit_bot(seat=None) -> name``,
+  ``bots()``, ``away(name, now)``/``back(name, now)`` (the club calls them),
+  ``timer_deadline()`` (what the bar shows).  ``deadline()``/``tick(now)``
+  include bot moves, run-out turn clocks and ended graces, each made through
+  ``_act``, the path of ``act`` itself, so it is journaled like a person's.
+
 Decisions (why):
 
 - A session of the game starts only when every seat is filled, so a table seat
@@ -36,7 +44,8 @@ Decisions (why):
   carry over to the next session, so nothing is created or lost).
 - Each deal (the first and every next one) starts when every seated player has
   said ``start`` (alias ``next``): nobody is dealt into a hand while away.
-- A player who disconnects keeps his seat: nothing here knows about sessions.
+- A player who disconnects keeps his seat for the table's grace (``away``);
+  nothing here knows about sessions, the club tells the table.
 - Events of the game are public by the protocol; table events (``sit``,
   ``say``…) carry the player's ``name`` in ``data``.  The log keeps, with each
   event, the names of the seats at that moment, so narration stays right after
@@ -52,7 +61,8 @@ from collections import deque
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple
 
-from engine.game import SPECTATOR, Event, Game, IllegalAction, ShuffledDecks
+from engine.autoplay import MAX_MOVES_PER_TICK, Autopilot, Settings, bot_name, is_bot
+from engine.game import SPECTATOR, Action, Event, Game, IllegalAction, ShuffledDecks
 from engine.games import get_game
 from engine.store import NotEnoughMoney, StoreError
 
@@ -113,8 +123,13 @@ class Table:
         *,
         seed: int | None = None,
         allow_debt: bool = False,
+        settings: dict[str, Any] | None = None,
     ):
         self.id = table_id
+        try:
+            self.auto = Autopilot(Settings.make(settings))
+        except ValueError as err:
+            raise TableError("table.bad_setting", str(err), reason=str(err)) from None
         self.allow_debt = bool(allow_debt)
         self.keeper: TableKeeper | None = None
         self.game_name = game_name
@@ -175,6 +190,8 @@ class Table:
             raise TableError("table.already_seated", f"You already sit at table {self.id}.", table=self.id)
         if self.game is not None:
             raise TableError("table.session_running", "A game is in progress at this table; wait for its end.")
+        if not is_bot(name):
+            self._bot_makes_room(seat)
         if seat is None:
             free = [i for i, n in enumerate(self.seats) if n is None]
             if not free:
@@ -193,8 +210,28 @@ class Table:
             self.seats[seat] = name
             self.spectators.discard(name)
             self.money.setdefault(name, 0)
+        self.auto.forget(name)
         self._emit([Event("sit", seat, {"name": name})])
         return seat
+
+    def sit_bot(self, seat: int | None = None) -> str:
+        """Seat a bot (the first free seat by default); returns its name (``engine.autoplay``)."""
+        name = bot_name(self.seats)
+        self.sit(name, seat)
+        return name
+
+    def bots(self) -> list[str]:
+        """The names a bot plays for now: bot seats and away players with a stand-in."""
+        return [n for n in self.seated() if is_bot(n)] + [n for n in self.auto.stand_ins(None) if n in self.seats]
+
+    def _bot_makes_room(self, seat: int | None) -> None:
+        """A person wants a seat a bot holds (or the table is full only with bots): the bot stands."""
+        if seat is None and None not in self.seats:
+            bots = [n for n in self.seats if is_bot(n)]
+            if bots:
+                self.stand(bots[-1])
+        elif seat is not None and 0 <= seat < len(self.seats) and is_bot(self.seats[seat]):
+            self.stand(self.seats[seat])  # type: ignore[arg-type]
 
     def stand(self, name: str) -> None:
         """Leave one's seat; refused during a deal. Ends the session (money carries over)."""
@@ -207,6 +244,7 @@ class Table:
             events = self._end_session() if self.game is not None else []
             self.seats[seat] = None
             self.ready.discard(name)
+        self.auto.forget(name)
         self._emit(events + [Event("stand", seat, {"name": name})])
 
     def watch(self, name: str) -> None:
@@ -239,12 +277,15 @@ class Table:
             raise TableError("table.in_deal_start", "A deal is being played now.")
         if self.closing:
             raise TableError("table.closing", "The house is closing this table; no new deal starts.")
+        if self.auto.settings.fill and self.game is None:
+            while not self.full():
+                self.sit_bot()
         with self._saving():
             self.ready.add(name)
             events = [Event("table_ready", self.seat_of(name), {"name": name})]
-            if self.full() and set(self.seated()) <= self.ready:
+            if self.full() and all(n in self.ready or is_bot(n) for n in self.seated()):
                 events += self._start_deal(now)
-        self._emit(events)
+        self._emit(events, now)
         return events
 
     def _start_deal(self, now: float | None) -> list[Event]:
@@ -298,6 +339,13 @@ class Table:
 
     def act(self, name: str, text: str, now: float | None = None) -> list[Event]:
         """Perform a game action typed by ``name``; raises ``IllegalAction`` with the reason."""
+        return self._act(name, text, now)
+
+    def _act(self, name: str, text: str | Action, now: float | None, before: list[Event] | None = None) -> list[Event]:
+        """The one path of every game action (a person's, a bot's, a run-out clock's): journaled, then shown.
+
+        ``before``: table events told just ahead of the action's own ("X's time ran out").
+        """
         seat = self.seat_of(name)
         if seat is None:
             raise TableError("table.not_seated", "You do not sit at this table.")
@@ -311,15 +359,15 @@ class Table:
                     self.keeper.ticked(pending, now)  # type: ignore[arg-type]
                 pending += self._after_action()
         if pending:
-            self._emit(pending)
+            self._emit(pending, now)
             if self.game is None or not self.game.in_deal:
                 raise TableError("table.no_deal", "No deal is being played; type start when you are ready.")
         with self._saving():
             events = self.game.apply(seat, text)
             if self.keeper is not None:
                 self.keeper.acted(events, now)
-            events = events + self._after_action()
-        self._emit(events)
+            events = list(before or []) + events + self._after_action()
+        self._emit(events, now)
         return events
 
     def _clock(self, now: float | None) -> None:
@@ -336,11 +384,67 @@ class Table:
         return self.game.legal_actions(seat)
 
     def deadline(self) -> float | None:
-        return self.game.deadline() if self.in_deal() else None
+        """When ``tick`` is next needed: the game's own timer, a bot's move, a turn clock, a grace."""
+        times = [self.game.deadline() if self.in_deal() else None, self.auto.deadline(self)]  # type: ignore[union-attr]
+        known = [t for t in times if t is not None]
+        return min(known) if known else None
+
+    def timer_deadline(self) -> float | None:
+        """The end of the time shown as a bar: the game's window, or a person's turn clock."""
+        times = [self.game.deadline() if self.in_deal() else None, self.auto.timer(self)]  # type: ignore[union-attr]
+        known = [t for t in times if t is not None]
+        return min(known) if known else None
+
+    def away(self, name: str, now: float | None) -> None:
+        """``name``'s last session left: he keeps his seat for the grace, a stand-in plays meanwhile."""
+        seat = self.seat_of(name)
+        if seat is None or is_bot(name) or name in self.auto.away:
+            return
+        with self._saving():
+            self.ready.discard(name)
+        self.auto.away[name] = now
+        self._emit([Event("away", seat, {"name": name})], now)
+
+    def back(self, name: str, now: float | None = None) -> None:
+        """``name`` is online again: his seat and his turns are his."""
+        if name not in self.auto.away:
+            return
+        self.auto.forget(name)
+        seat = self.seat_of(name)
+        if seat is not None:
+            self._emit([Event("back", seat, {"name": name})], now)
+
+    def _autoplay(self, now: float) -> list[Event]:
+        """Make what ``engine.autoplay`` says is due: bot moves, run-out clocks, a grace's end."""
+        out: list[Event] = []
+        for _ in range(MAX_MOVES_PER_TICK):
+            self.auto.note(self, now)
+            move = self.auto.next_move(self, now)
+            if move is None:
+                break
+            kind, arg = move
+            try:
+                if kind == "gone":
+                    seq = self.last_seq
+                    self._emit([Event("gone", self.seat_of(arg), {"name": arg})], now)
+                    self.stand(arg)
+                    out += [e.event for e in self.log_since(seq)]
+                    continue
+                name, action = arg
+                if kind == "clock":
+                    before = [Event("timeout", self.seat_of(name),
+                                    {"name": name, "action": [action.verb, *action.args]})]
+                else:
+                    before = self.auto.told(name)
+                out += self._act(name, action, now, before)
+            except IllegalAction as err:
+                log.warning("table %s: %s could not be made: %s", self.id, kind, err)
+                break
+        return out
 
     def tick(self, now: float) -> list[Event]:
         if not self.in_deal():
-            return []
+            return self._autoplay(now)
         assert self.game is not None
         try:
             with self._saving():
@@ -353,8 +457,8 @@ class Table:
         except TableError:
             return []  # not saved, so not shown; the next tick tries again
         if events:
-            self._emit(events)
-        return events
+            self._emit(events, now)
+        return events + self._autoplay(now)
 
     # -- what a journal keeps --------------------------------------------------------
 
@@ -364,6 +468,7 @@ class Table:
             "seats": list(self.seats), "ready": sorted(self.ready), "money": dict(self.money),
             "carried_pot": self.carried_pot, "dealer": self._dealer, "seed": self._seed,
             "seeds": list(self.seeds), "allow_debt": self.allow_debt,
+            "settings": self.auto.settings.to_json(),
         }
 
     def load_state(self, state: dict[str, Any]) -> None:
@@ -379,6 +484,8 @@ class Table:
         self._seed = state.get("seed")
         self.seeds = [int(s) for s in state.get("seeds", [])]
         self.allow_debt = bool(state.get("allow_debt", self.allow_debt))
+        if "settings" in state:
+            self.auto.settings = Settings.make(state["settings"])
 
     @contextmanager
     def _saving(self) -> Iterator[None]:
@@ -411,6 +518,7 @@ class Table:
         view["seat"] = seat
         view["ready"] = sorted(self.ready)
         view["table"] = self.id
+        view["bots"] = self.bots()
         return view
 
     def _lobby_view(self, seat: int | None) -> dict[str, Any]:
@@ -421,7 +529,8 @@ class Table:
             "in_deal": False, "to_act": [], "balances": [self.balance(x) if x else 0 for x in self.seats],
             "pot": self.carried_pot, "over": False, "hands": [None] * n, "hand_counts": [0] * n,
             "trick": [], "trump": None, "tricks": [0] * n, "status": [""] * n,
-            "seat": seat, "ready": sorted(self.ready), "table": self.id,
+            "seat": seat, "ready": sorted(self.ready | {n for n in self.seated() if is_bot(n)}), "table": self.id,
+            "bots": self.bots(),
         }
 
     # -- events -----------------------------------------------------------------------
@@ -444,9 +553,10 @@ class Table:
         """Log entries after ``seq`` (0: all that are kept)."""
         return [e for e in self._log if e.seq > seq]
 
-    def _emit(self, events: list[Event]) -> None:
+    def _emit(self, events: list[Event], now: float | None = None) -> None:
         if not events:
             return
+        self.auto.note(self, now)
         names = tuple(self.game.names if self.game is not None else self.names())
         for event in events:
             self._seq += 1

@@ -163,7 +163,7 @@ def test_a_closed_table_is_not_restored(db_path):
 
 def test_a_trade_window_gets_back_the_time_it_had_left(db_path):
     """Спекулянт's clock: the restart's ``now`` is where the journal's last moment lands."""
-    store, club = club_of(db_path, [{"game": "speculator"}], now=0.0)
+    store, club = club_of(db_path, [{"game": "speculator", "clock": 0}], now=0.0)  # the window's clock only
     table = club.tables[1]
     seats = len(table.seats)
     for name in NAMES[:seats]:

@@ -1,0 +1,234 @@
+"""Seats that play without a person: bots, turn clocks, and players who dropped (issue 9).
+
+A ``Table`` owns one ``Autopilot``.  Like the rest of the engine it never
+reads a clock: the table tells it the time of every change (``note``), it
+says when it next needs waking (``deadline``) and, at ``tick(now)``, which
+moves are due (``next_move``).  The table makes each move through the very
+path a person's ``act`` takes, so it is journaled before anyone sees it.
+
+Decisions (why):
+
+- A bot is a seat whose name starts with ``bot-`` (``bot-Mitya``): the name
+  says so to everyone, passes the club's sanitising, is reserved so no person
+  can register it, and survives a restart in the journal's seats, where the
+  bot object is simply made again (a bot may lose its memory of a deal, never
+  its seat).  Bots are always ready between deals; they are not accounts:
+  the store plays them with a ``bot:NAME`` pool.
+- A bot waits ``think`` seconds (0.6 by default) so people can follow the
+  play; in a Спекулянт window a bot that chose to wait is asked again only
+  when something changes.
+- The turn clock (``clock`` seconds per action, 0 = none) runs for a present
+  person whose turn it is; at its end the table takes the game's safe
+  ``default_action`` for him and the log says so.  A game that runs its own
+  clock at that moment (Спекулянт's windows) is not also on the turn clock.
+- A player whose last session left is *away*: he is no longer ready for the
+  next deal; after ``takeover`` seconds a stand-in bot plays his turns (the
+  felt marks it).  Coming back (``back``) gives him his seat and his turns.
+  When ``grace`` seconds have passed and no deal is being played he stands
+  up (a deal in play is finished by the stand-in first), so his money at
+  stake is never more than the deal he left.
+- ``fill``: when someone says ``start`` at a table with free seats, bots take
+  them; a person who wants to sit at a table full only thanks to bots gets a
+  bot's seat (between sessions, as every sit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import TYPE_CHECKING, Any
+
+from engine.bots import Bot, default_action, make_bot
+from engine.game import Action, Event
+
+if TYPE_CHECKING:
+    from engine.table import Table
+
+BOT_PREFIX = "bot-"
+BOT_NAMES = ("Mitya", "Vanya", "Sonya", "Grisha", "Fedya", "Masha", "Petya", "Dasha", "Tolya", "Zina")
+MAX_MOVES_PER_TICK = 500
+"""A guard: with ``think`` 0 a whole deal of bots is played in one tick."""
+
+
+def is_bot(name: str | None) -> bool:
+    return bool(name) and str(name).startswith(BOT_PREFIX)
+
+
+def bot_name(taken: set[str] | list[str | None]) -> str:
+    """The first bot name not in ``taken`` (then ``bot-Mitya2``…)."""
+    used = {n for n in taken if n}
+    for round_ in range(1, 100):
+        for base in BOT_NAMES:
+            name = BOT_PREFIX + base + (str(round_) if round_ > 1 else "")
+            if name not in used:
+                return name
+    raise ValueError("no free bot name")
+
+
+@dataclass
+class Settings:
+    """A table's options about time and bots (kept in its journal)."""
+
+    clock: float = 60.0
+    grace: float = 300.0
+    fill: bool = False
+    think: float = 0.6
+    takeover: float = 5.0
+    kind: str = "rule"
+
+    @classmethod
+    def make(cls, raw: dict[str, Any] | None) -> "Settings":
+        """Checked settings from ``raw``; ``ValueError`` with the reason otherwise."""
+        out = cls()
+        known = {f.name for f in fields(cls)}
+        for key, value in (raw or {}).items():
+            if key not in known:
+                raise ValueError(f"unknown table setting {key!r} (settings: {', '.join(sorted(known))})")
+            if key == "fill":
+                if isinstance(value, str):
+                    if value.lower() not in ("yes", "no", "true", "false", "1", "0", "fill", "on", "off"):
+                        raise ValueError(f"fill is yes or no, not {value!r}")
+                    value = value.lower() in ("yes", "true", "1", "fill", "on")
+                setattr(out, key, bool(value))
+            elif key == "kind":
+                if value not in ("rule", "random"):
+                    raise ValueError(f"bot kind is rule or random, not {value!r}")
+                out.kind = value
+            else:
+                try:
+                    number = float(value)
+                except (TypeError, ValueError):
+                    raise ValueError(f"{key} must be a number of seconds, not {value!r}") from None
+                if isinstance(value, bool) or not 0 <= number <= 86400:
+                    raise ValueError(f"{key} must be 0–86400 seconds, not {value!r}")
+                setattr(out, key, number)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class Autopilot:
+    """The bots, turn clock and away players of one table (see the module docstring)."""
+
+    def __init__(self, settings: Settings | None = None):
+        self.settings = settings or Settings()
+        self.away: dict[str, float | None] = {}  # name → since when
+        self._bots: dict[str, Bot] = {}  # name (a bot's, or an away player's) → its bot
+        self._turn_key: tuple | None = None
+        self._turn_since: float | None = None
+        self._waiting: set[int] = set()  # bot seats that chose to wait in this turn
+        self._stood_in: set[str] = set()  # away players the log was told a bot plays for
+
+    # -- what the table tells --------------------------------------------------------
+
+    def note(self, table: Table, now: float | None) -> None:
+        """After every change: a new turn starts its timers at ``now`` (unknown without one)."""
+        key = self._key(table)
+        if key != self._turn_key:
+            self._turn_key = key
+            self._waiting.clear()
+            if now is not None:  # without a time (tests, a rebuild) the old start stands: late, never stuck
+                self._turn_since = now
+        elif self._turn_since is None and now is not None:
+            self._turn_since = now
+
+    def _key(self, table: Table) -> tuple | None:
+        game = table.game
+        if game is None or not game.in_deal:
+            return None
+        actions = len(game.deals[-1].actions) if game.deals else 0
+        return (id(game), len(game.deals), actions, tuple(game.to_act()), game.deadline())
+
+    def forget(self, name: str) -> None:
+        """A seat's name changed: its bot (if any) goes."""
+        self._bots.pop(name, None)
+        self.away.pop(name, None)
+        self._stood_in.discard(name)
+
+    # -- who plays -------------------------------------------------------------------
+
+    def played_by_bot(self, name: str, now: float | None) -> bool:
+        """A bot seat, or an away player whose stand-in has taken over by ``now``."""
+        if is_bot(name):
+            return True
+        since = self.away.get(name, -1.0)
+        if name not in self.away or since is None or now is None:
+            return False
+        return now >= since + self.settings.takeover  # type: ignore[operator]
+
+    def stand_ins(self, now: float | None) -> list[str]:
+        """Away players a bot plays for (for the felt)."""
+        return sorted(n for n in self.away if n in self._stood_in or self.played_by_bot(n, now))
+
+    def bot_for(self, table: Table, name: str) -> Bot:
+        bot = self._bots.get(name)
+        if bot is None:
+            seed = None if table._seed is None else table._seed + 7 * (table.seat_of(name) or 0)
+            bot = self._bots[name] = make_bot(table.game_name, self.settings.kind, seed)
+        return bot
+
+    # -- time --------------------------------------------------------------------------
+
+    def deadline(self, table: Table) -> float | None:
+        """When a bot should move, a turn clock runs out, or an away player's grace ends."""
+        times = [t for t, _ in self._due(table)]
+        return min(times) if times else None
+
+    def timer(self, table: Table) -> float | None:
+        """The turn clock's end for the bar (a present person's turn), or None."""
+        times = [t for t, what in self._due(table) if what[0] == "clock"]
+        return min(times) if times else None
+
+    def _due(self, table: Table) -> list[tuple[float, tuple]]:
+        out: list[tuple[float, tuple]] = []
+        s = self.settings
+        for name, since in self.away.items():
+            if since is not None and not table.in_deal() and name in table.seats:
+                out.append((since + s.grace, ("gone", name)))
+        game = table.game
+        start = self._turn_since
+        if game is None or not game.in_deal or start is None:
+            return out
+        own_clock = game.deadline() is not None
+        for seat in game.to_act():
+            name = game.names[seat]
+            if is_bot(name):
+                if seat not in self._waiting:
+                    out.append((start + s.think, ("bot", seat)))
+                continue
+            since = self.away.get(name)
+            if name in self.away and since is not None and seat not in self._waiting:
+                out.append((max(start + s.think, since + s.takeover), ("bot", seat)))
+            if s.clock > 0 and not own_clock and name not in self.away and seat not in self._waiting:
+                out.append((start + s.clock, ("clock", seat)))
+        return out
+
+    def next_move(self, table: Table, now: float) -> tuple[str, Any] | None:
+        """One thing due by ``now``: ("gone", name), ("bot"|"clock", (name, Action)); None: nothing."""
+        for when, what in sorted(self._due(table), key=lambda d: d[0]):
+            if when > now:
+                break
+            if what[0] == "gone":
+                return what
+            seat = what[1]
+            game = table.game
+            assert game is not None
+            name = game.names[seat]
+            legal = game.legal_actions(seat)
+            view = game.view(seat)
+            if what[0] == "bot":
+                action: Action | None = self.bot_for(table, name).choose(view, legal) if legal else None
+            else:
+                action = default_action(table.game_name, view, legal)
+            if action is None:
+                self._waiting.add(seat)
+                continue
+            return what[0], (name, action)
+        return None
+
+    def told(self, name: str) -> list[Event]:
+        """The log's line the first time a stand-in plays for an away player."""
+        if is_bot(name) or name in self._stood_in:
+            return []
+        self._stood_in.add(name)
+        return [Event("stand_in", None, {"name": name})]
