@@ -38,6 +38,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from engine.bots import Bot, default_action, make_bot
+from engine.bots.random_bot import RandomBot
 from engine.game import Action, Event
 
 if TYPE_CHECKING:
@@ -107,6 +108,16 @@ class Settings:
         return asdict(self)
 
 
+def safe_default(game_name: str, view: dict[str, Any], legal: list[Action]) -> Action | None:
+    """``engine.bots.default_action``; for a game with no bots yet, ``pass`` if legal, else the first."""
+    try:
+        return default_action(game_name, view, legal)
+    except KeyError:
+        if not legal:
+            return None
+        return next((a for a in legal if a.verb == "pass"), legal[0])
+
+
 class Autopilot:
     """The bots, turn clock and away players of one table (see the module docstring)."""
 
@@ -164,7 +175,11 @@ class Autopilot:
         bot = self._bots.get(name)
         if bot is None:
             seed = None if table._seed is None else table._seed + 7 * (table.seat_of(name) or 0)
-            bot = self._bots[name] = make_bot(table.game_name, self.settings.kind, seed)
+            try:
+                bot = make_bot(table.game_name, self.settings.kind, seed)
+            except KeyError:  # a game with no bot of its own yet: the random one plays it
+                bot = RandomBot(table.game_name, seed)
+            self._bots[name] = bot
         return bot
 
     # -- time --------------------------------------------------------------------------
@@ -219,7 +234,7 @@ class Autopilot:
             if what[0] == "bot":
                 action: Action | None = self.bot_for(table, name).choose(view, legal) if legal else None
             else:
-                action = default_action(table.game_name, view, legal)
+                action = safe_default(table.game_name, view, legal)
             if action is None:
                 self._waiting.add(seat)
                 continue

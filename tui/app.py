@@ -7,8 +7,9 @@ Interface used by ``net/``::
 
 - ``name`` None: the welcome screen asks for a name and calls
   ``register(name) -> None | error text``; then the hall.
-- The app calls ``club.enter(name, guest)`` when the player is in and
-  ``club.leave(name)`` when the app ends; leaving never unseats him.  A player
+- The app calls ``club.enter(name, guest, now)`` when the player is in and
+  ``club.leave(name, now)`` when the app ends; leaving makes him *away* (a
+  stand-in bot, then the table's grace: ``engine.autoplay``).  A player
   who sits at a table finds himself at it when he comes back.
 - ``watch N`` calls ``table.watch(name)`` and then ``on_watch(N)`` when given
   (net moves the session to the shared spectator view and must call
@@ -100,7 +101,7 @@ class ClubApp(App):
 
     def enter_club(self) -> None:
         assert self.player is not None
-        self.club.enter(self.player, self.guest)
+        self.club.enter(self.player, self.guest, now=self.clock())
         self._entered = True
         app = self
         self._unsubscribe = self.club.subscribe(lambda events: app.post_message(HallChanged()))
@@ -117,7 +118,7 @@ class ClubApp(App):
             self._unsubscribe()
         if self._entered and self.player is not None:
             self._entered = False
-            self.club.leave(self.player)
+            self.club.leave(self.player, now=self.clock())
 
     # -- moving around ----------------------------------------------------------------
 

@@ -66,6 +66,8 @@ ALIASES.update({"admin": "admin", "админ": "admin"})
 RU_VERB["admin"] = "админ"
 
 ARG_WORDS = {"шлейф": "shlejf"}
+BOT_WORDS = ("bot", "бот", "робот")
+"""``sit bot [seat]`` / ``сесть бот``: seat a bot (``engine.autoplay``)."""
 HELP_TOPICS = ("hall", "table", "cards", "russian")
 HELP_ALIASES = {"зал": "hall", "стол": "table", "карты": "cards", "русский": "russian"}
 

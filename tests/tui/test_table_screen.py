@@ -212,7 +212,7 @@ async def test_a_bug_in_a_game_is_one_line_not_a_traceback(fake_game, monkeypatc
 @pytest.mark.skipif("speculator" not in registry(), reason="Спекулянт has not landed")
 async def test_a_trade_window_shows_a_timer_bar():
     now = [100.0]
-    club = Club([{"game": "speculator"}], seed=3)
+    club = Club([{"game": "speculator", "clock": 0}], seed=3)  # the window's clock, no turn clock
     table = club.tables[1]
     app = ClubApp(club, "anna", clock=lambda: now[0])
     async with app.run_test(size=(80, 24)) as pilot:

@@ -55,6 +55,8 @@ MESSAGES: dict[str, str] = {
     "cmd.not_at_table": "You are not at a table; that works at a table.",
     "cmd.guest_sit": "Guests may watch and talk but not sit down to play.",
     "cmd.sat": "You sit down at table {id}, seat {seat}.",
+    "cmd.bot_sat": "{name} sits down at table {id}, seat {seat}.",
+    "cmd.bot_need_seat": "Only a player seated at a table may seat a bot there: sit down first.",
     "cmd.stood": "You stand up from table {id}.",
     "cmd.left_table": "You walk back into the hall.",
     "cmd.already_hall": "You are already in the hall.",
@@ -108,6 +110,7 @@ MESSAGES: dict[str, str] = {
     "status.knocked": "knocked",
     "status.away": "away",
     "status.ready": "ready",
+    "status.bot_plays": "a bot plays",
     # table errors (engine/table.py keys)
     "table.already_seated": "You already sit at table {table}.",
     "table.session_running": "A game is in progress at this table; wait for its end.",
@@ -115,6 +118,7 @@ MESSAGES: dict[str, str] = {
     "table.no_seat": "There is no seat {seat} here.",
     "table.seat_taken": "Seat {seat} is taken.",
     "table.not_seated": "You do not sit at this table.",
+    "table.bad_setting": "Bad table setting: {reason}",
     "table.in_deal": "You cannot stand up in the middle of a deal.",
     "table.in_deal_start": "A deal is being played now.",
     "table.closing": "The house is closing this table; no new deal starts here.",
@@ -155,6 +159,11 @@ MESSAGES: dict[str, str] = {
     "ev.unwatch": "{name} stops watching.",
     "ev.say": "{name} says: {text}",
     "ev.table_ready": "{name} is ready.",
+    "ev.timeout": "{name}'s time ran out; the club plays for him: {action}.",
+    "ev.stand_in": "A bot plays for {name} while he is away.",
+    "ev.away": "{name} has left the club; his seat waits for him.",
+    "ev.back": "{name} is back at the table.",
+    "ev.gone": "{name} was away too long and gives up his seat.",
     "ev.deal_start": "Deal {deal}: {who} deals.",
     "ev.deal_over": "The deal is over. {money}",
     "ev.session_over": "The session is over. {balances}",
@@ -226,7 +235,8 @@ MESSAGES: dict[str, str] = {
     ),
     "help.table": (
         "At a table: the game's verbs (play C, knock, pass, buy …), start (alias next) when ready, "
-        "look, say …, stand (leave the seat between deals), leave (back to the hall), quit. "
+        "look, say …, sit bot [seat] (a bot takes a free seat), stand (leave the seat between deals), "
+        "leave (back to the hall), quit. "
         "Tab completes verbs and your legal cards; Up/Down recall earlier lines."
     ),
     "help.cards": "Cards: rank then suit, e.g. Q♠, qs, 10h, th, дп (дама пик). Ranks 2–10 T J Q K A / В Д К Т; suits ♠♣♦♥ S C D H / п т к б ч.",

@@ -20,7 +20,7 @@ from engine.game import IllegalAction
 from engine.table import Table
 from tui import commands, refusals
 from tui.admin_verb import run_admin
-from tui.commands import Command, UnknownCommand
+from tui.commands import BOT_WORDS, Command, UnknownCommand
 from tui.i18n import LANGS, has, money, tr
 from tui.widgets.cmdline import CommandLine
 from tui.widgets.log import EventLog
@@ -208,6 +208,9 @@ class ClubScreen(Screen):
         if not args:
             self.error(self.t("cmd.need_table", verb=command.word))
             return
+        if verb == "sit" and (args[0].lower() in BOT_WORDS or (len(args) > 1 and args[1].lower() in BOT_WORDS)):
+            self.sit_bot(args)
+            return
         if not args[0].isdigit():
             self.error(self.t("cmd.bad_number", value=args[0]))
             return
@@ -231,6 +234,26 @@ class ClubScreen(Screen):
             seat = table.sit(app.player, seat)
             self.say_line(self.t("cmd.sat", id=table.id, seat=seat + 1))
         app.show_table(table.id)
+
+    def sit_bot(self, args: tuple[str, ...]) -> None:
+        """``sit bot [seat]`` at one's table, or ``sit N bot [seat]``: a bot takes a free seat."""
+        app = self.club_app
+        if args[0].isdigit():
+            table: Table | None = app.club.table(int(args[0]))
+            args = args[1:]
+        else:
+            table = self.table_here() or app.club.where(app.player)
+        if table is None or app.player not in table.seats:
+            self.error(self.t("cmd.bot_need_seat"))
+            return
+        seat = None
+        if len(args) > 1:
+            if not args[1].isdigit():
+                self.error(self.t("cmd.bad_seat", value=args[1]))
+                return
+            seat = int(args[1]) - 1
+        name = table.sit_bot(seat)
+        self.say_line(self.t("cmd.bot_sat", name=name, id=table.id, seat=(table.seat_of(name) or 0) + 1))
 
     def show_help(self, topic: str) -> None:
         topic = commands.HELP_ALIASES.get(topic.lower(), topic.lower())

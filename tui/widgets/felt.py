@@ -14,6 +14,7 @@ from typing import Any, Sequence
 from rich.text import Text
 from textual.widgets import Static
 
+from engine.autoplay import is_bot
 from engine.cards import Card, Suit
 from tui.i18n import has, money, tr
 from tui.widgets.cards import backs, boxes_row, card_box
@@ -45,6 +46,8 @@ def seat_label(view: dict[str, Any], seat: int, me: int | None, lang: str, ascii
         words.append(tr(lang, "status.ready"))
     if names and seat < len(names) and names[seat] in view.get("away", []):
         words.append(tr(lang, "status.away"))
+    if names and seat < len(names) and names[seat] in view.get("bots", []) and not is_bot(names[seat]):
+        words.append(tr(lang, "status.bot_plays"))  # a stand-in for an away player
     if words:
         text.append(" · " + " · ".join(words), style="italic")
     return text

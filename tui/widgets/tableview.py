@@ -148,7 +148,7 @@ class TableView(Vertical):
             if line:
                 log.add(Text(line, style=style))
         self.show_hint(self.hint_override or self.hint_text(view, legal))
-        self.query_one(TimerBar).set_deadline(table.deadline(), self.ascii)
+        self.query_one(TimerBar).set_deadline(table.timer_deadline(), self.ascii)
 
     def show_hint(self, text: str) -> None:
         self.query_one("#hint", Static).update(Text(" " + text, style="dim"), layout=False)

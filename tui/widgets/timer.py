@@ -1,4 +1,4 @@
-"""A bar for a running timer (Спекулянт's trade window): time shown as a bar, not a number alone.
+"""A bar for a running timer (a turn clock, Спекулянт's trade window): time as a bar, not a number alone.
 
 The only timer in a session's app: it ticks once a second while a deadline
 exists and stops when it is gone, so an idle screen never redraws itself.

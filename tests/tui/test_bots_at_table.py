@@ -1,0 +1,50 @@
+"""The table screen with bots: ``sit bot``, their moves told, the turn clock's bar and its end (fake clock)."""
+
+from __future__ import annotations
+
+from screen import rows, text, type_line
+
+from engine.club import Club
+from tui.app import ClubApp
+
+
+def tick(club: Club, now: float) -> None:
+    """What net's runtime does at each deadline, up to ``now``."""
+    for _ in range(500):
+        deadline = club.next_deadline()
+        if deadline is None or deadline > now:
+            return
+        club.tick(now)
+
+
+async def test_sit_bot_then_bots_play_and_the_clock_runs_out():
+    now = [100.0]
+    club = Club([{"game": "french3", "think": 0, "clock": 30}], seed=8)
+    app = ClubApp(club, "anna", clock=lambda: now[0])
+    table = club.tables[1]
+    async with app.run_test(size=(100, 30)) as pilot:
+        await type_line(pilot, "sit bot")
+        assert "sit down first" in text(app)  # not seated: refused, nothing changed
+        assert table.seated() == []
+        await type_line(pilot, "sit 1")
+        await type_line(pilot, "sit bot")
+        await type_line(pilot, "сесть бот")
+        assert "bot-Mitya sits down at table 1, seat 2." in text(app)
+        assert table.seats == ["anna", "bot-Mitya", "bot-Vanya"]
+        await type_line(pilot, "start")
+        assert table.in_deal()
+        game = table.game
+        tick(club, now[0])  # the bots play up to anna's turn
+        await pilot.pause()
+        assert game.to_act() == (0,)
+        assert "⏱" in text(app)  # anna's turn clock, drawn as a bar
+        acted = len(game.deals[-1].actions)
+        now[0] += 29.0
+        tick(club, now[0])
+        assert len(game.deals[-1].actions) == acted
+        now[0] += 1.0
+        tick(club, now[0])
+        await pilot.pause()
+        assert len(game.deals[-1].actions) > acted
+        assert "anna's time ran out; the club plays for him" in text(app)
+        assert any("bot-Vanya" in row for row in rows(app))
