@@ -9,7 +9,9 @@ Decisions (why):
 
 - ``open GAME k=v …`` takes the option names of RULES.md as the game's
   ``options_spec`` spells them; ``seats=N`` is the one extra word (the table's
-  player count).  Values are strings; the game's ``Option.coerce`` checks them.
+  player count), and the table's own settings ``clock=``, ``grace=``,
+  ``bots=fill`` (``engine.autoplay``).  Values are strings; the game's
+  ``Option.coerce`` checks them.
 - Closing a table never cuts a deal: ``close`` refuses mid-deal, and
   ``close --after-deal`` marks the table ``closing`` (no new deal starts) and
   closes it when the deal ends.  The seated stand up first, which ends the
@@ -24,7 +26,7 @@ import re
 from typing import Any, Callable
 
 from engine.cards import Card, Suit
-from engine.club import Club
+from engine.club import SETTING_WORDS, Club, table_settings
 from engine.game import ADMIN, Event, IllegalAction, OptionError
 from engine.games import registry
 from engine.table import Table
@@ -99,10 +101,22 @@ def open_table(club: Club, game: str, words: list[str]) -> Table:
     if game not in games:
         raise AdminError(f"there is no game {game!r}; games: {', '.join(sorted(games))}")
     options, seats = parse_options(words)
+    settings = table_settings({k: options.pop(k) for k in list(options) if k in SETTING_WORDS})
     try:
-        return club.open_table(game, options, seats)
+        return club.open_table(game, options, seats, settings=settings)
     except (OptionError, IllegalAction, ValueError) as err:
         raise AdminError(str(getattr(err, "message", None) or err)) from None
+
+
+def seat_bot(table: Table, seat_word: str) -> tuple[int, str]:
+    """Put a bot in seat ``seat_word`` (1-based); returns the 0-based seat and the bot's name."""
+    if not seat_word.isdigit() or not 1 <= int(seat_word) <= len(table.seats):
+        raise AdminError(f"table {table.id} has seats 1–{len(table.seats)}, not {seat_word!r}")
+    try:
+        name = table.sit_bot(int(seat_word) - 1)
+    except IllegalAction as err:
+        raise AdminError(err.message if hasattr(err, "message") else str(err)) from None
+    return int(seat_word) - 1, name
 
 
 def close_table(club: Club, table: Table, after_deal: bool) -> bool:

@@ -51,6 +51,8 @@ _HALL_KINDS_FROM_TABLES = {"sit", "stand", "watch", "unwatch", "table_ready", "d
 
 
 _SETTING_KEYS = ("clock", "grace", "fill", "think", "takeover", "kind")
+SETTING_WORDS = (*_SETTING_KEYS, "bots")
+"""The words of a table entry (or ``open … k=v``) that are table settings, not game options."""
 
 
 def table_settings(entry: dict[str, Any]) -> dict[str, Any]:

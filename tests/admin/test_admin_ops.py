@@ -118,3 +118,22 @@ def test_a_closed_table_stays_closed_with_a_store(tmp_path):
         assert [(t.id, t.game_name) for t in restarted.tables.values()] == [(1, "stukolka")]
     finally:
         store.close()
+
+
+def test_seat_bot_and_table_settings_on_open(club):
+    """``seat T S bot`` seats a bot (its name says so); ``open … clock= grace= bots=fill`` are table settings."""
+    from engine.admin_ops import seat_bot
+
+    table = club.tables[1]
+    assert seat_bot(table, "3") == (2, "bot-Mitya")
+    with pytest.raises(AdminError, match="Seat 3 is taken"):
+        seat_bot(table, "3")
+    with pytest.raises(AdminError, match="seats 1–4"):
+        seat_bot(table, "0")
+    opened = open_table(club, "french3", ["clock=20", "grace=90", "bots=fill"])
+    settings = opened.auto.settings
+    assert (settings.clock, settings.grace, settings.fill) == (20.0, 90.0, True)
+    before = list(club.tables)
+    with pytest.raises(AdminError, match="grace must be"):
+        open_table(club, "french3", ["grace=-1"])
+    assert list(club.tables) == before
