@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from engine.autoplay import Settings
+from engine.club import table_settings
+
 DEFAULTS: dict[str, Any] = {
     "server": {
         "host": "127.0.0.1",
@@ -141,6 +144,10 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     for number, entry in enumerate(tables, 1):
         if entry.get("at_zero", "refuse") not in ("refuse", "debt"):
             raise ConfigError(f"tables[{number}].at_zero is 'refuse' or 'debt', not {entry.get('at_zero')!r}")
+        try:
+            Settings.make(table_settings(dict(entry)))
+        except ValueError as err:
+            raise ConfigError(f"tables[{number}]: {err}") from None
     server, limits, spect = merged["server"], merged["limits"], merged["spectators"]
     admin = merged["admin"]
     if not isinstance(admin["accounts"], list) or not all(isinstance(a, str) for a in admin["accounts"]):

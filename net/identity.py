@@ -26,7 +26,8 @@ log = logging.getLogger("sukno.identity")
 
 _LETTERS = "A-Za-zА-Яа-яЁёІіЇїЄєҐґЎў"
 NAME_RE = re.compile(rf"^[{_LETTERS}][{_LETTERS}0-9_\-]{{1,15}}$")
-RESERVED = ("guest", "гость", "admin", "root", "sukno", "system", "server")
+RESERVED = ("guest", "гость", "admin", "root", "sukno", "system", "server", "bot-", "бот-")
+"""Names starting so are the club's: ``bot-…`` are the bots' seats (engine.autoplay)."""
 
 # Cyrillic letters that look like Latin ones, folded for the uniqueness check only.
 _LOOKALIKES = str.maketrans("аеорсхукмтнвіјѕԁёї", "aeopcxykmthbijsdei")
