@@ -420,7 +420,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         assert self.name is not None
         table = club.tables.get(table_id)
         if table is None:
-            club.leave(self.name)
+            club.leave(self.name, now=asyncio.get_running_loop().time())
             return ("hall", None)
         table.watch(self.name)
         self.watching = table_id
@@ -441,7 +441,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             watching, self.watching = self.watching, None
             if watching is not None and watching in club.tables:
                 club.tables[watching].unwatch(self.name)
-            club.leave(self.name)
+            club.leave(self.name, now=asyncio.get_running_loop().time())
 
     async def _join_hub(self) -> None:
         member = self.member
