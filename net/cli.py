@@ -1,4 +1,4 @@
-"""The ``sukno`` command: ``serve``, ``replay`` and the rest (DESIGN.md, net/cli.py).
+"""The ``sukno`` command: ``serve``, ``replay``, ``play`` and the rest (DESIGN.md, net/cli.py).
 
 Subcommands import what they need lazily, so ``sukno replay`` works without
 loading the SSH server or Textual.
@@ -70,6 +70,12 @@ def _cmd_admin(args: argparse.Namespace) -> int:
     return run_admin(args)
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    from net.play import main
+
+    return main(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sukno", description="sukno — a club of old Russian card games entered with ssh"
@@ -102,6 +108,16 @@ def build_parser() -> argparse.ArgumentParser:
     admin.add_argument("words", nargs=argparse.REMAINDER, metavar="COMMAND …",
                        help="one command to run (none: the interactive console)")
     admin.set_defaults(func=_cmd_admin)
+    play = sub.add_parser("play", help="play a game in this terminal against bots (no SSH, no server)")
+    play.add_argument("game", help="the game: stukolka, kopilka, french3, ukr_pairs, speculator")
+    play.add_argument("--variant", help="the game's variant (Стуколка: a, b, v)")
+    play.add_argument("--bots", type=int, help="how many bots (default: the fewest the game needs)")
+    play.add_argument("--name", help="your name at the table (default: your login name)")
+    play.add_argument("--clock", type=float, default=0.0, help="seconds per action, 0: none (default)")
+    play.add_argument("--think", type=float, default=0.6, help="the bots' pause before a move (default 0.6 s)")
+    play.add_argument("--lang", choices=("en", "ru"), help="language (default: from LANG)")
+    play.add_argument("--ascii", action="store_true", help="cards and bars in plain ASCII")
+    play.set_defaults(func=_cmd_play)
     return parser
 
 

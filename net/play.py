@@ -1,0 +1,110 @@
+"""``sukno play GAME [--variant X] [--bots N]``: the club's TUI in this terminal, against bots.
+
+No SSH and no server: a private in-memory ``Club`` (no store, so nothing is
+written and no account is needed) with one table, the player in seat 1 and
+N bots in the others, shown by the same ``ClubApp`` through Textual's own
+driver.  It lives in ``net`` because it owns the asyncio side: the
+``Runtime`` that wakes the table when a bot should move.
+
+Decisions (why): the turn clock is off by default here (``--clock`` turns it
+on): alone against bots nobody is kept waiting; the bots pause ``--think``
+seconds so their play can be followed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+from dataclasses import dataclass
+
+from engine.club import Club
+from engine.game import IllegalAction, OptionError
+from engine.games import get_game, registry
+from engine.table import Table
+
+
+class PlayError(Exception):
+    """A ``sukno play`` request that cannot be set up; ``str(err)`` says why."""
+
+
+@dataclass
+class Setup:
+    club: Club
+    table: Table
+    name: str
+
+
+def player_name(wanted: str | None = None) -> str:
+    """The player's name at the table: ``--name``, else the login name tidied, else ``player``."""
+    raw = wanted if wanted is not None else os.environ.get("USER") or os.environ.get("LOGNAME") or "player"
+    name = re.sub(r"[^\w\-]", "", raw)[:16]
+    if wanted is not None and (name != wanted or len(name) < 2):
+        raise PlayError(f"a name is 2–16 letters, digits, _ or -, not {wanted!r}")
+    if len(name) < 2 or name.lower().startswith("bot-"):
+        name = "player"
+    return name
+
+
+def setup(game: str, *, variant: str | None = None, bots: int | None = None, name: str | None = None,
+          clock: float = 0.0, think: float = 0.6, seed: int | None = None) -> Setup:
+    """The private club: one table of ``game``, the player seated with ``bots`` bots."""
+    games = registry()
+    if game not in games:
+        raise PlayError(f"there is no game {game!r}; games: {', '.join(sorted(games))}")
+    cls = get_game(game)
+    options: dict[str, object] = {}
+    if variant is not None:
+        if not any(o.name == "variant" for o in cls.options_spec):
+            raise PlayError(f"{game} has no variants")
+        options["variant"] = variant
+    try:
+        low, high = cls.player_range(cls.make_options(options))
+    except OptionError as err:
+        raise PlayError(str(getattr(err, "message", None) or err)) from None
+    count = low - 1 if bots is None else bots
+    if not low <= count + 1 <= high:
+        raise PlayError(f"{game} is played by {low}–{high} players: choose --bots {low - 1}–{high - 1}")
+    club = Club([], seed=seed)
+    try:
+        table = club.open_table(game, options, count + 1, settings={"clock": clock, "think": think})
+    except (OptionError, IllegalAction, ValueError) as err:
+        raise PlayError(str(getattr(err, "message", None) or err)) from None
+    who = player_name(name)
+    table.sit(who, 0)
+    for _ in range(count):
+        table.sit_bot()
+    return Setup(club, table, who)
+
+
+async def run(game_setup: Setup, *, lang: str = "en", ascii: bool = False) -> None:
+    """Run the app in this terminal with the club's clock beside it, until the player quits."""
+    from net.runtime import Runtime
+    from tui.app import ClubApp
+
+    runtime = Runtime(game_setup.club)
+    runtime.start()
+    try:
+        await ClubApp(game_setup.club, game_setup.name, lang=lang, ascii=ascii).run_async()
+    finally:
+        await runtime.stop()
+
+
+def lang_of_environment() -> str:
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")
+        if value:
+            return "ru" if value.lower().startswith(("ru", "uk", "be")) else "en"
+    return "en"
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        game_setup = setup(args.game, variant=args.variant, bots=args.bots, name=args.name,
+                           clock=args.clock, think=args.think)
+    except PlayError as err:
+        print(f"sukno play: {err}", file=__import__("sys").stderr)
+        return 2
+    asyncio.run(run(game_setup, lang=args.lang or lang_of_environment(), ascii=args.ascii))
+    return 0
