@@ -246,6 +246,9 @@ class Table:
             self.ready.discard(name)
         self.auto.forget(name)
         self._emit(events + [Event("stand", seat, {"name": name})])
+        if not is_bot(name) and self.seated() and all(is_bot(n) for n in self.seated()):
+            for bot in self.seated():  # bots do not keep a table nobody plays at
+                self.stand(bot)
 
     def watch(self, name: str) -> None:
         if name in self.seats or name in self.spectators:

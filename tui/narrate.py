@@ -13,6 +13,7 @@ from typing import Any, Mapping, Sequence
 
 from engine.cards import Card, Suit
 from engine.game import Event
+from tui.commands import verb_word
 from tui.i18n import CATALOGUES, money, tr
 
 MONEY_KEYS = {"amount", "pot", "stake", "share", "each", "won", "price", "kitty", "deposit", "ante"}
@@ -47,6 +48,9 @@ def narrate(event: Event, names: Sequence[str], lang: str, ascii: bool = False) 
     """The sentence for one event."""
     who = names[event.seat] if event.seat is not None and 0 <= event.seat < len(names) else ""
     params: dict[str, Any] = {k: show(v, names, lang, ascii, k) for k, v in event.data.items()}
+    action = event.data.get("action")
+    if isinstance(action, (list, tuple)) and action and isinstance(action[0], str):  # a verb and its args
+        params["action"] = " ".join([verb_word(action[0], lang)] + [show(a, names, lang, ascii) for a in action[1:]])
     params["who"] = who
     if event.seat is not None:
         params["seatno"] = event.seat + 1

@@ -175,3 +175,11 @@ def test_bot_money_is_a_bot_pool_and_the_ledger_sums_to_zero(tmp_path: Path):
     assert any(p.startswith("bot:") for p in purses), purses
     assert store.ledger_sum() == 0
     store.close()
+
+
+def test_bots_stand_up_when_the_last_person_does():
+    club, table = bot_table()
+    table.sit("anna")
+    table.sit_bot()
+    table.stand("anna")
+    assert table.seated() == []

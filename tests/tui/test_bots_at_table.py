@@ -48,3 +48,14 @@ async def test_sit_bot_then_bots_play_and_the_clock_runs_out():
         assert len(game.deals[-1].actions) > acted
         assert "anna's time ran out; the club plays for him" in text(app)
         assert any("bot-Vanya" in row for row in rows(app))
+
+
+def test_a_run_out_clock_is_told_in_the_players_language():
+    from engine.cards import parse_card
+    from engine.game import Event
+    from tui.narrate import narrate
+
+    event = Event("timeout", 0, {"name": "Boris", "action": ["play", parse_card("qs")]})
+    assert narrate(event, ["Boris"], "ru") == "У Boris вышло время; клуб играет за него: ход Q♠."
+    assert narrate(Event("timeout", 0, {"name": "Boris", "action": ["pass"]}), ["Boris"], "en") == (
+        "Boris's time ran out; the club plays for him: pass.")

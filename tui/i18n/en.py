@@ -83,7 +83,7 @@ MESSAGES: dict[str, str] = {
     "table.hint_act": "You may: {actions}",
     "table.hint_wait": "Waiting for {names}.",
     "table.hint_ready": "Type start when you are ready ({ready} of {total} ready).",
-    "table.hint_need": "Waiting for {count} more player(s) to sit down.",
+    "table.hint_need": "Waiting for {count} more player(s) to sit down (or: sit bot).",
     "table.hint_over": "The session is over. Type start for a new one, or stand.",
     "table.hint_spectator": "You are watching. say … to talk, leave to go back to the hall.",
     "table.hand_keys": "1–9 or click a card, Enter confirms",

@@ -83,7 +83,7 @@ MESSAGES: dict[str, str] = {
     "table.hint_act": "Можно: {actions}",
     "table.hint_wait": "Ждём: {names}.",
     "table.hint_ready": "Наберите start (начать), когда готовы (готовы {ready} из {total}).",
-    "table.hint_need": "Ждём ещё игроков: {count}.",
+    "table.hint_need": "Ждём ещё игроков: {count} (или: сесть бот).",
     "table.hint_over": "Игра окончена. start — новая, встать — уйти с места.",
     "table.hint_spectator": "Вы смотрите. сказать … — говорить, уйти — в зал.",
     "table.hand_keys": "1–9 или щелчок по карте, Enter — подтвердить",
