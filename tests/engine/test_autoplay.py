@@ -183,3 +183,28 @@ def test_bots_stand_up_when_the_last_person_does():
     table.sit_bot()
     table.stand("anna")
     assert table.seated() == []
+
+
+@pytest.mark.parametrize("game", ["stukolka", "kopilka", "french3", "ukr_pairs", "speculator"])
+def test_a_person_who_never_acts_and_bots_still_play_deals(game):
+    """Every game: the turn clock's default action and the bots carry the deals to their end."""
+    club = Club([{"game": game, "think": 0.5, "clock": 2}], seed=21)
+    table = club.tables[1]
+    table.sit("anna")
+    while not table.full():
+        table.sit_bot()
+    now = 0.0
+    deals = 0
+    for _ in range(5000):
+        if not table.in_deal():
+            if table.game is not None and table.game.is_over() or deals == 2:
+                break
+            table.start("anna", now=now)
+            deals += 1
+        deadline = club.next_deadline()
+        assert deadline is not None, "a deal in play with nothing to wake it"
+        now = max(now, deadline)
+        club.tick(now)
+    assert deals == 2 and not table.in_deal()
+    kinds = {e.event.kind for e in table.log_since(0)}
+    assert "timeout" in kinds and "deal_over" in kinds
