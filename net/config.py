@@ -74,7 +74,7 @@ class Config:
     login_timeout: float = 30
     keepalive_interval: float = 30
     keepalive_count_max: int = 3
-    ciphers: list[str] = field(default_factory=list)
+    ciphers: list[str] = field(default_factory=lambda: ["aes128-gcm@openssh.com", "aes256-gcm@openssh.com"])
     max_sessions: int = 500
     max_sessions_per_address: int = 50
     max_sessions_per_account: int = 3

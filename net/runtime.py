@@ -25,6 +25,8 @@ class Runtime:
         self._unsubscribe: list[Callable[[], None]] = []
         self._watched: set[int] = set()
         self.ticks = 0
+        self.last_event = 0.0
+        """When a table last changed (loop time): housekeeping waits for a quiet moment."""
 
     def start(self) -> None:
         self._unsubscribe.append(self.club.subscribe(self._club_event))
@@ -43,6 +45,7 @@ class Runtime:
         self._poke(events)
 
     def _poke(self, _events: object = None) -> None:
+        self.last_event = self.now()
         self._wake.set()
 
     @staticmethod

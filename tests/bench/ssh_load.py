@@ -53,7 +53,9 @@ async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str]) ->
     from net.config import Config
     from net.server import SuknoServer
 
-    config = Config(port=0, data=data, tables=[{"game": "stukolka", "options": {}}], ciphers=ciphers)
+    config = Config(port=0, data=data, tables=[{"game": "stukolka", "options": {}}])
+    if ciphers:
+        config.ciphers = [] if ciphers == ["default"] else ciphers
     if buckets:
         config.buckets = sorted(tuple(int(x) for x in b.split("x")) for b in buckets)  # type: ignore[misc]
     config.idle_timeout = 0
@@ -96,6 +98,7 @@ async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str]) ->
                 "hubs": len(server.hubs.hubs),
                 "watchers": sum(len(h.members) for h in server.hubs.hubs.values()),
                 "cpu_s": time.process_time(),
+                "apps_ended": server.apps_ended,  # Apps whose garbage awaits the server's collector
                 "stale": sum(m.stale for h in server.hubs.hubs.values() for m in h.members),
                 "frames": sum(h.frames for h in server.hubs.hubs.values()),
             }
@@ -104,6 +107,13 @@ async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str]) ->
 
             profiler = cProfile.Profile()
             profiler.enable()
+        elif cmd == "census":  # live objects by type, for memory questions (slow)
+            import collections
+            import gc
+
+            gc.collect()
+            counts = collections.Counter(type(o).__name__ for o in gc.get_objects())
+            out = {"top": counts.most_common(15), "total": sum(counts.values())}
         elif cmd == "quit":
             if profiler is not None:
                 profiler.disable()
@@ -291,8 +301,13 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
                 rss_mid, count_mid = rss_mb(pid), start + len(batch)
         people = own + watchers
         await quiet(people, 0.5)
+        settle = time.perf_counter()  # the server collects ended Apps' garbage at a quiet moment
+        while (await server.ask("stats"))["apps_ended"] and time.perf_counter() - settle < 30:
+            await asyncio.sleep(0.5)
         stats = await server.ask("stats")
         rss2 = rss_mb(pid)
+        if os.environ.get("SUKNO_BENCH_CENSUS"):
+            print(await server.ask("census"), file=sys.stderr)
         await server.ask("profile")
 
         # Play: one action at a time, latency to every watcher and to the other players.
@@ -349,7 +364,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--watchers", type=int, nargs="+", default=[50, 100, 200])
     parser.add_argument("--actions", type=int, default=30)
-    parser.add_argument("--ciphers", nargs="*", default=[])
+    parser.add_argument("--ciphers", nargs="*", default=[],
+                        help="cipher names, or 'default' for asyncssh's list (chacha20 first)")
     parser.add_argument("--buckets", nargs="*", default=[], help="spectator size buckets, e.g. 80x24 120x40")
     parser.add_argument("--via", choices=["hall", "exec"], default="hall",
                         help="watchers type `watch 1` in the hall, or connect with `ssh -t host watch 1`")
@@ -358,7 +374,7 @@ def main() -> None:
     if args.serve:
         asyncio.run(serve_for_bench(Path(args.serve), args.ciphers, args.buckets))
         return
-    print(f"sukno ssh load bench · {os.cpu_count()} cores · ciphers: {' '.join(args.ciphers) or 'asyncssh default'}"
+    print(f"sukno ssh load bench · {os.cpu_count()} cores · ciphers: {' '.join(args.ciphers) or 'sukno default (AES-GCM)'}"
           f" · watchers via {args.via} · buckets {' '.join(args.buckets) or 'default'}")
     print("times in ms, memory in MB (server RSS growth / sessions)")
     for n in args.watchers:

@@ -49,11 +49,19 @@ def cards_in(obj) -> set[Card]:
 
 
 def hidden_cards(table) -> set[Card]:
-    """Cards in hands right now that the public view does not show."""
+    """Cards in hands right now that nobody outside the hand has ever been shown.
+
+    Public means in the public view now or in any logged event (events are public
+    by the protocol): a redeal puts a card that was turned up back into a hand,
+    and the log may still name it.
+    """
     game = table.game
     if game is None or not game.in_deal:
         return set()
-    return cards_in(game.view(ADMIN).get("hands")) - cards_in(table.view_for(None))
+    shown = cards_in(table.view_for(None))
+    for entry in table.log_since(0):
+        shown |= cards_in(dict(entry.event.data))
+    return cards_in(game.view(ADMIN).get("hands")) - shown
 
 
 def assert_no_hidden(watcher: Client, table) -> None:

@@ -86,3 +86,12 @@ def test_serve_starts_listens_and_stops_on_sigterm(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_dataclass_defaults_match_the_builtin_defaults():
+    """Config() built in code (tests, benches) behaves like sukno serve without a file."""
+    from net.config import Config
+
+    built, loaded = Config(), load(None)
+    for name in ("host", "port", "ciphers", "buckets", "buffer_limit", "max_cols", "max_rows"):
+        assert getattr(built, name) == getattr(loaded, name), name
