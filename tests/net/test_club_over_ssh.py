@@ -160,7 +160,10 @@ async def test_guest_may_watch_but_not_sit(config):
     """A guest watches and is told he cannot sit."""
     async with running(config) as server:
         g = await connect(server.port, key=None)
-        await g.wait("guest-")
+        await g.wait("You are a guest")  # said on screen from the start
+        g.line("sit 1")
+        await g.wait("not sit down to play.")
+        assert not server.club.tables[1].seated()
         g.line("watch 1")
         await g.wait("watching · ")
         g.line("sit")
