@@ -519,10 +519,14 @@ class Table:
         seat = self.seat_of(name) if name else None
         view = self.game.view(SPECTATOR if seat is None else seat)
         view["seat"] = seat
-        view["ready"] = sorted(self.ready)
+        view["ready"] = self._ready_names()
         view["table"] = self.id
         view["bots"] = self.bots()
         return view
+
+    def _ready_names(self) -> list[str]:
+        """Who is ready for the next deal: those who said so, and the bots (always ready)."""
+        return sorted(self.ready | {n for n in self.seated() if is_bot(n)})
 
     def _lobby_view(self, seat: int | None) -> dict[str, Any]:
         n = len(self.seats)
@@ -532,7 +536,7 @@ class Table:
             "in_deal": False, "to_act": [], "balances": [self.balance(x) if x else 0 for x in self.seats],
             "pot": self.carried_pot, "over": False, "hands": [None] * n, "hand_counts": [0] * n,
             "trick": [], "trump": None, "tricks": [0] * n, "status": [""] * n,
-            "seat": seat, "ready": sorted(self.ready | {n for n in self.seated() if is_bot(n)}), "table": self.id,
+            "seat": seat, "ready": self._ready_names(), "table": self.id,
             "bots": self.bots(),
         }
 

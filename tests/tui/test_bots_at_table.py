@@ -31,6 +31,7 @@ async def test_sit_bot_then_bots_play_and_the_clock_runs_out():
         await type_line(pilot, "сесть бот")
         assert "bot-Mitya sits down at table 1, seat 2." in text(app)
         assert table.seats == ["anna", "bot-Mitya", "bot-Vanya"]
+        assert "(2 of 3 ready)" in text(app)  # bots are always ready
         await type_line(pilot, "start")
         assert table.in_deal()
         game = table.game

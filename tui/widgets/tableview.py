@@ -165,4 +165,4 @@ class TableView(Vertical):
             return tr(lang, "table.hint_wait", names=waiting)
         if not table.full():
             return tr(lang, "table.hint_need", count=table.seats.count(None))
-        return tr(lang, "table.hint_ready", ready=len(table.ready), total=len(table.seats))
+        return tr(lang, "table.hint_ready", ready=len(view.get("ready", table.ready)), total=len(table.seats))
