@@ -32,7 +32,8 @@ log = logging.getLogger("sukno.admin")
 HELP = """\
 tables                                  the tables: game, seats, watchers, pot, state
 sessions                                who is connected: name, address, key, where
-open GAME [name=value …] [seats=N]      open a table (option names as in RULES.md)
+open GAME [name=value …] [seats=N]      open a table (option names as in RULES.md;
+                                        clock=S grace=S bots=fill: the table's own)
 close TABLE [--after-deal]              close a table (mid-deal: when its deal ends)
 seat TABLE SEAT bot|NAME                put an account (or a bot) in a seat
 kick NAME [reason …]                    end NAME's sessions, showing the reason
