@@ -525,7 +525,9 @@ class Table:
         return view
 
     def _ready_names(self) -> list[str]:
-        """Who is ready for the next deal: those who said so, and the bots (always ready)."""
+        """Who is ready for the next deal: those who said so, and the bots (always ready between deals)."""
+        if self.in_deal():
+            return sorted(self.ready)
         return sorted(self.ready | {n for n in self.seated() if is_bot(n)})
 
     def _lobby_view(self, seat: int | None) -> dict[str, Any]:

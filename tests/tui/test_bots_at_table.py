@@ -48,7 +48,8 @@ async def test_sit_bot_then_bots_play_and_the_clock_runs_out():
         await pilot.pause()
         assert len(game.deals[-1].actions) > acted
         assert "anna's time ran out; the club plays for him" in text(app)
-        assert any("bot-Vanya" in row for row in rows(app))
+        bot_row = next(row for row in rows(app) if "bot-Vanya" in row and "▮" in row)
+        assert "away" not in bot_row and "ready" not in bot_row  # a bot is never away; ready only between deals
 
 
 def test_a_run_out_clock_is_told_in_the_players_language():

@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
+from engine.autoplay import is_bot
 from engine.cards import Card
 from engine.game import Action
 from engine.table import Table
@@ -126,7 +127,7 @@ class TableView(Vertical):
         table = self.table
         self.view = view = table.view_for(self.viewer)
         if self.is_online is not None:
-            view["away"] = [n for n in table.seated() if not self.is_online(n)]
+            view["away"] = [n for n in table.seated() if not is_bot(n) and not self.is_online(n)]
         me = view.get("seat")
         self.query_one("#theader", Static).update(
             Text(" " + header_text(table, view, self.lang, self.ascii), style="bold"), layout=False)
