@@ -34,6 +34,7 @@ Decisions (why):
 
 from __future__ import annotations
 
+import logging
 from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,8 @@ from engine.game import Action, Event
 
 if TYPE_CHECKING:
     from engine.table import Table
+
+log = logging.getLogger("sukno.autoplay")
 
 BOT_PREFIX = "bot-"
 BOT_NAMES = ("Mitya", "Vanya", "Sonya", "Grisha", "Fedya", "Masha", "Petya", "Dasha", "Tolya", "Zina")
@@ -231,15 +234,24 @@ class Autopilot:
             name = game.names[seat]
             legal = game.legal_actions(seat)
             view = game.view(seat)
-            if what[0] == "bot":
-                action: Action | None = self.bot_for(table, name).choose(view, legal) if legal else None
-            else:
-                action = safe_default(table.game_name, view, legal)
+            try:
+                if what[0] == "bot":
+                    action: Action | None = self.bot_for(table, name).choose(view, legal) if legal else None
+                else:
+                    action = safe_default(table.game_name, view, legal)
+            except Exception:  # a broken bot must not stop the table's clock: the seat waits for its turn to change
+                log.exception("table %s: no %s move for %s", table.id, what[0], name)
+                action = None
             if action is None:
                 self._waiting.add(seat)
                 continue
             return what[0], (name, action)
         return None
+
+    def give_up(self, seat: int | None) -> None:
+        """A move for ``seat`` failed: no bot or clock tries it again until the turn changes."""
+        if seat is not None:
+            self._waiting.add(seat)
 
     def told(self, name: str) -> list[Event]:
         """The log's line the first time a stand-in plays for an away player."""

@@ -442,6 +442,8 @@ class Table:
                 out += self._act(name, action, now, before)
             except IllegalAction as err:
                 log.warning("table %s: %s could not be made: %s", self.id, kind, err)
+                if kind != "gone":
+                    self.auto.give_up(self.seat_of(arg[0]))  # not again until the turn changes
                 break
         return out
 

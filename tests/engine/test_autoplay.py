@@ -208,3 +208,19 @@ def test_a_person_who_never_acts_and_bots_still_play_deals(game):
     assert deals == 2 and not table.in_deal()
     kinds = {e.event.kind for e in table.log_since(0)}
     assert "timeout" in kinds and "deal_over" in kinds
+
+
+def test_a_broken_bot_does_not_spin_the_clock(monkeypatch):
+    """A bot that fails is not asked again until the turn changes: the table's deadline moves on."""
+    club, table = bot_table("french3", clock=0)
+    table.sit("anna")
+    table.sit_bot()
+    table.sit_bot()
+    table.start("anna", now=0.0)
+    game = table.game
+    assert game.to_act() == (1,)  # with this seed a bot leads
+    bot = table.auto.bot_for(table, game.names[game.to_act()[0]])
+    monkeypatch.setattr(bot, "choose", lambda view, legal: 1 / 0)
+    acted = len(game.deals[-1].actions)
+    club.tick(0.0)
+    assert len(game.deals[-1].actions) == acted and table.deadline() is None
