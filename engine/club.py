@@ -38,14 +38,14 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any, Callable
 
 from engine.game import Event
 from engine.games import registry
 from engine.keeper import TableKeeper
 from engine.store import Store, StoreError
-from engine.table import LOG_KEEP, Callback, LogEntry, Table, TableError, sanitize
+from engine.feed import Callback, Feed, LogEntry
+from engine.table import Table, TableError, sanitize
 
 _HALL_KINDS_FROM_TABLES = {"sit", "stand", "watch", "unwatch", "table_ready", "deal_start", "deal_over", "session_over"}
 
@@ -81,9 +81,7 @@ class Club:
         self._kept_ids: set[int] = set()  # journaled tables that did not restore: their numbers stay theirs
         self._sessions: dict[str, int] = {}
         self._guests: set[str] = set()
-        self._subscribers: list[Callback] = []
-        self._log: deque[LogEntry] = deque(maxlen=LOG_KEEP)
-        self._seq = 0
+        self.feed = Feed()
         self._seed = seed
         if tables_config is None:
             tables_config = [{"game": name} for name in registry()]
@@ -180,7 +178,7 @@ class Club:
 
     def _table_changed(self, table_id: int, events: list[Event]) -> None:
         if any(e.kind in _HALL_KINDS_FROM_TABLES for e in events):
-            self._notify([Event("table", None, {"table": table_id})])
+            self.feed.notify([Event("table", None, {"table": table_id})])
 
     # -- people -----------------------------------------------------------------------
 
@@ -229,33 +227,18 @@ class Club:
     # -- events -----------------------------------------------------------------------
 
     def subscribe(self, callback: Callback) -> Callable[[], None]:
-        self._subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            if callback in self._subscribers:
-                self._subscribers.remove(callback)
-
-        return unsubscribe
+        """Hear the hall's events (enter, leave, say, tables changing)."""
+        return self.feed.subscribe(callback)
 
     @property
     def last_seq(self) -> int:
-        return self._seq
+        return self.feed.last_seq
 
     def hall_since(self, seq: int = 0) -> list[LogEntry]:
-        return [e for e in self._log if e.seq > seq]
+        return self.feed.since(seq)
 
     def _emit(self, events: list[Event]) -> None:
-        for event in events:
-            self._seq += 1
-            self._log.append(LogEntry(self._seq, event, ()))
-        self._notify(events)
-
-    def _notify(self, events: list[Event]) -> None:
-        for callback in list(self._subscribers):
-            try:
-                callback(events)
-            except Exception:  # one broken subscriber must not stop the club
-                pass
+        self.feed.publish(events)
 
     # -- time -------------------------------------------------------------------------
 

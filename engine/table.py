@@ -57,11 +57,11 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
-from collections import deque
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from engine.autoplay import MAX_MOVES_PER_TICK, Autopilot, Settings, bot_name, is_bot
+from engine.feed import Callback, Feed, LogEntry
 from engine.game import SPECTATOR, Action, Event, Game, IllegalAction, ShuffledDecks
 from engine.games import get_game
 from engine.store import NotEnoughMoney, StoreError
@@ -71,12 +71,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("sukno.table")
 
-Callback = Callable[[list[Event]], None]
 
 MAX_CHAT = 300
 """Longest chat line kept (characters); longer lines are cut."""
-LOG_KEEP = 500
-"""Log entries a table keeps for late joiners."""
 
 
 class TableError(IllegalAction):
@@ -84,14 +81,6 @@ class TableError(IllegalAction):
 
     def __init__(self, key: str, message: str, **params: Any):
         super().__init__(message, key=key, params=params)
-
-
-class LogEntry(NamedTuple):
-    """One narrated event and the seat names at that moment."""
-
-    seq: int
-    event: Event
-    names: tuple[str, ...]
 
 
 _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)?|\x1b[@-_]?|\x9b[0-?]*[ -/]*[@-~]")
@@ -153,9 +142,7 @@ class Table:
         self._seed = seed
         self._decks: ShuffledDecks | None = None
         self._dealer = 0
-        self._subscribers: list[Callback] = []
-        self._log: deque[LogEntry] = deque(maxlen=LOG_KEEP)
-        self._seq = 0
+        self.feed = Feed()
 
     # -- who is here ----------------------------------------------------------------
 
@@ -548,32 +535,19 @@ class Table:
 
     def subscribe(self, callback: Callback) -> Callable[[], None]:
         """Call ``callback(events)`` after every change; returns the unsubscribe function."""
-        self._subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            if callback in self._subscribers:
-                self._subscribers.remove(callback)
-
-        return unsubscribe
+        return self.feed.subscribe(callback)
 
     @property
     def last_seq(self) -> int:
-        return self._seq
+        return self.feed.last_seq
 
     def log_since(self, seq: int = 0) -> list[LogEntry]:
         """Log entries after ``seq`` (0: all that are kept)."""
-        return [e for e in self._log if e.seq > seq]
+        return self.feed.since(seq)
 
     def _emit(self, events: list[Event], now: float | None = None) -> None:
         if not events:
             return
         self.auto.note(self, now)
         names = tuple(self.game.names if self.game is not None else self.names())
-        for event in events:
-            self._seq += 1
-            self._log.append(LogEntry(self._seq, event, names))
-        for callback in list(self._subscribers):
-            try:
-                callback(events)
-            except Exception:  # one broken subscriber must not stop the table
-                pass
+        self.feed.publish(events, names)
