@@ -153,3 +153,16 @@ async def test_f1_shows_help(club):
         await pilot.press("f1")
         await pilot.pause()
         assert "In the hall: look" in text(app)
+
+
+async def test_tab_in_a_burst_completes_what_was_typed_before_it(club):
+    """Keys that arrive in one packet (a paste, tmux send-keys) reach the line in order: Tab sees 'ta'."""
+    from textual import events
+
+    app = ClubApp(club, "anna")
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key, char in (("t", "t"), ("a", "a"), ("tab", "\t")):
+            app.post_message(events.Key(key, char))
+        await pilot.pause()
+        await pilot.pause()
+        assert app.screen.cmdline.value == "tables "

@@ -26,7 +26,7 @@ class CommandLine(Input):
     """
 
     BINDINGS = [
-        Binding("tab", "complete", show=False, priority=True),
+        Binding("tab", "complete", show=False),  # not priority: it must wait for the keys before it
         Binding("up", "history(-1)", show=False),
         Binding("down", "history(1)", show=False),
     ]
