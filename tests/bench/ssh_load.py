@@ -280,6 +280,7 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
         # Watchers, in bursts of 25, each typing `watch 1` after his hall appears.
         watchers = [Person(f"W{i:03d}", keys[f"W{i:03d}"], SIZES[i % len(SIZES)]) for i in range(n)]
         watch_times: list[float] = []
+        rss_mid, count_mid = 0.0, 0
         connect_watchers: list[float] = []
         view = VIEW
         for start in range(0, n, 25):
@@ -297,7 +298,7 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
                     w.line("watch 1")
             await until(lambda: all(view in w.probe.marks for w in batch), 60, "watchers' views")
             watch_times += [w.probe.marks[view] - w.t_watch for w in batch]
-            if start == (n // 50) * 25:
+            if count_mid == 0 and start + len(batch) >= n // 2:
                 rss_mid, count_mid = rss_mb(pid), start + len(batch)
         people = own + watchers
         await quiet(people, 0.5)
