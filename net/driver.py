@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any, BinaryIO, Literal, Protocol, TextIO
 
 from textual import constants, events
-from textual._parser import ParseError
 from textual._xterm_parser import XTermParser
 from textual.app import App
 from textual.driver import Driver
@@ -227,8 +226,8 @@ class SSHDriver(Driver):
         try:
             for message in self._parser.feed(text):
                 self._deliver(message)
-        except (ParseError, Exception):
-            # A sequence the parser chokes on must not end the session: start afresh.
+        except Exception:  # ParseError or worse: a sequence the parser chokes on
+            # must not end the session: start afresh.
             self._parser = XTermParser()
         self._schedule_tick()
 
@@ -238,7 +237,7 @@ class SSHDriver(Driver):
         Keys that arrive in one burst (typed ahead over a slow link, a paste
         without brackets) reach Textual together, and it runs an Enter's action
         only after the printable keys behind it are inserted: ``sit 1⏎start⏎``
-        became ``sit 1start`` twice.  So after Enter or Tab the rest waits for
+        became ``sit 1start`` twice.  So after Enter or Tab the rest waits until
         the App has drawn and has nothing queued (it acted on the Enter and any
         new screen is mounted), or 0.5 s at most.
         """

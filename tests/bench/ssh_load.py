@@ -25,7 +25,6 @@ import argparse
 import asyncio
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -49,7 +48,6 @@ VIEW = b"say look sit leave"  # the watcher's command row: the shared view is on
 
 
 async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str]) -> None:
-    from engine.game import ADMIN  # noqa: F401  (the engine is what the peek reads)
     from net.config import Config
     from net.server import SuknoServer
 

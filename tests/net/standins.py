@@ -1,6 +1,6 @@
-"""Tiny stand-in Apps with the shape of ``tui.app.ClubApp`` and ``tui.spectator.SpectatorApp``.
+"""A tiny stand-in App with the shape of ``tui.app.ClubApp``.
 
-They let the server's own behaviour (driver, identity, fan-out, cleanup) be
+It lets the server's own behaviour (driver, identity, input, cleanup) be
 tested without depending on the real screens' wording.
 """
 
@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from textual.app import App, ComposeResult
-from textual.message import Message
 from textual.widgets import Input, Static
 
 
@@ -68,48 +67,3 @@ class StandInClubApp(App[None]):
             self.exit()
         else:
             answer.update(f"ECHO {line}")
-
-
-class TableChanged(Message):
-    """The table changed (a burst coalesces into one)."""
-
-    def can_replace(self, message: Message) -> bool:
-        return isinstance(message, TableChanged)
-
-
-class StandInSpectatorApp(App[None]):
-    """The public view of a table as text, updated on every table event."""
-
-    ENABLE_COMMAND_PALETTE = False
-
-    def __init__(self, club: Any, table_id: int, *, lang: str = "en", ascii: bool = False) -> None:
-        super().__init__()
-        self.club, self.table_id = club, table_id
-        self._unsubscribe: Callable[[], None] | None = None
-
-    def compose(self) -> ComposeResult:
-        yield Static(self._text(), id="view")
-
-    def _text(self) -> str:
-        table = self.club.tables[self.table_id]
-        view = table.view_for(None)
-        hands = view.get("hands") or []
-        lines = [f"TABLE {self.table_id} seats={view.get('names')} seq={table.last_seq}"]
-        lines.append(f"to_act={view.get('to_act')} pot={view.get('pot')} deal={view.get('deal_no')}")
-        for i, hand in enumerate(hands):
-            lines.append(f"hand {i}: {hand}")
-        lines.append(f"trick={view.get('trick')}")
-        return "\n".join(lines)
-
-    def on_mount(self) -> None:
-        table = self.club.tables[self.table_id]
-        self._unsubscribe = table.subscribe(lambda events: self.post_message(TableChanged()))
-
-    def on_unmount(self) -> None:
-        if self._unsubscribe:
-            self._unsubscribe()
-
-    def on_table_changed(self, _message: Any) -> None:
-        self.query_one("#view", Static).update(self._text(), layout=False)
-
-

@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import stat
 
 import asyncssh
 import pytest
 from sshclient import connect, new_key, running, make_config, until
-from standins import StandInClubApp, StandInSpectatorApp
+from standins import StandInClubApp
 
 from net.server import HOST_KEY_NAME, locale_of
-
-
-def standins(**over):
-    return dict(player_app=_player, spectator_app=None, **over)
 
 
 def _player(session):
