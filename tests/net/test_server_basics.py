@@ -151,3 +151,22 @@ async def test_disconnect_cleans_up(config):
         await until(lambda: not server.club.is_online("Vera"), what="Vera offline")
         tasks = [t for t in asyncio.all_tasks() if "session" in t.get_name()]
         assert not tasks
+
+
+async def test_input_flood_is_capped_and_others_stay_served(config):
+    """Half a megabyte pasted at once is cut to the input burst; the session and the club go on."""
+    config.input_burst = 2048
+    async with running(config, player_app=_player) as server:
+        flood = await connect(server.port, key=new_key())
+        await flood.wait("newcomer")
+        flood.chan.write(b"a" * 500_000)
+        other = await connect(server.port, key=new_key())
+        await other.wait("newcomer")
+        other.line("Calm")
+        await other.wait("HALL Calm")
+        flood.chan.write(b"\r")
+        await flood.wait("ERR A name is")  # 2048 letters: too long a name, refused
+        session = next(s for s in server.sessions if s is not None and s.name != "Calm")
+        assert not session.closed
+        await flood.close()
+        await other.close()
