@@ -115,3 +115,19 @@ async def test_player_who_stops_reading_is_repainted_when_he_reads_again(tmp_pat
         await until(lambda: not session.driver._stale, what="repainted")
         for c in (talker, slow):
             await c.close()
+
+
+@pytest.mark.parametrize("limit", ["max_sessions", "max_sessions_per_address"])
+async def test_club_full_is_said_not_dropped(tmp_path, limit):
+    """Over the total (or per-address) cap a newcomer reads why and gets exit status 1."""
+    config = make_config(tmp_path / "data", **{limit: 2})
+    async with running(config) as server:
+        first = [await connect(server.port, key=None) for _ in range(2)]
+        for c in first:
+            await c.wait("guest-")
+        late = await connect(server.port, key=None)
+        await asyncio.wait_for(late.session.closed.wait(), 10)
+        assert "The club is full" in late.text()
+        assert late.chan.get_exit_status() == 1
+        for c in first:
+            await c.close()
