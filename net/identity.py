@@ -3,22 +3,15 @@
 A public key is the identity (like ssh-chat): a new key chooses a name once,
 a known key is greeted by it.  ``StoreAccounts`` keeps them in the club's
 store (``engine.store``: an account per name, its keys, its language and the
-starting grant from the config); a guest has no account.  ``Accounts`` is the
-old ``accounts.json`` of the first servers, read once by ``import_json`` into
-the store (the file is then renamed ``accounts.json.imported``).  Names are unique regardless of case and of
-Latin/Cyrillic look-alikes ("Anna" and "Аnna" with a Cyrillic А are the same
-name), so nobody can pass for someone else.  The file is rewritten atomically
-(temp file, fsync, rename): a crash leaves the old or the new file, never half.
+starting grant from the config); a guest has no account.  Names are unique
+regardless of case and of Latin/Cyrillic look-alikes ("Anna" and "Аnna" with a
+Cyrillic А are the same name), so nobody can pass for someone else.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import os
 import re
-import tempfile
-from pathlib import Path
 
 from engine.store import AccountError, Store
 
@@ -64,64 +57,6 @@ def check_name(name: str, lang: str = "en") -> str | None:
     return None
 
 
-class Accounts:
-    """Key fingerprint → name, persisted in one JSON file."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._by_key: dict[str, str] = {}
-        if path.exists():
-            data = json.loads(path.read_text("utf-8") or "{}")
-            self._by_key = {str(k): str(v) for k, v in data.get("keys", {}).items()}
-        self._folded = {fold(n) for n in self._by_key.values()}
-
-    def name_for(self, fingerprint: str) -> str | None:
-        """The name bound to this key, if any."""
-        return self._by_key.get(fingerprint)
-
-    def is_taken(self, name: str) -> bool:
-        return fold(name) in self._folded
-
-    def register(self, fingerprint: str, name: str, lang: str = "en") -> str | None:
-        """Bind ``name`` to the key; None on success, else the reason (nothing changes)."""
-        texts = TEXTS.get(lang, TEXTS["en"])
-        name = name.strip()
-        problem = check_name(name, lang)
-        if problem:
-            return problem
-        if fingerprint in self._by_key:
-            return texts["bound"].format(name=self._by_key[fingerprint])
-        if self.is_taken(name):
-            return texts["taken"].format(name=name)
-        self._by_key[fingerprint] = name
-        self._folded.add(fold(name))
-        try:
-            self._save()
-        except OSError:
-            del self._by_key[fingerprint]
-            self._folded.discard(fold(name))
-            raise
-        return None
-
-    def _save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        data = json.dumps({"keys": self._by_key}, ensure_ascii=False, indent=1, sort_keys=True)
-        fd, tmp = tempfile.mkstemp(prefix=".accounts.", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.chmod(tmp, 0o600)
-            os.replace(tmp, self.path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
-
-
 class StoreAccounts:
     """Key fingerprint → name, in the store's accounts; a new name gets the starting grant."""
 
@@ -160,17 +95,3 @@ class StoreAccounts:
             return texts["taken"].format(name=name)
         self._folded.add(fold(name))
         return None
-
-
-def import_json(path: Path, accounts: StoreAccounts) -> int:
-    """Move the names of an old ``accounts.json`` into the store once; how many were added."""
-    if not path.exists():
-        return 0
-    old = Accounts(path)
-    added = 0
-    for fingerprint, name in sorted(old._by_key.items(), key=lambda kv: kv[1]):
-        if accounts.store.account_by_key(fingerprint) is None and accounts.register(fingerprint, name) is None:
-            added += 1
-    os.replace(path, path.with_name(path.name + ".imported"))
-    log.info("imported %d names from %s into the store", added, path)
-    return added

@@ -26,7 +26,7 @@ import asyncssh
 
 from net.config import Config
 from net.driver import attach
-from net.identity import StoreAccounts, import_json
+from net.identity import StoreAccounts
 from net.runtime import Runtime
 from net.spectate import Hubs, HubKey, Member
 from net.watch import Watching
@@ -499,7 +499,6 @@ class SuknoServer:
         self.club = club
         if accounts is None:
             accounts = StoreAccounts(store, config.grant)
-            import_json(config.data / "accounts.json", accounts)
         self.accounts = accounts
         self._player_app = player_app or _club_app
         # SpectatorApp leaves its own bottom row empty for the watcher's command line.

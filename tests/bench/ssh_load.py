@@ -14,8 +14,8 @@ decryption work — a pessimistic figure.  Printed per N:
 - action-to-screen p50/p99: a seated player types a game action; the time until
   each watcher, and each of the other three players, receives the first frame.
 
-Accounts are written to the data folder before the server starts, so nobody
-goes through the welcome screen.  The server peeks the first legal action for
+Accounts (with the configured starting grant) are made in the data folder's
+store before the server starts, so nobody goes through the welcome screen.  The server peeks the first legal action for
 the bench over its stdin (a harness-only control line, not part of sukno).
 """
 
@@ -36,6 +36,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import asyncssh  # noqa: E402
+
+from engine.store import open_store  # noqa: E402
+from net.config import Config  # noqa: E402
 
 SIZES = [(80, 24), (100, 30), (120, 40), (132, 43), (90, 26), (160, 50)]
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
@@ -252,7 +255,10 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
     data = Path(tempfile.mkdtemp(prefix="sukno-bench-"))
     names = PLAYERS + IDLERS + [f"W{i:03d}" for i in range(n)]
     keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in names}
-    (data / "accounts.json").write_text(json.dumps({"keys": {keys[x].get_fingerprint("sha256"): x for x in names}}))
+    store = open_store(data)  # every key registered before the server starts: nobody waits at the door
+    for x in names:
+        store.create_account(x, key=keys[x].get_fingerprint("sha256"), language="en", grant=Config().grant)
+    store.close()
     server = ServerProc(data, ciphers, buckets)
     pid = server.proc.pid
     people: list[Person] = []
