@@ -311,6 +311,12 @@ class Game(ABC):
         return cls.min_players, cls.max_players
 
     @classmethod
+    def draw_first_dealer(cls, players: int, rng: random.Random) -> tuple[int, list[Event]]:
+        """R3: the first dealer of a table by lot; the events tell the draw."""
+        dealer = rng.randrange(players)
+        return dealer, [Event("first_dealer", dealer)]
+
+    @classmethod
     def parse_action(cls, text: str) -> Action:
         return parse_action(text, cls.verbs)
 

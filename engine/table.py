@@ -55,6 +55,7 @@ Decisions (why):
 from __future__ import annotations
 
 import logging
+import random
 import re
 import unicodedata
 from contextlib import contextmanager
@@ -280,12 +281,15 @@ class Table:
 
     def _start_deal(self, now: float | None) -> list[Event]:
         self.ready.clear()
+        drawn: list[Event] = []
         if self.game is None:
-            self.game = self.game_cls(self.names(), self.options, dealer=self._dealer, pot=self.carried_pot)
             self._decks = ShuffledDecks(self.game_cls.deck_size, self._seed)
             if self._seed is not None:
                 self._seed += 1
+            if not self.seeds:  # R3 (R33 for Стуколка): the table's first dealer by lot, from the recorded seed
+                self._dealer, drawn = self.game_cls.draw_first_dealer(len(self.seats), random.Random(self._decks.seed))
             self.seeds.append(self._decks.seed)
+            self.game = self.game_cls(self.names(), self.options, dealer=self._dealer, pot=self.carried_pot)
             if self.keeper is not None:
                 self.keeper.session_started()
         assert self._decks is not None
@@ -293,7 +297,7 @@ class Table:
         events = self.game.start_deal(self._decks)
         if self.keeper is not None:
             self.keeper.dealt(events, now)
-        return events + self._after_action()
+        return drawn + events + self._after_action()
 
     def _after_action(self) -> list[Event]:
         """Book a finished deal and a finished session."""

@@ -35,6 +35,8 @@ def show(value: Any, names: Sequence[str], lang: str, ascii: bool, key: str = ""
         return money(value, lang)
     if key in ("money", "balances") and isinstance(value, (list, tuple)) and len(value) == len(names):
         return ", ".join(f"{n}: {money(v, lang)}" for n, v in zip(names, value) if isinstance(v, int))
+    if key == "draws" and isinstance(value, (list, tuple)):  # [[seat, card], …] of a draw for the deal
+        return ", ".join(f"{names[s]} {c.text(ascii)}" for s, c in value if 0 <= s < len(names))
     if key in PER_SEAT and isinstance(value, (list, tuple)) and len(value) == len(names):
         return ", ".join(f"{n} {v}" for n, v in zip(names, value))
     if isinstance(value, Mapping):

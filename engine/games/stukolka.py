@@ -23,10 +23,11 @@ wherever the two differ.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from engine.cards import Card, Rank, Suit
-from engine.game import ADMIN, SPECTATOR, Action, Event, Game, IllegalAction, Option, Viewer, refuse
+from engine.cards import Card, Rank, Suit, deck
+from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, refuse
 
 # Phases of a deal.
 TRUMP_MODE = "trump_mode"
@@ -106,6 +107,26 @@ class Stukolka(Game):
     @classmethod
     def player_range(cls, options: dict[str, Any]) -> tuple[int, int]:
         return PLAYERS[options["variant"]]
+
+    @classmethod
+    def draw_first_dealer(cls, players: int, rng: random.Random) -> tuple[int, list[Event]]:
+        """R33: each draws a card; the lowest (2 low, ace high) deals first; a tie for lowest redraws.
+
+        The players keep the seats they chose (RULES.md §5.4 (ENGINE): a lobby seats them), so
+        only the dealer comes from the draw.
+        """
+        contenders = list(range(players))
+        events: list[Event] = []
+        while True:
+            cards = deck(52)
+            rng.shuffle(cards)
+            drawn = dict(zip(contenders, cards))
+            events.append(Event("draw_for_deal", None, {"draws": [[s, drawn[s]] for s in contenders]}))
+            low = min(c.rank for c in drawn.values())
+            contenders = [s for s in contenders if drawn[s].rank == low]
+            if len(contenders) == 1:
+                events.append(Event("first_dealer", contenders[0]))
+                return contenders[0], events
 
     def __init__(self, names, options=None, *, dealer: int = 0, pot: int = 0):
         super().__init__(names, options, dealer=dealer, pot=pot)

@@ -483,3 +483,24 @@ def test_out_of_turn_and_unknown_actions_change_nothing() -> None:
     with pytest.raises(IllegalAction, match="no seat"):
         game.apply(9, "knock")
     assert game.view(ADMIN) == before
+
+
+# -- first dealer ----------------------------------------------------------------------------
+
+
+def test_lowest_card_deals_first_and_a_tie_redraws() -> None:
+    """R33: each draws a card, the lowest deals (2 low, ace high); a tie for lowest redraws among the tied."""
+    import random
+
+    for seed in range(200):
+        dealer, events = Stukolka.draw_first_dealer(5, random.Random(seed))
+        draws = [dict((s, c) for s, c in e.data["draws"]) for e in events if e.kind == "draw_for_deal"]
+        for i, round_ in enumerate(draws):
+            low = min(c.rank for c in round_.values())
+            lowest = [s for s, c in round_.items() if c.rank == low]
+            if i + 1 < len(draws):
+                assert len(lowest) > 1 and sorted(draws[i + 1]) == sorted(lowest)
+            else:
+                assert lowest == [dealer]
+        assert events[-1].kind == "first_dealer" and events[-1].seat == dealer
+    assert any(len([e for e in Stukolka.draw_first_dealer(7, random.Random(s))[1]]) > 2 for s in range(200))

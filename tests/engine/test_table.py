@@ -287,3 +287,24 @@ def test_club_tick_closes_a_speculator_window_at_its_deadline():
     events = club.tick(deadline)
     assert "window_closed" in [e.kind for e in events[1]]
     assert club.next_deadline() is None or club.next_deadline() > deadline
+
+
+def test_the_first_dealer_is_drawn_by_lot_from_the_recorded_seed():
+    """R3/R33: a table's first dealer comes from the draw, reproducibly from the session's seed."""
+    from engine.table import Table
+
+    dealers = set()
+    for seed in range(12):
+        tables = []
+        for _ in range(2):
+            table = Table(1, "stukolka", {}, 4, seed=seed)
+            for name in ("a", "b", "c", "d"):
+                table.sit(name)
+            for name in ("a", "b", "c", "d"):
+                table.start(name, now=0.0)
+            tables.append(table)
+        assert tables[0].game.dealer == tables[1].game.dealer
+        kinds = [e.event.kind for e in tables[0].log_since(0)]
+        assert kinds.index("first_dealer") < kinds.index("deal_start")
+        dealers.add(tables[0].game.dealer)
+    assert len(dealers) > 1

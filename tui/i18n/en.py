@@ -151,6 +151,51 @@ MESSAGES: dict[str, str] = {
     "stukolka.head": "You can beat {card}, so you must head the trick with a higher {suit} (R41).",
     "stukolka.trump": "You have no {suit} but hold trumps, so you must trump (R41).",
     "stukolka.overtrump": "You can overtrump {card}, so you must play a higher trump (R41).",
+    # refusals of Копилка, the French three-hander, Ukrainian pairs and Спекулянт
+    "kopilka.not_held": "You do not hold the {card}.",
+    "kopilka.discard_first": "First discard 1 card (one per card you took, R8): 'discard C'.",
+    "kopilka.discard_first_n": "First discard {n} cards (one per card you took, R8): 'discard C'.",
+    "kopilka.take_first": "Take one of {giver}'s face-down cards first: 'take N', N one of {free} (R7).",
+    "kopilka.no_place": "{giver} laid out {count} cards; take one of places {free}.",
+    "kopilka.place_taken": "Place {place} of {giver}'s row is already taken; take one of {free}.",
+    "kopilka.exchange_over": "The exchange is over; the cards are being played now.",
+    "kopilka.lead_any": "You lead this trick: play any card (a lead cannot pass or draw).",
+    "kopilka.lead_other": "You won the last trick, led in {suit_name}: lead another suit while you hold one (R13).",
+    "kopilka.follow": "You hold {suit_name}, so you must play one of them (R10).",
+    "kopilka.stock_empty": "The stock is empty: pass, or play the {card} if you hold it.",
+    "kopilka.void": "You have no {suit_name} and a card of another suit cannot be played; you may {choices} (R9, R11).",
+    "french3.exchange_first": "The exchange comes first: write 'buy' with the cards you discard, or 'buy' alone (R19).",
+    "french3.discard_not_held": "You do not hold {card}; name cards of your hand to discard.",
+    "french3.named_twice": "You named {card} twice.",
+    "french3.widow_empty": "The widow is empty, so you cannot exchange: write 'buy' alone (R19).",
+    "french3.widow_one": "The widow has only 1 card left, so you may exchange at most 1 (R19).",
+    "french3.widow_left": "The widow has only {left} cards left, so you may exchange at most {left} (R19).",
+    "french3.follow": "{suit} was led and you hold {suit}, so you must follow suit (§3.5).",
+    "french3.trump": "You have no {suit} but hold a trump, so you must play a trump {trump} (R20).",
+    "ukr_pairs.follow_trump": (
+        "A trump was led (all jacks and clubs are trumps, R26) and you hold a trump, so you must play one."
+    ),
+    "ukr_pairs.jack_is_trump": "{card} is a trump, not a {suit} (R26); you hold a {suit}, so you must follow {suit}.",
+    "ukr_pairs.follow": "{suit} was led and you hold a {suit}, so you must follow suit (§4.4).",
+    "speculator.not_your_reveal": "It is {who}'s turn to turn up a card, not yours (R61).",
+    "speculator.no_window": (
+        "No trade window is open: trading happens after a reveal, until the window closes (R64). "
+        "Now {who} is to turn up the next card."
+    ),
+    "speculator.window_open": (
+        "A trade window is open: nobody may turn up a card while a deal can still be made (§6.5). "
+        "It closes when its time runs out or when everyone is ready."
+    ),
+    "speculator.own_card": "You hold the best card {card} yourself; you cannot bid for your own card (R63).",
+    "speculator.min_price": "Prices are whole kopecks, at least {min_price} (minPrice).",
+    "speculator.not_holder": (
+        "Only the current best card may be traded (R63): {card}, held by {holder}. "
+        "Your face-up cards are dead."
+    ),
+    "speculator.ready_already": "You are ready already; the window closes when everyone is ready or time runs out.",
+    "speculator.no_bids": "Nobody has bid for your {card}: there is no bid to accept.",
+    "speculator.no_player": "There is no player {name!r} at this table.",
+    "speculator.no_such_bid": "{name} has no standing bid; the standing bids are: {bids}.",
     "action.suggest": "{reason} You may: {actions}.",
     # narration of table events
     "ev.sit": "{name} sits down in seat {seatno}.",
@@ -189,6 +234,8 @@ MESSAGES: dict[str, str] = {
     "ev.razrez": "{who} buys in (razrez).",
     "ev.razrez_declined": "{who} declines the razrez.",
     "ev.dealer_takes_pot": "Nobody plays: {who} takes the pot, {amount}.",
+    "ev.draw_for_deal": "Cards are drawn for the deal: {draws}.",
+    "ev.first_dealer": "By lot, {who} deals first.",
     "ev.play_starts": "Play begins; {who} leads. The pot holds {stake}: each trick is worth {share}.",
     "ev.play_begins": "Play begins; {who} leads.",
     "ev.play": "{who} plays {card}.",
