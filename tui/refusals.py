@@ -3,9 +3,10 @@
 The engine raises ``IllegalAction`` with a catalogue key and its parameters
 (``engine.game.refuse``) beside the English message; the text here comes from
 the catalogue by that key, with cards and suits in the player's notation and
-verbs in his spelling.  A refusal with no key, or a key the catalogue lacks,
-is told as the engine wrote it, so a game that lands later never breaks a
-screen.
+verbs in his spelling (whole actions too, and a list of actions offered as
+choices, joined with "or").  A refusal with no key, or a key the catalogue
+lacks, is told as the engine wrote it, so a game that lands later never breaks
+a screen.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import re
 from typing import Any
 
 from engine.cards import Card, Suit
-from engine.game import IllegalAction
-from tui.commands import RU_VERB, verb_word
+from engine.game import Action, IllegalAction
+from tui.commands import RU_VERB, show_action, verb_word
 from tui.i18n import CATALOGUES, tr
 
 
@@ -30,6 +31,11 @@ def explain(err: IllegalAction, lang: str, ascii: bool = False) -> str:
 def _param(key: str, value: Any, lang: str, ascii: bool) -> Any:
     if isinstance(value, (Card, Suit)):
         return value.text(ascii)
+    if isinstance(value, Action):
+        return show_action(value, lang, ascii)
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, Action) for v in value):
+        # the choices a player has: ``play A♠ or draw or pass`` / ``ход A♠ или тянуть или пас``
+        return (" или " if lang == "ru" else " or ").join(show_action(a, lang, ascii) for a in value)
     if key in ("verb", "verbs") and isinstance(value, str):
         return _verbs(value, lang)
     return value

@@ -29,7 +29,7 @@ from itertools import combinations, repeat
 from typing import Any
 
 from engine.cards import Card, Suit
-from engine.game import ADMIN, Action, Event, Game, Option, Viewer
+from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, refuse
 from engine.trick import trick_winner
 
 # Phases of a deal.
@@ -310,37 +310,46 @@ class French3(Game):
 
     # ------------------------------------------------------------------ explanations
 
-    def _explain(self, seat: int, action: Action, legal: list[Action]) -> str | None:
+    def _explain(self, seat: int, action: Action, legal: list[Action]) -> IllegalAction | None:
         if self.phase == EXCHANGE and action.verb == "buy":
             return self._explain_buy(seat, action.args)
         if self.phase == EXCHANGE and action.verb == "play":
-            return "The exchange comes first: write 'buy' with the cards you discard, or 'buy' alone (R19)."
+            return refuse("french3.exchange_first",
+                          "The exchange comes first: write 'buy' with the cards you discard, or 'buy' alone (R19).")
         if self.phase == PLAY and action.verb == "play" and action.args:
             return self._explain_play(seat, action.args[0])
         return None
 
-    def _explain_buy(self, seat: int, cards: tuple) -> str:
+    def _explain_buy(self, seat: int, cards: tuple) -> IllegalAction:
         hand = self.hands[seat]
         missing = [c for c in cards if c not in hand]
         if missing:
-            return f"You do not hold {missing[0]}; name cards of your hand to discard."
+            return refuse("french3.discard_not_held",
+                          f"You do not hold {missing[0]}; name cards of your hand to discard.", card=missing[0])
         twice = [c for i, c in enumerate(cards) if c in cards[:i]]
         if twice:
-            return f"You named {twice[0]} twice."
+            return refuse("french3.named_twice", f"You named {twice[0]} twice.", card=twice[0])
         left = len(self.widow)
         if left == 0:
-            return "The widow is empty, so you cannot exchange: write 'buy' alone (R19)."
-        return f"The widow has only {left} card{'s' if left != 1 else ''} left, so you may exchange at most {left} (R19)."
+            return refuse("french3.widow_empty", "The widow is empty, so you cannot exchange: write 'buy' alone (R19).")
+        if left == 1:
+            return refuse("french3.widow_one",
+                          "The widow has only 1 card left, so you may exchange at most 1 (R19).", left=left)
+        return refuse("french3.widow_left",
+                      f"The widow has only {left} cards left, so you may exchange at most {left} (R19).", left=left)
 
-    def _explain_play(self, seat: int, card: Card) -> str:
+    def _explain_play(self, seat: int, card: Card) -> IllegalAction:
         hand = self.hands[seat]
         if card not in hand:
-            return f"You do not hold {card}."
+            return refuse("refuse.not_held", f"You do not hold {card}.", card=card)
         led = self.trick[0][1].suit
         if any(c.suit == led for c in hand):
-            return f"{led.symbol} was led and you hold {led.symbol}, so you must follow suit (§3.5)."
+            return refuse("french3.follow",
+                          f"{led.symbol} was led and you hold {led.symbol}, so you must follow suit (§3.5).", suit=led)
         assert self.trump is not None
-        return f"You have no {led.symbol} but hold a trump, so you must play a trump {self.trump.symbol} (R20)."
+        return refuse("french3.trump",
+                      f"You have no {led.symbol} but hold a trump, so you must play a trump {self.trump.symbol} (R20).",
+                      suit=led, trump=self.trump)
 
     # ------------------------------------------------------------------ session
 

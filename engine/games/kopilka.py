@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from engine.cards import Card, Rank, Suit
-from engine.game import ADMIN, Action, Event, Game, Option, OptionError, Viewer
+from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, OptionError, Viewer, refuse
 
 ACE_OF_SPADES = Card.of(Rank.ACE, Suit.SPADES)
 PLAYERS = 4
@@ -413,49 +413,63 @@ class Kopilka(Game):
             seat, action
         )
 
-    def _explain(self, seat: int, action: Action, legal: list[Action]) -> str | None:
+    def _explain(self, seat: int, action: Action, legal: list[Action]) -> IllegalAction | None:
         if self.phase == TAKE:
             return self._explain_take(action)
         if self.phase == DISCARD:
             if action.verb == "discard":
-                return f"You do not hold the {action.args[0]}."
+                return refuse("kopilka.not_held", f"You do not hold the {action.args[0]}.", card=action.args[0])
             n = self.owed[seat]
-            return f"First discard {n} card{'s' if n > 1 else ''} (one per card you took, R8): 'discard C'."
+            if n > 1:
+                return refuse("kopilka.discard_first_n",
+                              f"First discard {n} cards (one per card you took, R8): 'discard C'.", n=n)
+            return refuse("kopilka.discard_first", "First discard 1 card (one per card you took, R8): 'discard C'.")
         return self._explain_play(seat, action, legal)
 
-    def _explain_take(self, action: Action) -> str | None:
+    def _explain_take(self, action: Action) -> IllegalAction:
         row = self.layouts[self.take_queue[0][1]]
         giver = self.names[row.giver]
         free = ", ".join(str(a.args[0]) for a in self._legal_take(0))
         if action.verb != "take":
-            return f"Take one of {giver}'s face-down cards first: 'take N', N one of {free} (R7)."
+            return refuse("kopilka.take_first",
+                          f"Take one of {giver}'s face-down cards first: 'take N', N one of {free} (R7).",
+                          giver=giver, free=free)
         place = action.args[0]
         if not 1 <= place <= len(row.places):
-            return f"{giver} laid out {len(row.places)} cards; take one of places {free}."
-        return f"Place {place} of {giver}'s row is already taken; take one of {free}."
+            return refuse("kopilka.no_place", f"{giver} laid out {len(row.places)} cards; take one of places {free}.",
+                          giver=giver, count=len(row.places), free=free)
+        return refuse("kopilka.place_taken", f"Place {place} of {giver}'s row is already taken; take one of {free}.",
+                      place=place, giver=giver, free=free)
 
-    def _explain_play(self, seat: int, action: Action, legal: list[Action]) -> str | None:
+    def _explain_play(self, seat: int, action: Action, legal: list[Action]) -> IllegalAction | None:
         hand = self.hands[seat]
         verb = action.verb
         if verb in ("take", "discard"):
-            return "The exchange is over; the cards are being played now."
+            return refuse("kopilka.exchange_over", "The exchange is over; the cards are being played now.")
         if verb == "play" and action.args[0] not in hand:
-            return f"You do not hold the {action.args[0]}."
+            return refuse("kopilka.not_held", f"You do not hold the {action.args[0]}.", card=action.args[0])
         if not self.trick:
             if verb != "play":
-                return "You lead this trick: play any card (a lead cannot pass or draw)."
+                return refuse("kopilka.lead_any", "You lead this trick: play any card (a lead cannot pass or draw).")
             if self.must_avoid is not None and action.args[0].suit == self.must_avoid:
-                suit = _SUIT_NAMES[self.must_avoid]
-                return f"You won the last trick, led in {suit}: lead another suit while you hold one (R13)."
+                name = _SUIT_NAMES[self.must_avoid]
+                return refuse("kopilka.lead_other",
+                              f"You won the last trick, led in {name}: lead another suit while you hold one (R13).",
+                              suit=self.must_avoid, suit_name=name)
             return None
         led = _SUIT_NAMES[self.led] if self.led is not None else ""
         if any(c.suit == self.led for c in hand):
-            return f"You hold {led}, so you must play one of them (R10)."
+            return refuse("kopilka.follow", f"You hold {led}, so you must play one of them (R10).",
+                          suit=self.led, suit_name=led)
         if verb == "draw":
-            return "The stock is empty: pass, or play the A♠ if you hold it."
+            return refuse("kopilka.stock_empty", "The stock is empty: pass, or play the A♠ if you hold it.",
+                          card=ACE_OF_SPADES)
         if verb == "play":
             choices = " or ".join(a.text() for a in legal)
-            return f"You have no {led} and a card of another suit cannot be played; you may {choices} (R9, R11)."
+            return refuse("kopilka.void",
+                          f"You have no {led} and a card of another suit cannot be played; "
+                          f"you may {choices} (R9, R11).",
+                          suit=self.led, suit_name=led, choices=tuple(legal))
         return None
 
     # -- views ------------------------------------------------------------------------

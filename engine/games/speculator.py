@@ -41,7 +41,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from engine.cards import Card, Rank, Suit
-from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, OptionError, Viewer
+from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, OptionError, Viewer, refuse
 
 TRUMP = Suit.DIAMONDS  # "Козырь всегда бубны" (§6.3)
 SPECULATOR = Card.of(Rank.KING, Suit.SPADES)  # «спекулянт» (§6.6)
@@ -377,47 +377,63 @@ class Speculator(Game):
         """As ``Game.apply``; only the refusal of a seat that may not act now says more."""
         if self.in_deal and 0 <= seat < self.n and seat not in self._to_act():
             parsed = self.parse_action(action) if isinstance(action, str) else action
-            raise IllegalAction(self._why_not_now(seat, parsed), key="speculator.not_now")
+            raise self._why_not_now(seat, parsed)
         return super().apply(seat, action)
 
-    def _why_not_now(self, seat: int, action: Action) -> str:
+    def _why_not_now(self, seat: int, action: Action) -> IllegalAction:
         """Outside a window only the revealer acts (R61, R64)."""
         who = self.names[self.revealer]
         if action.verb == "reveal":
-            return f"It is {who}'s turn to turn up a card, not yours (R61)."
-        return (f"No trade window is open: trading happens after a reveal, until the window "
-                f"closes (R64). Now {who} is to turn up the next card.")
+            return refuse("speculator.not_your_reveal", f"It is {who}'s turn to turn up a card, not yours (R61).",
+                          who=who)
+        return refuse("speculator.no_window",
+                      f"No trade window is open: trading happens after a reveal, until the window "
+                      f"closes (R64). Now {who} is to turn up the next card.", who=who)
 
-    def _explain(self, seat: int, action: Action, legal: list[Action]) -> str | None:
+    def _explain(self, seat: int, action: Action, legal: list[Action]) -> IllegalAction | None:
         """The trading rule that refuses ``action`` (R61, R63, R64, §6.5), in words."""
         verb, best = action.verb, self._best_text()
         if verb == "reveal" and seat != self.revealer:
-            return f"It is {self.names[self.revealer]}'s turn to turn up a card, not yours (R61)."
+            who = self.names[self.revealer]
+            return refuse("speculator.not_your_reveal", f"It is {who}'s turn to turn up a card, not yours (R61).",
+                          who=who)
         if verb == "reveal":
-            return ("A trade window is open: nobody may turn up a card while a deal can still be "
-                    "made (§6.5). It closes when its time runs out or when everyone is ready.")
+            return refuse("speculator.window_open",
+                          "A trade window is open: nobody may turn up a card while a deal can still be "
+                          "made (§6.5). It closes when its time runs out or when everyone is ready.")
         if not self._window:
             return self._why_not_now(seat, action)
         if verb == "bid" and seat == self._holder:
-            return f"You hold the best card {best} yourself; you cannot bid for your own card (R63)."
+            return refuse("speculator.own_card",
+                          f"You hold the best card {best} yourself; you cannot bid for your own card (R63).",
+                          card=self._best if self._best is not None else best)
         if verb in ("bid", "sell") and action.args and action.args[0] < self.options["minPrice"]:
-            return f"Prices are whole kopecks, at least {self.options['minPrice']} (minPrice)."
+            return refuse("speculator.min_price",
+                          f"Prices are whole kopecks, at least {self.options['minPrice']} (minPrice).",
+                          min_price=self.options["minPrice"])
         if verb in ("sell", "accept") and seat != self._holder:
-            return (f"Only the current best card may be traded (R63): {best}, held by "
-                    f"{self.names[self._holder]}. Your face-up cards are dead.")  # type: ignore[index]
+            holder = self.names[self._holder]  # type: ignore[index]
+            return refuse("speculator.not_holder",
+                          f"Only the current best card may be traded (R63): {best}, held by "
+                          f"{holder}. Your face-up cards are dead.",
+                          card=self._best if self._best is not None else best, holder=holder)
         if verb == "accept":
             return self._accept_reason(action.args[0])
         if verb == "ready" and seat in self._ready:
-            return "You are ready already; the window closes when everyone is ready or time runs out."
+            return refuse("speculator.ready_already",
+                          "You are ready already; the window closes when everyone is ready or time runs out.")
         return None
 
-    def _accept_reason(self, name: str) -> str:
+    def _accept_reason(self, name: str) -> IllegalAction:
         if not self._bids:
-            return f"Nobody has bid for your {self._best_text()}: there is no bid to accept."
+            best = self._best_text()
+            return refuse("speculator.no_bids", f"Nobody has bid for your {best}: there is no bid to accept.",
+                          card=self._best if self._best is not None else best)
         if name not in self.names:
-            return f"There is no player {name!r} at this table."
+            return refuse("speculator.no_player", f"There is no player {name!r} at this table.", name=name)
         standing = ", ".join(f"{self.names[b]} {p}" for b, p in self._bids.items())
-        return f"{name} has no standing bid; the standing bids are: {standing}."
+        return refuse("speculator.no_such_bid", f"{name} has no standing bid; the standing bids are: {standing}.",
+                      name=name, bids=standing)
 
     def _best_text(self) -> str:
         return str(self._best) if self._best is not None else "—"

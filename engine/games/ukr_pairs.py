@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any, Hashable
 
 from engine.cards import Card, Rank, Suit
-from engine.game import ADMIN, Action, Event, Game, Option, Viewer
+from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, refuse
 from engine.trick import trick_winner
 
 # Phases of a deal.
@@ -215,21 +215,27 @@ class UkrPairs(Game):
 
     # ------------------------------------------------------------------ explanations
 
-    def _explain(self, seat: int, action: Action, legal: list[Action]) -> str | None:
+    def _explain(self, seat: int, action: Action, legal: list[Action]) -> IllegalAction | None:
         if action.verb != "play" or not action.args or self.phase != PLAY:
             return None
         card = action.args[0]
         if card not in self.hands[seat]:
-            return f"You do not hold {card}."
+            return refuse("refuse.not_held", f"You do not hold {card}.", card=card)
         if not self.trick:
             return None
         led = suit_of(self.trick[0][1])
         if led == TRUMP:
-            return "A trump was led (all jacks and clubs are trumps, R26) and you hold a trump, so you must play one."
-        symbol = self.trick[0][1].suit.symbol
-        if is_trump(card) and card.suit == self.trick[0][1].suit:
-            return f"{card} is a trump, not a {symbol} (R26); you hold a {symbol}, so you must follow {symbol}."
-        return f"{symbol} was led and you hold a {symbol}, so you must follow suit (§4.4)."
+            return refuse("ukr_pairs.follow_trump",
+                          "A trump was led (all jacks and clubs are trumps, R26) and you hold a trump, "
+                          "so you must play one.")
+        suit = self.trick[0][1].suit
+        symbol = suit.symbol
+        if is_trump(card) and card.suit == suit:
+            return refuse("ukr_pairs.jack_is_trump",
+                          f"{card} is a trump, not a {symbol} (R26); you hold a {symbol}, so you must follow {symbol}.",
+                          card=card, suit=suit)
+        return refuse("ukr_pairs.follow", f"{symbol} was led and you hold a {symbol}, so you must follow suit (§4.4).",
+                      suit=suit)
 
     # ------------------------------------------------------------------ session
 
