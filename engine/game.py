@@ -82,6 +82,17 @@ class Action(NamedTuple):
         return self.text()
 
 
+_CARD_ACTIONS: dict[tuple[str, Card], Action] = {}
+
+
+def card_action(verb: str, card: Card) -> Action:
+    """The interned ``verb C`` action (``play Q♠``): legal lists are rebuilt on every turn, so they stay cheap."""
+    action = _CARD_ACTIONS.get((verb, card))
+    if action is None:
+        action = _CARD_ACTIONS[(verb, card)] = Action(verb, (card,))
+    return action
+
+
 def parse_action(text: str, verbs: Mapping[str, ArgKind]) -> Action:
     """Parse ``verb args`` with a game's verb grammar; raise ``IllegalAction`` on bad syntax."""
     words = text.split()

@@ -29,7 +29,7 @@ from itertools import combinations, repeat
 from typing import Any
 
 from engine.cards import Card, Suit
-from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, refuse
+from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, card_action, refuse
 from engine.trick import trick_winner
 
 # Phases of a deal.
@@ -41,17 +41,6 @@ TRUMPS: tuple[Suit | None, ...] = (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.
 PARTIYA = len(TRUMPS)  # deals in one partiya, the last one no-trump (R21)
 HAND = 12
 ROLES = ("E", "M", "D")  # eldest, middle, dealer: the order of buying (R19)
-
-_PLAY: dict[Card, Action] = {}
-
-
-def _play(card: Card) -> Action:
-    """Interned ``play C`` actions: legal lists are rebuilt on every turn."""
-    action = _PLAY.get(card)
-    if action is None:
-        action = _PLAY[card] = Action("play", (card,))
-    return action
-
 
 def trump_of_deal(n: int) -> Suit | None:
     """The trump of deal n (1-based) of a game: ♠ ♣ ♦ ♥ then no-trump (R21)."""
@@ -159,7 +148,10 @@ class French3(Game):
     def _legal(self, seat: int) -> list[Action]:
         """Kept until the state changes, since a buy list can be long; callers get a copy."""
         if self._cache is None or self._cache[0] != seat:
-            legal = self._legal_buy(seat) if self.phase == EXCHANGE else [_play(c) for c in self._playable(seat)]
+            if self.phase == EXCHANGE:
+                legal = self._legal_buy(seat)
+            else:
+                legal = [card_action("play", c) for c in self._playable(seat)]
             self._cache = (seat, legal)
         return list(self._cache[1])
 

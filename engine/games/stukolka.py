@@ -27,7 +27,7 @@ import random
 from typing import Any
 
 from engine.cards import Card, Rank, Suit, deck
-from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, refuse
+from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, card_action, refuse
 
 # Phases of a deal.
 TRUMP_MODE = "trump_mode"
@@ -48,24 +48,6 @@ OPEN = Action("open")
 BUY_PAT = Action("buy")
 BUY_SHLEJF = Action("buy", ("shlejf",))
 RAZREZ_ACT = Action("razrez")
-_PLAY: dict[Card, Action] = {}
-_DISCARD: dict[Card, Action] = {}
-
-
-def _play(card: Card) -> Action:
-    action = _PLAY.get(card)
-    if action is None:
-        action = _PLAY[card] = Action("play", (card,))
-    return action
-
-
-def _discard(card: Card) -> Action:
-    action = _DISCARD.get(card)
-    if action is None:
-        action = _DISCARD[card] = Action("discard", (card,))
-    return action
-
-
 def _buys(hand: list[Card]) -> list[Action]:
     """Every 0–3 card discard of a hand, cards in ascending order (R47)."""
     cards = sorted(hand)
@@ -242,7 +224,7 @@ class Stukolka(Game):
 
     def _legal(self, seat: int) -> list[Action]:
         if self.pending is not None:
-            return [_discard(c) for c in self.hands[seat]]
+            return [card_action("discard", c) for c in self.hands[seat]]
         phase = self.phase
         if phase == PLAY:
             return self._legal_play(seat)
@@ -477,7 +459,7 @@ class Stukolka(Game):
         return active[(active.index(self.trick[0][0]) + len(self.trick)) % len(active)]
 
     def _legal_play(self, seat: int) -> list[Action]:
-        return [_play(c) for c in self._playable(seat)]
+        return [card_action("play", c) for c in self._playable(seat)]
 
     def _playable(self, seat: int) -> list[Card]:
         """R41 (head the trick; trump and overtrump when void) and R42 (lead the trump ace)."""

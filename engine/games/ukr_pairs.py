@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any, Hashable
 
 from engine.cards import Card, Rank, Suit
-from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, refuse
+from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, card_action, refuse
 from engine.trick import trick_winner
 
 # Phases of a deal.
@@ -46,16 +46,6 @@ HAND = 9
 # Team tricks → points the winning team writes off; None = the match ends at once (R27–R29).
 WRITE_OFF: dict[int, int | None] = {9: None, 8: 1, 7: 0, 6: 3, 5: 0}
 NICKNAME = {8: "рожок", 6: "тринька"}  # named after the losing side's 1 or 3 tricks
-
-_PLAY: dict[Card, Action] = {}
-
-
-def _play(card: Card) -> Action:
-    action = _PLAY.get(card)
-    if action is None:
-        action = _PLAY[card] = Action("play", (card,))
-    return action
-
 
 def is_trump(card: Card) -> bool:
     """All jacks and all clubs (§4.3)."""
@@ -143,7 +133,7 @@ class UkrPairs(Game):
         return (self.turn,) if self.phase == PLAY and self.turn is not None else ()
 
     def _legal(self, seat: int) -> list[Action]:
-        return [_play(c) for c in self._playable(seat)]
+        return [card_action("play", c) for c in self._playable(seat)]
 
     def _playable(self, seat: int) -> list[Card]:
         """Follow the led suit (the 12 trumps are one suit, R26); if void, any card (§4.4)."""
