@@ -1,6 +1,6 @@
 """Watching a table from the SSH side: a session's place among a table's watchers.
 
-A mixin of ``net.server.Session`` kept apart so each file reads whole: joining
+A mixin of ``net.session.Session`` kept apart so each file reads whole: joining
 the hub of the right size bucket (and moving when the window changes), the
 watcher's own command line (say, look, sit, watch, leave, quit, help), and
 leaving cleanly — the table forgets the watcher and the club counts him out.

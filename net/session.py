@@ -1,0 +1,357 @@
+"""One SSH session's life: the pty check, who it is, the player's App or a table's watchers, the end.
+
+A player's session runs its own ``ClubApp`` (his view is private); a watcher's
+session joins the table's shared rendering (``net.spectate``; his half of the
+session is ``net.watch``).  The session is also the link its driver or its
+hub writes through: it counts the bytes queued to the client, so a reader who
+stopped costs nothing until he reads again.  Leaving a session never frees a
+seat: a reconnect with the same key finds it kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from typing import TYPE_CHECKING, Any
+
+import asyncssh
+
+from net.driver import attach
+from net.limits import TokenBucket
+from net.spectate import Member
+from net.texts import text
+from net.watch import Watching
+
+if TYPE_CHECKING:
+    from net.server import SuknoServer, _Connection
+
+log = logging.getLogger("sukno.server")
+
+
+def locale_of(env: dict[str, str]) -> tuple[str, bool]:
+    """(language, ascii) from the client's LANG/LC_*: Russian if asked, ASCII if not UTF-8."""
+    def first(*names: str) -> str:
+        for name in names:
+            value = env.get(name, "")
+            if value:
+                return value
+        return ""
+
+    messages = first("LC_ALL", "LC_MESSAGES", "LANG")
+    ctype = first("LC_ALL", "LC_CTYPE", "LANG")
+    lang = "ru" if messages.lower().startswith("ru") else "en"
+    ascii_only = bool(ctype) and not re.search(r"utf-?8", ctype, re.IGNORECASE)
+    return lang, ascii_only
+
+
+class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
+    """One terminal: a player's own App, or a place among a table's watchers."""
+
+    def __init__(self, server: SuknoServer, conn: _Connection) -> None:
+        self.server = server
+        self.conn = conn
+        self.chan: asyncssh.SSHServerChannel | None = None  # type: ignore[type-arg]
+        self.term = ""
+        self.cols, self.rows = 80, 24
+        self.has_pty = False
+        self.lang, self.ascii = "en", False
+        self.name: str | None = None
+        self.guest = False
+        self.app: Any = None
+        self.driver: Any = None
+        self.member: Member | None = None
+        self.closed = False
+        self.started = time.monotonic()
+        self.last_input = self.started
+        self.watching: int | None = None
+        self._next: tuple[str, Any] | None = None
+        self._watch_done: asyncio.Future[tuple[str, Any] | None] | None = None
+        self._chan_paused = False
+        self._poll: asyncio.TimerHandle | None = None
+        self._input = TokenBucket(server.config.input_bytes_per_second, server.config.input_burst)
+        self._task: asyncio.Task[None] | None = None
+        self._rewatch: asyncio.Task[None] | None = None
+        self._farewell: str | None = None
+        self.command = ""
+
+    # -- asyncssh callbacks ---------------------------------------------------------------
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:  # type: ignore[type-arg]
+        self.chan = chan
+        chan.set_write_buffer_limits(high=self.server.config.buffer_limit)
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any) -> bool:
+        self.has_pty = True
+        self.term = term_type or ""
+        self.cols, self.rows = max(1, term_size[0] or 80), max(1, term_size[1] or 24)
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        # With a pty it is the club (``ssh -t host watch 3`` goes straight to table 3's
+        # watchers); without one, a refusal.
+        self.command = command or ""
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False
+
+    def session_started(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._main(), name="sukno session")
+        self.server.sessions.add(self)
+
+    def data_received(self, data: bytes, datatype: Any) -> None:
+        if self.closed:
+            return
+        if not self._input.take(len(data)):
+            return  # over the input rate: dropped, like keys pressed into a full buffer
+        self.last_input = time.monotonic()
+        if self.driver is not None:
+            self.driver.feed(data)
+        elif self.member is not None:
+            self.member.feed(data)
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self.cols, self.rows = max(1, width or 1), max(1, height or 1)
+        if self.driver is not None:
+            self.driver.resize(*self.app_size())
+        elif self.member is not None and self.watching is not None:
+            self._start_rewatch()
+
+    def eof_received(self) -> bool:
+        self._lost()
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._lost()
+
+    def pause_writing(self) -> None:
+        self._chan_paused = True
+
+    def resume_writing(self) -> None:
+        self._chan_paused = False
+        self._resumed()
+
+    def break_received(self, msec: int) -> bool:
+        return True
+
+    # -- the link a driver or a watcher writes through -----------------------------------
+
+    @property
+    def paused(self) -> bool:
+        return self._chan_paused or self.buffered() > self.server.config.buffer_limit
+
+    def buffered(self) -> int:
+        """Bytes queued to this client: in the channel and in the connection's transport."""
+        if self.chan is None:
+            return 0
+        size = self.chan.get_write_buffer_size()
+        transport = getattr(self.conn.conn, "_transport", None)
+        if transport is not None:
+            size += transport.get_write_buffer_size()
+        return size
+
+    def send(self, data: bytes) -> None:
+        if self.closed or self.chan is None:
+            return
+        try:
+            self.chan.write(data)
+        except (asyncssh.Error, OSError, BrokenPipeError):
+            self._lost()
+        if self.driver is not None and self.paused:
+            self._schedule_poll()
+
+    def _schedule_poll(self) -> None:
+        if self._poll is None and not self.closed:
+            self._poll = asyncio.get_running_loop().call_later(0.1, self._polled)
+
+    def _polled(self) -> None:
+        self._poll = None
+        if self.paused:
+            self._schedule_poll()
+        else:
+            self._resumed()
+
+    def _resumed(self) -> None:
+        if self.driver is not None:
+            self.driver.resume()
+        elif self.member is not None and self.member.hub is not None:
+            self.member.hub.check_stale()
+
+    def app_size(self) -> tuple[int, int]:
+        """The window, capped: a huge window is drawn in its top-left corner."""
+        config = self.server.config
+        return min(self.cols, config.max_cols), min(self.rows, config.max_rows)
+
+    # -- life of a session ---------------------------------------------------------------
+
+    def write_line(self, line: str) -> None:
+        self.send((line.replace("\n", "\r\n") + "\r\n").encode("utf-8", "replace"))
+
+    def finish(self, status: int = 0, message: str | None = None) -> None:
+        """Say goodbye (if anything to say) and close with an exit status."""
+        if self.closed or self.chan is None:
+            return
+        if message:
+            self.write_line(message)
+        try:
+            self.chan.exit(status)
+        except (asyncssh.Error, OSError):
+            pass
+
+    async def _main(self) -> None:
+        try:
+            await self._serve()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("session of %s failed", self.name or self.conn.peer)
+            self._leave_screen()
+            self.finish(1, text(self.lang, "failed"))
+        finally:
+            self._cleanup()
+            self.server.forget(self)
+
+    async def _serve(self) -> None:
+        assert self.chan is not None
+        self.lang, self.ascii = locale_of(dict(self.chan.get_environment()))
+        if not self.has_pty:
+            self.finish(1, text(self.lang, "no_pty", port=self.server.port, host=self.server.shown_host))
+            return
+        refusal = self.conn.refused or self.server.limits.admit_session(self)
+        if refusal:
+            self.finish(1, text(self.lang, "full", what=refusal))
+            return
+        if self.conn.guest or self.conn.fingerprint is None:
+            self.guest = True
+            self.name = self.server.guest_name()
+        else:
+            self.name = self.server.accounts.name_for(self.conn.fingerprint)
+            refusal = self.name and self.server.limits.admit_account(self.name)
+            if refusal:
+                self.finish(1, text(self.lang, "full", what=refusal))
+                return
+        refusal = self.server.gate(self)
+        if refusal:
+            self.finish(1, refusal)
+            return
+        step = self._first_step()
+        while step is not None and not self.closed:
+            kind, arg = step
+            step = await (self._run_app() if kind == "hall" else self._watch(int(arg)))
+        self.finish(0, self._farewell)
+
+    def _first_step(self) -> tuple[str, Any]:
+        """The hall, or a table's watchers for ``watch N`` given as the ssh command."""
+        match = re.fullmatch(r"\s*(?:watch|смотреть)\s+(\d{1,6})\s*", self.command, re.IGNORECASE)
+        if match and self.name is not None and int(match.group(1)) in self.server.club.tables:
+            self.server.club.enter(self.name, guest=self.guest)  # _watch's end says he left
+            return ("watch", int(match.group(1)))
+        return ("hall", None)
+
+    async def _run_app(self) -> tuple[str, Any] | None:
+        """Run the player's own App until it ends; what to do next (watch a table, or nothing)."""
+        self._next = None
+        app = self.server.make_player_app(self)
+        attach(app, self)
+        self.app = app
+        try:
+            await app.run_async(size=self.app_size())
+        finally:
+            self.app = None
+            self.driver = None
+            self.server.apps_ended += 1
+        if self.closed:
+            return None
+        if self._next is None:
+            self._leave_screen()
+        return self._next
+
+    def register(self, name: str) -> str | None:
+        """The welcome screen's choice of a name for this key; None, or why not."""
+        if self.guest or self.conn.fingerprint is None:
+            return text(self.lang, "guest_sit")
+        problem = self.server.accounts.register(self.conn.fingerprint, name, self.lang)
+        if problem is None:
+            self.name = name.strip()
+            log.info("registered %s for key %s from %s", self.name, self.conn.fingerprint, self.conn.peer)
+        return problem
+
+    def on_watch(self, table_id: int) -> None:
+        """``watch N`` typed in the App: end it and join the table's shared view."""
+        if self.closed or self.name is None or table_id not in self.server.club.tables:
+            return
+        # Count this session in the club before the App's unmount says we left.
+        self.server.club.enter(self.name, guest=self.guest)
+        self._next = ("watch", table_id)
+        if self.app is not None:
+            self.app.exit()
+
+    def _leave_screen(self) -> None:
+        self.send(b"\x1b[0m\x1b[?25h\x1b[?7h\x1b[?2004l\x1b[?1049l")
+
+    # -- the end -----------------------------------------------------------------------------
+
+    def _lost(self) -> None:
+        """The client is gone (or going): stop its App or leave its hub; the seat is kept."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.app is not None:
+            self.app.exit()
+        self._end_watch(None)
+
+    def _cleanup(self) -> None:
+        if self._poll is not None:
+            self._poll.cancel()
+            self._poll = None
+        duration = time.monotonic() - self.started
+        log.info(
+            "session peer=%s name=%s key=%s term=%s size=%dx%d lang=%s duration=%.1fs",
+            self.conn.peer, self.name or "-", self.conn.fingerprint or ("guest" if self.guest else "-"),
+            self.term or "-", self.cols, self.rows, self.lang, duration,
+        )
+        if self.chan is not None and not self.closed:
+            try:
+                self.chan.close()
+            except (asyncssh.Error, OSError):
+                pass
+        self.closed = True
+
+    async def close(self, message: str | None = None) -> None:
+        """Close from the server's side (shutdown, idle): say why, end the App, wait."""
+        if self.closed:
+            return
+        self._farewell = message
+        if self.app is not None:
+            self._next = None
+            self.app.exit()
+        self._end_watch(None)
+        if self._task is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(self._task), 5)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                pass
+        self.finish(0, message)
+
+
+
+def _club_app(session: Session) -> Any:
+    """The player's own App: the club's ``ClubApp`` wired to this session (the default)."""
+    from net.admin import admin_runner
+    from tui.app import ClubApp
+
+    return ClubApp(
+        session.server.club,
+        session.name,
+        lang=session.lang,
+        ascii=session.ascii,
+        guest=session.guest,
+        register=session.register,
+        on_watch=session.on_watch,
+        admin=admin_runner(session),
+    )
