@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 import zlib
-from typing import Any, Iterator
 
 import pytest
 
@@ -20,6 +19,7 @@ from engine.cards import Card, deck
 from engine.game import ADMIN, SPECTATOR, ShuffledDecks
 from engine.games.stukolka import Stukolka
 from engine.record import rebuild, record_of, replay
+from viewscan import cards_in
 
 FULL = set(deck(52))
 
@@ -33,17 +33,6 @@ CONFIGS = [
 ] + [
     ("g", n, {}) for n in (4, 5)
 ]
-
-
-def cards_in(value: Any) -> Iterator[Card]:
-    if isinstance(value, Card):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from cards_in(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from cards_in(v)
 
 
 def hidden_from(game: Stukolka, viewer: int) -> set[Card]:

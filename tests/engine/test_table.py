@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -12,22 +11,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
 
 from fakegame import fake_game  # noqa: E402,F401  (pytest fixture)
 
-from engine.cards import Card  # noqa: E402
 from engine.club import Club  # noqa: E402
 from engine.game import IllegalAction  # noqa: E402
 from engine.games import registry  # noqa: E402
 from engine.table import Table, TableError, sanitize  # noqa: E402
-
-
-def cards_in(value: Any) -> list[Card]:
-    """Every Card anywhere inside a view."""
-    if isinstance(value, Card):
-        return [value]
-    if isinstance(value, dict):
-        return [c for v in value.values() for c in cards_in(v)]
-    if isinstance(value, (list, tuple, set)):
-        return [c for v in value for c in cards_in(v)]
-    return []
+from viewscan import cards_in  # noqa: E402
 
 
 def seat_all(table: Table, names: list[str]) -> None:

@@ -14,29 +14,16 @@ from __future__ import annotations
 
 import random
 from math import comb
-from typing import Any, Iterator
 
 from engine.cards import Card, deck
 from engine.game import ADMIN, SPECTATOR, Action, IllegalAction, ShuffledDecks
 from engine.games.french3 import PARTIYA, French3
 from engine.record import rebuild, record_of, replay
+from viewscan import cards_in
 
 FULL_DECK = sorted(deck(48))
 SESSIONS = 8
 GAMES_PER_SESSION = 25  # 200 games
-
-
-def cards_in(obj: Any) -> Iterator[Card]:
-    """Every Card anywhere inside a view."""
-    stack = [obj]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Card):
-            yield item
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
 
 
 def may_see(game: French3, viewer: int) -> set[Card]:

@@ -13,33 +13,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
 
 from engine.cards import Card, deck
 from engine.game import ADMIN, SPECTATOR, ShuffledDecks
 from engine.games.kopilka import Kopilka
 from engine.record import rebuild, record_of, replay
+from viewscan import cards_in
 
 FULL = set(deck(32))
 NAMES = ["Anna", "Boris", "Vera", "Gleb"]
 PARTIYAS = 500
 VIEW_SESSIONS = 10  # every 10th session scans the views after every action; the others at each deal's end
-
-
-def cards_in(value: Any) -> list[Card]:
-    """Every ``Card`` anywhere inside a view (iterative: this scan is the test's hot loop)."""
-    found: list[Card] = []
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is Card:
-            found.append(item)
-        elif kind is dict:
-            stack.extend(item.values())
-        elif kind is list or isinstance(item, tuple):
-            stack.extend(item)
-    return found
 
 
 def hidden_from(game: Kopilka, viewer: int) -> set[Card]:

@@ -12,15 +12,15 @@ JSON → ``replay`` gives the same money, and ``rebuild`` the same table (§9.4)
 from __future__ import annotations
 
 import random
-import re
 from typing import Any
 
-from engine.cards import Card, deck, parse_card
+from engine.cards import Card, deck
 from collections import Counter
 
 from engine.game import ADMIN, SPECTATOR, Action, IllegalAction, ShuffledDecks
 from engine.games.speculator import SPECULATOR, Speculator
 from engine.record import load_record, rebuild, record_of, replay
+from viewscan import cards_in
 
 DEALS = 2000
 CHECK_SHARE = 0.05
@@ -30,16 +30,6 @@ CLOCK_KEYS = {"clock", "live_clock", "deadline"}
 WINDOW_KEYS = CLOCK_KEYS | {"phase", "window", "bids", "selling", "ask", "ready", "status", "to_act"}
 
 
-CARD_REPR = re.compile(r"Card\('([^']+)'\)")
-
-
-def cards_in(value: Any) -> set[Card]:
-    """Every Card anywhere inside a view, dict keys included.
-
-    Read from ``repr`` (a Card shows as ``Card('Q♦')``): a walk in Python costs ten times more,
-    and this runs after every action of thousands of deals.
-    """
-    return {parse_card(text) for text in CARD_REPR.findall(repr(value))}
 
 
 def check_invariants(game: Speculator, rng: random.Random) -> None:

@@ -13,30 +13,17 @@ records, replay and rebuild to the same state.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator
 
-from engine.cards import Card, deck
+from engine.cards import deck
 from engine.game import ADMIN, SPECTATOR, IllegalAction, ShuffledDecks
 from engine.games.ukr_pairs import UkrPairs, suit_of
 from engine.record import rebuild, record_of, replay
+from viewscan import cards_in
 
 FULL_DECK = sorted(deck(36))
 SESSIONS = 8
 MATCHES_PER_SESSION = 25  # 200 matches
 WRITE_OFF = {8: 1, 7: 0, 6: 3, 5: 0}  # R28, written here again on purpose
-
-
-def cards_in(obj: Any) -> Iterator[Card]:
-    """Every Card anywhere inside a view."""
-    stack = [obj]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Card):
-            yield item
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
 
 
 def check_state(game: UkrPairs, views: bool) -> None:

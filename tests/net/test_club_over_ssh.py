@@ -9,6 +9,7 @@ from sshclient import Client, connect, make_config, new_key, running, until
 
 from engine.cards import Card
 from engine.game import ADMIN
+from viewscan import cards_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -32,20 +33,6 @@ async def seat_four(server) -> list[Client]:
         p.line("sit 1")
     await until(lambda: server.club.tables[1].full(), what="four seated")
     return players
-
-
-def cards_in(obj) -> set[Card]:
-    """Every Card anywhere in a view (dicts, lists, tuples)."""
-    found: set[Card] = set()
-    if isinstance(obj, Card):
-        found.add(obj)
-    elif isinstance(obj, dict):
-        for v in obj.values():
-            found |= cards_in(v)
-    elif isinstance(obj, (list, tuple, set)):
-        for v in obj:
-            found |= cards_in(v)
-    return found
 
 
 def hidden_cards(table) -> set[Card]:

@@ -1,0 +1,31 @@
+"""Every card a view shows: the scan behind every "no hidden card" test.
+
+Views keep cards as ``Card`` objects (an ``int`` subclass, so told apart by
+type); the scan walks dicts (keys and values), lists, tuples and sets
+iteratively, since it runs after every action of thousands of random deals.
+Importable from any test folder: ``tests/`` is on ``sys.path`` through its
+``conftest.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cards import Card
+
+
+def cards_in(value: Any) -> set[Card]:
+    """Every ``Card`` anywhere inside ``value``."""
+    found: set[Card] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is Card:
+            found.add(item)
+        elif kind is dict:
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif kind in (list, tuple, set, frozenset) or isinstance(item, tuple):
+            stack.extend(item)
+    return found
