@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Callable, Hashable, Sequence
 
 from engine.cards import Card
+from engine.game import Event
 
 Play = tuple[int, Card]  # (seat, card) in play order
 
@@ -56,3 +57,46 @@ def trick_winner(
         if key > best_key:
             best_seat, best_key = seat, key
     return best_seat
+
+
+class RoundTricks:
+    """Trick bookkeeping where every seat plays each trick in turn and the winner leads (Games B and C).
+
+    The game keeps ``n``, ``hands``, ``trick``, ``tricks``, ``taken``,
+    ``last_trick``, ``leader`` and ``turn``; it says who takes a full trick
+    (``_trick_winner``) and scores the deal once the hands are empty
+    (``_score_deal``).  Legality stays in the game (RULES.md §8).
+    """
+
+    n: int
+    hands: list[list[Card]]
+    trick: list[Play]
+    last_trick: list[Play]
+    tricks: list[int]
+    taken: list[list[Card]]
+    leader: int
+    turn: int
+
+    def _trick_winner(self) -> int:
+        raise NotImplementedError
+
+    def _score_deal(self) -> list[Event]:
+        raise NotImplementedError
+
+    def _play_card(self, seat: int, card: Card) -> list[Event]:
+        """Play ``card`` (already checked legal); close the trick when everyone has played."""
+        self.hands[seat].remove(card)
+        self.trick.append((seat, card))
+        events = [Event("play", seat, {"card": card})]
+        if len(self.trick) < self.n:
+            self.turn = (seat + 1) % self.n
+            return events
+        winner = self._trick_winner()
+        self.tricks[winner] += 1
+        self.taken[winner].extend(c for _, c in self.trick)
+        self.last_trick, self.trick = self.trick, []
+        self.leader = self.turn = winner
+        events.append(Event("trick", winner, {"tricks": self.tricks[winner]}))
+        if not self.hands[winner]:
+            events += self._score_deal()
+        return events

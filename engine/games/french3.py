@@ -30,7 +30,7 @@ from typing import Any
 
 from engine.cards import Card, Suit
 from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, card_action, refuse
-from engine.trick import trick_winner
+from engine.trick import RoundTricks, trick_winner
 
 # Phases of a deal.
 EXCHANGE = "exchange"
@@ -60,7 +60,7 @@ OPTIONS = (
 )
 
 
-class French3(Game):
+class French3(RoundTricks, Game):
     """One session of Game B at a table: successive games of 5-deal partiyas."""
 
     name = "french3"
@@ -227,21 +227,10 @@ class French3(Game):
         return trumps or list(hand)
 
     def _apply_play(self, seat: int, card: Card) -> list[Event]:
-        self.hands[seat].remove(card)
-        self.trick.append((seat, card))
-        events = [Event("play", seat, {"card": card})]
-        if len(self.trick) < self.n:
-            self.turn = (seat + 1) % self.n
-            return events
-        winner = trick_winner(self.trick, self.trump)
-        self.tricks[winner] += 1
-        self.taken[winner].extend(c for _, c in self.trick)
-        self.last_trick, self.trick = self.trick, []
-        self.leader = self.turn = winner
-        events.append(Event("trick", winner, {"tricks": self.tricks[winner]}))
-        if not self.hands[winner]:
-            events += self._score_deal()
-        return events
+        return self._play_card(seat, card)
+
+    def _trick_winner(self) -> int:
+        return trick_winner(self.trick, self.trump)
 
     # ------------------------------------------------------------------ scoring (R22–R24)
 

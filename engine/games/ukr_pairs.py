@@ -23,7 +23,7 @@ from typing import Any, Hashable
 
 from engine.cards import Card, Rank, Suit
 from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, card_action, refuse
-from engine.trick import trick_winner
+from engine.trick import RoundTricks, trick_winner
 
 # Phases of a deal.
 PLAY = "play"
@@ -73,7 +73,7 @@ OPTIONS = (
 )
 
 
-class UkrPairs(Game):
+class UkrPairs(RoundTricks, Game):
     """One session of Game C at a table: successive matches."""
 
     name = "ukr_pairs"
@@ -145,22 +145,10 @@ class UkrPairs(Game):
         return follow or list(hand)
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
-        card = action.args[0]
-        self.hands[seat].remove(card)
-        self.trick.append((seat, card))
-        events = [Event("play", seat, {"card": card})]
-        if len(self.trick) < self.n:
-            self.turn = (seat + 1) % self.n
-            return events
-        winner = trick_winner(self.trick, TRUMP, suit_of, power)
-        self.tricks[winner] += 1
-        self.taken[winner].extend(c for _, c in self.trick)
-        self.last_trick, self.trick = self.trick, []
-        self.leader = self.turn = winner
-        events.append(Event("trick", winner, {"tricks": self.tricks[winner]}))
-        if not self.hands[winner]:
-            events += self._score_deal()
-        return events
+        return self._play_card(seat, action.args[0])
+
+    def _trick_winner(self) -> int:
+        return trick_winner(self.trick, TRUMP, suit_of, power)
 
     # ------------------------------------------------------------------ scoring (R27–R30)
 
