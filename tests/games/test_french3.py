@@ -10,7 +10,8 @@ import pytest
 from engine.cards import Card, Suit, deck, parse_card
 from engine.game import ADMIN, SPECTATOR, Action, GivenDecks, IllegalAction, ShuffledDecks
 from engine.games.french3 import French3, deal_score, trump_of_deal
-from engine.record import Record, RecordDeal, load_record, rebuild, record_of, replay
+from engine.record import load_record, rebuild, record_of, replay
+from playkit import truncated
 
 RECORDS = Path(__file__).parent.parent / "records"
 NAMES = ["C", "A", "B"]  # seat 0 = C deals first, so A is E and B is M (B1)
@@ -33,14 +34,6 @@ def french3_deck(e: list[Card], m: list[Card], d: list[Card], widow: list[Card])
             order.extend(pile[3 * r:3 * r + 3])
     assert sorted(order) == sorted(deck(48))
     return order
-
-
-def truncated(record: Record, deals: int, actions: int | None = None) -> Record:
-    """The record cut after ``deals`` deals, the last one after ``actions`` actions."""
-    kept = [RecordDeal(d.decks, list(d.actions)) for d in record.deals[:deals]]
-    if actions is not None:
-        kept[-1].actions = kept[-1].actions[:actions]
-    return Record(record.game, record.players, record.options, record.dealer, record.pot, kept)
 
 
 def by_name(game: French3, name: str) -> int:

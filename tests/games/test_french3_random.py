@@ -16,10 +16,11 @@ import random
 from math import comb
 
 from engine.cards import Card, deck
-from engine.game import ADMIN, SPECTATOR, Action, IllegalAction, ShuffledDecks
+from engine.game import ADMIN, SPECTATOR, Action, ShuffledDecks
 from engine.games.french3 import PARTIYA, French3
 from engine.record import rebuild, record_of, replay
 from viewscan import cards_in
+from playkit import try_illegal_play
 
 FULL_DECK = sorted(deck(48))
 SESSIONS = 8
@@ -67,22 +68,6 @@ def random_buy(game: French3, seat: int, rng: random.Random, listed: bool) -> Ac
         if len(game.widow) < len(hand):
             assert too_many not in legal and not game._allows(seat, too_many)
     return action
-
-
-def try_illegal(game: French3, seat: int, rng: random.Random) -> None:
-    """A card outside the legal ones is refused with a reason, and nothing changes."""
-    legal = {a.args[0] for a in game.legal_actions(seat)}
-    wrong = [c for c in game.hands[seat] if c not in legal]
-    if not wrong:
-        return
-    before = (list(game.hands[seat]), list(game.trick))
-    try:
-        game.apply(seat, f"play {rng.choice(wrong)}")
-    except IllegalAction as err:
-        assert "must" in str(err)
-    else:
-        raise AssertionError("an illegal play was accepted")
-    assert (list(game.hands[seat]), list(game.trick)) == before
 
 
 def check_deal_end(game: French3, before: tuple[list[int], list[int], list[int]]) -> None:
@@ -137,7 +122,7 @@ def play_session(seed: int) -> tuple[int, int, int]:
             check_state(game, start_pot, views)
             seat = game.to_act()[0]
             if views and game.phase == "play":
-                try_illegal(game, seat, rng)
+                try_illegal_play(game, seat, rng)
             if game.phase == "exchange":
                 game.apply(seat, random_buy(game, seat, rng, listed=views))
             else:

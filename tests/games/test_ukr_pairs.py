@@ -10,7 +10,8 @@ import pytest
 from engine.cards import Card, deck, parse_card
 from engine.game import ADMIN, SPECTATOR, Action, GivenDecks, IllegalAction
 from engine.games.ukr_pairs import TRUMP_ORDER, UkrPairs, is_trump, power, suit_of
-from engine.record import Record, RecordDeal, load_record, rebuild, record_of, replay
+from engine.record import load_record, rebuild, record_of, replay
+from playkit import truncated
 
 RECORDS = Path(__file__).parent.parent / "records"
 NAMES = ["P0", "P1", "P2", "P3"]
@@ -26,13 +27,6 @@ def ukr_deck(hands: dict[int, list[Card]], dealer: int) -> list[Card]:
     order = [hands[(eldest + i) % 4][i // 4] for i in range(36)]
     assert sorted(order) == sorted(deck(36))
     return order
-
-
-def truncated(record: Record, deals: int, actions: int | None = None) -> Record:
-    kept = [RecordDeal(d.decks, list(d.actions)) for d in record.deals[:deals]]
-    if actions is not None:
-        kept[-1].actions = kept[-1].actions[:actions]
-    return Record(record.game, record.players, record.options, record.dealer, record.pot, kept)
 
 
 def play(card: str) -> Action:

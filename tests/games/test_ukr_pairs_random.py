@@ -15,10 +15,11 @@ from __future__ import annotations
 import random
 
 from engine.cards import deck
-from engine.game import ADMIN, SPECTATOR, IllegalAction, ShuffledDecks
+from engine.game import ADMIN, SPECTATOR, ShuffledDecks
 from engine.games.ukr_pairs import UkrPairs, suit_of
 from engine.record import rebuild, record_of, replay
 from viewscan import cards_in
+from playkit import try_illegal_play
 
 FULL_DECK = sorted(deck(36))
 SESSIONS = 8
@@ -45,22 +46,6 @@ def check_state(game: UkrPairs, views: bool) -> None:
             may_see = public | (set(game.hands[viewer]) if viewer >= 0 else set())
             leaked = set(cards_in(game.view(viewer))) - may_see
             assert not leaked, f"viewer {viewer} sees {leaked}"
-
-
-def try_illegal(game: UkrPairs, seat: int, rng: random.Random) -> None:
-    """A card outside the legal ones is refused with a reason, and nothing changes."""
-    legal = {a.args[0] for a in game.legal_actions(seat)}
-    wrong = [c for c in game.hands[seat] if c not in legal]
-    if not wrong:
-        return
-    before = (list(game.hands[seat]), list(game.trick))
-    try:
-        game.apply(seat, f"play {rng.choice(wrong)}")
-    except IllegalAction as err:
-        assert "must" in str(err)
-    else:
-        raise AssertionError("an illegal play was accepted")
-    assert (list(game.hands[seat]), list(game.trick)) == before
 
 
 def check_deal_end(game: UkrPairs, records0: list[int], balances0: list[int]) -> None:
@@ -115,7 +100,7 @@ def play_session(seed: int) -> tuple[int, int, int]:
             check_state(game, views)
             seat = game.to_act()[0]
             if views:
-                try_illegal(game, seat, rng)
+                try_illegal_play(game, seat, rng)
             game.apply(seat, rng.choice(game.legal_actions(seat)))
             if deals == stop_mid_deal and len(game.deals[-1].actions) == cut:
                 check_replay(game)
