@@ -31,6 +31,7 @@ from net.runtime import Runtime
 from net.session import Session, _club_app, locale_of
 from net.spectate import Hubs, HubKey
 from net.texts import text
+from net.textual_compat import keep_tasks_lazy
 
 # ``locale_of`` lives with the session now; it is still importable from here, as before.
 __all__ = ["HOST_KEY_NAME", "PlayerAppFactory", "Session", "SpectatorAppFactory", "SuknoServer",
@@ -47,9 +48,7 @@ def configure_textual() -> None:
 
     if not os.environ.get("TEXTUAL_COLOR_SYSTEM"):
         constants.COLOR_SYSTEM = "256"  # type: ignore[misc]  # clients send no COLORTERM
-    loop = asyncio.get_running_loop()
-    if hasattr(asyncio, "eager_task_factory"):  # Textual would switch on the first app otherwise
-        loop.set_task_factory(asyncio.eager_task_factory)  # type: ignore[attr-defined]
+    keep_tasks_lazy(asyncio.get_running_loop())  # asyncssh needs lazy tasks (net/textual_compat.py)
     tune_gc()
 
 
