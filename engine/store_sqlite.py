@@ -133,6 +133,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (record_id, seat))""",
         "CREATE INDEX record_player_account ON record_player(account_id, record_id)",
     ),
+    # 5: an account's own settings (the text mode, the bell, cards in words…): short words by name
+    (
+        """CREATE TABLE account_setting (
+            account_id INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            value TEXT NOT NULL,
+            PRIMARY KEY (account_id, key)) WITHOUT ROWID""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -440,6 +448,25 @@ class SqliteStore:
         _check_role(role)
         self._set(name, "role", role)
 
+    def settings(self, name: str) -> dict[str, str]:
+        """The account's own settings (``{}`` for none, or for no such account)."""
+        with self._read() as db:
+            account_id = self._account_id(name)
+            if account_id is None:
+                return {}
+            rows = db.execute("SELECT key, value FROM account_setting WHERE account_id = ?", (account_id,))
+            return {str(k): str(v) for k, v in rows}
+
+    def set_setting(self, name: str, key: str, value: str) -> None:
+        """Keep one setting of the account (an empty value forgets it); keys and values are short words."""
+        _check_setting(key, value)
+        with self._tx() as db:
+            account_id = self._existing(name)
+            if value:
+                db.execute("INSERT OR REPLACE INTO account_setting VALUES (?, ?, ?)", (account_id, key, value))
+            else:
+                db.execute("DELETE FROM account_setting WHERE account_id = ? AND key = ?", (account_id, key))
+
     def touch(self, name: str, *, now: float | None = None) -> None:
         """The account was seen now (login, activity)."""
         self._set(name, "last_seen", _now(now))
@@ -735,6 +762,17 @@ def _check_role(role: str) -> None:
 def _check_language(language: str) -> None:
     if not (isinstance(language, str) and 2 <= len(language) <= 8 and language.isalpha()):
         raise AccountError(f"a language is a code such as 'ru' or 'en', not {language!r}")
+
+
+SETTING_MAX = 32
+
+
+def _check_setting(key: str, value: str) -> None:
+    """Settings are a person's choices, not storage: a short word for a key, a short text for a value."""
+    if not (isinstance(key, str) and 1 <= len(key) <= SETTING_MAX and key.replace("_", "").isalnum()):
+        raise AccountError(f"a setting's name is a short word, not {key!r}")
+    if not (isinstance(value, str) and len(value) <= SETTING_MAX and value.isprintable()):
+        raise AccountError(f"a setting's value is a short text, not {value!r}")
 
 
 def _check_table_id(table_id: TableId) -> None:

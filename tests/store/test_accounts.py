@@ -72,3 +72,37 @@ def test_accounts_are_listed_by_name(store: SqliteStore) -> None:
         store.create_account(name, grant=100)
     assert [a.name for a in store.accounts()] == ["Anna", "Boris", "vera"]
     assert all(a.balance == 100 for a in store.accounts())
+
+
+def test_settings_are_kept_per_account_and_survive_reopening(store: SqliteStore, tmp_path) -> None:
+    """The text mode's choices (mode, bell, cards…) live in the store (migration 5)."""
+    store.create_account("Anna")
+    store.create_account("Boris")
+    assert store.settings("Anna") == {}
+    store.set_setting("Anna", "mode", "text")
+    store.set_setting("Anna", "cards", "words")
+    store.set_setting("Anna", "mode", "screen")  # a second choice replaces the first
+    store.set_setting("Boris", "bell", "on")
+    assert store.settings("anna") == {"mode": "screen", "cards": "words"}
+    assert store.settings("Boris") == {"bell": "on"}
+    store.set_setting("Anna", "cards", "")  # empty: forgotten
+    assert store.settings("Anna") == {"mode": "screen"}
+    assert store.settings("Nobody") == {}
+    path = store.path
+    store.close()
+    again = SqliteStore(path)
+    try:
+        assert again.settings("Anna") == {"mode": "screen"}
+    finally:
+        again.close()
+
+
+@pytest.mark.parametrize("key, value", [("", "x"), ("a b", "x"), ("k" * 33, "x"), ("mode", "x" * 33),
+                                        ("mode", "bell\x07")])
+def test_bad_settings_are_refused_and_change_nothing(store: SqliteStore, key: str, value: str) -> None:
+    store.create_account("Anna")
+    with pytest.raises(AccountError):
+        store.set_setting("Anna", key, value)
+    with pytest.raises(AccountError):
+        store.set_setting("Nobody", "mode", "text")
+    assert store.settings("Anna") == {}
