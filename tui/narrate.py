@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 from engine.cards import Card, Suit
 from engine.game import Event
 from tui.commands import verb_word
-from tui.i18n import CATALOGUES, money, tr
+from tui.i18n import CATALOGUES, money, render, tr
 
 MONEY_KEYS = {"amount", "pot", "stake", "share", "each", "won", "price", "kitty", "deposit", "ante"}
 PER_SEAT = {"tricks", "above", "below", "points"}
@@ -66,7 +66,7 @@ def narrate(event: Event, names: Sequence[str], lang: str, ascii: bool = False) 
         if template is None:
             continue
         try:
-            return _tidy(template.format(**params))
+            return _tidy(render(lang, template, params))
         except (KeyError, IndexError, ValueError):
             continue
     data = " ".join(f"{k}={v}" for k, v in params.items() if k not in ("who", "seatno"))

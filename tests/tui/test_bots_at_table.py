@@ -47,7 +47,7 @@ async def test_sit_bot_then_bots_play_and_the_clock_runs_out():
         tick(club, now[0])
         await pilot.pause()
         assert len(game.deals[-1].actions) > acted
-        assert "anna's time ran out; the club plays for him" in text(app)
+        assert "anna's time ran out; the club makes the move" in text(app)
         bot_row = next(row for row in rows(app) if "bot-Vanya" in row and "▮" in row)
         assert "away" not in bot_row and "ready" not in bot_row  # a bot is never away; ready only between deals
 
@@ -58,6 +58,6 @@ def test_a_run_out_clock_is_told_in_the_players_language():
     from tui.narrate import narrate
 
     event = Event("timeout", 0, {"name": "Boris", "action": ["play", parse_card("qs")]})
-    assert narrate(event, ["Boris"], "ru") == "У Boris вышло время; клуб играет за него: ход Q♠."
+    assert narrate(event, ["Boris"], "ru") == "Время Boris вышло; ход делает клуб: ход Q♠."
     assert narrate(Event("timeout", 0, {"name": "Boris", "action": ["pass"]}), ["Boris"], "en") == (
-        "Boris's time ran out; the club plays for him: pass.")
+        "Boris's time ran out; the club makes the move: pass.")

@@ -122,11 +122,11 @@ def test_kopilka_exchange_refusals_in_russian() -> None:
     err = refusal(game, "P2", "play A♠")
     assert err.key == "kopilka.take_first"
     assert explain(err, "ru") == (
-        "Сначала возьмите одну из карт, что P1 выложил рубашкой вверх: «взять N», где N — одно из мест 1, 2, 3, 4 (R7)."
+        "Сначала возьмите одну из карт, выложенных игроком P1 рубашкой вверх: «взять N», где N — одно из мест 1, 2, 3, 4 (R7)."
     )
     err = refusal(game, "P2", "take 5")
     assert err.key == "kopilka.no_place"
-    assert explain(err, "ru") == "В ряду игрока P1 мест: 4; возьмите карту с одного из мест 1, 2, 3, 4."
+    assert explain(err, "ru") == "В ряду игрока P1 — 4 места; возьмите карту с одного из мест 1, 2, 3, 4."
     act(game, "P2: take 2")
     err = refusal(game, "P3", "take 2")
     assert err.key == "kopilka.place_taken"
@@ -169,7 +169,7 @@ def test_french3_exchange_refusals_in_russian() -> None:
     game.apply(1, "buy " + " ".join(str(c) for c in suit_run("♥")[4:]))  # E takes 8 of the 12
     err = refusal(game, 2, "buy 3♠ 4♠ 5♠ 6♠ 7♠")
     assert err.key == "french3.widow_left"
-    assert explain(err, "ru") == "Во вдовушке осталось карт: 4, так что обменять можно не больше 4 (R19)."
+    assert explain(err, "ru") == "Во вдовушке осталось 4 карты, так что обменять можно не больше 4 карт (R19)."
     game.apply(2, "buy 3♠ 4♠ 5♠")
     err = refusal(game, 0, "buy 3♦ 4♦")
     assert err.key == "french3.widow_one" and err.message == (

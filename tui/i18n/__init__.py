@@ -2,7 +2,8 @@
 
 ``tr(lang, key, **params)`` formats a catalogue entry; a missing key falls back
 to English and then to the key itself, so a missing text shows up as a visible
-key in tests rather than a traceback on someone's screen.
+key in tests rather than a traceback on someone's screen.  A count is written
+``{n:plural:# card|# cards}`` (Russian: one|few|many, by CLDR; see ``plural``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from tui.i18n import en, ru
+from tui.i18n.plural import category, plural, render
+
+__all__ = ["CATALOGUES", "LANGS", "category", "has", "money", "pick_lang", "plural", "render", "tr"]
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": en.MESSAGES, "ru": ru.MESSAGES}
 LANGS = tuple(CATALOGUES)
@@ -28,7 +32,7 @@ def has(lang: str, key: str) -> bool:
 def tr(lang: str, key: str, **params: Any) -> str:
     text = CATALOGUES.get(lang, en.MESSAGES).get(key) or en.MESSAGES.get(key) or key
     try:
-        return text.format(**params)
+        return render(lang, text, params)
     except (KeyError, IndexError, ValueError):
         return text
 

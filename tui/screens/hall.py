@@ -109,7 +109,8 @@ class HallScreen(ClubScreen):
             else:
                 key = "hall.table_full" if not free else "hall.table_some"
             deal = table.game.deal_no if table.game is not None else 0
-            self.say_line(self.t(key, id=table.id, game=game, names=names, free=free, deal=deal))
+            self.say_line(self.t(key, id=table.id, game=game, names=names, free=free, deal=deal,
+                                seated=len(table.seated())))
         mine = app.club.where(app.player)
         if mine is not None:
             self.say_line(self.t("hall.you_sit", id=mine.id))

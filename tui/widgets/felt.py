@@ -9,6 +9,7 @@ on the right.  A spectator's view has no hand in it, so only backs are drawn.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Sequence
 
 from rich.text import Text
@@ -37,13 +38,12 @@ def seat_label(view: dict[str, Any], seat: int, me: int | None, lang: str, ascii
         words.append(tr(lang, "table.dealer"))
     status = (view.get("status") or [])
     if seat < len(status) and status[seat]:
-        key = f"status.{status[seat]}"
-        words.append(tr(lang, key) if has(lang, key) else str(status[seat]))
+        words.extend(status_words(str(status[seat]), lang))
     tricks = view.get("tricks") or []
     if seat < len(tricks) and tricks[seat] and not any(ch.isdigit() for ch in " ".join(words)):
         words.append(tr(lang, "table.tricks", n=tricks[seat]))
     if names and seat < len(names) and names[seat] in view.get("ready", []):
-        words.append(tr(lang, "status.ready"))
+        words.append(tr(lang, "status.ready_deal"))
     if names and seat < len(names) and names[seat] in view.get("away", []):
         words.append(tr(lang, "status.away"))
     if names and seat < len(names) and names[seat] in view.get("bots", []) and not is_bot(names[seat]):
@@ -51,6 +51,33 @@ def seat_label(view: dict[str, Any], seat: int, me: int | None, lang: str, ascii
     if words:
         text.append(" · " + " · ".join(words), style="italic")
     return text
+
+
+_COUNTED = (
+    (re.compile(r"^(\d+) tricks?$"), "table.tricks", False),
+    (re.compile(r"^bought (\d+)$"), "status.bought", False),
+    (re.compile(r"^asks (\d+)$"), "status.asks", True),
+    (re.compile(r"^bid (\d+)$"), "status.bid", True),
+)
+
+
+def status_words(raw: str, lang: str) -> list[str]:
+    """A game's status (``to reveal, holder``, ``2 tricks``, ``bid 30``) in the player's language."""
+    out = []
+    for word in raw.split(", "):
+        key = f"status.{word}"
+        if has(lang, key):
+            out.append(tr(lang, key))
+            continue
+        for pattern, key, is_money in _COUNTED:
+            match = pattern.match(word)
+            if match:
+                n = int(match.group(1))
+                out.append(tr(lang, key, n=n, money=money(n, lang)) if is_money else tr(lang, key, n=n))
+                break
+        else:
+            out.append(word)
+    return out
 
 
 def _line(width: int, parts: Sequence[tuple[int, Text]]) -> Text:
