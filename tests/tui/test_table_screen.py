@@ -61,8 +61,8 @@ async def test_playing_the_fake_game_from_the_command_line(fake_game, size):
         await type_line(pilot, "стук")
         assert "Сейчас нельзя стук; можно: ход." in text(app)
         await type_line(pilot, "lang en")
-        # pick card 1 with the digit key, confirm with Enter
-        await pilot.press("1")
+        # pick card 1 by its number and Enter, confirm with Enter
+        await type_line(pilot, "1")
         assert app.screen.cmdline.value == f"play {mine[0].text()}"
         await pilot.press("enter")
         await pilot.pause()
@@ -160,8 +160,8 @@ async def test_clicking_a_card_puts_its_action_on_the_line(fake_game):
         assert "Card 2:" in text(app)
         await pilot.press("escape")
         app.screen.cmdline.value = ""
-        await pilot.press("9")
-        assert "You have no card 9." in text(app)
+        await type_line(pilot, "9")
+        assert "You have no card 9: your cards are 1–2." in text(app)
 
 
 @pytest.mark.parametrize("game_name", sorted(registry()))

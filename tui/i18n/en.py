@@ -63,7 +63,7 @@ MESSAGES: dict[str, str] = {
     "cmd.no_help": "No help on {topic!r}; topics: {topics}.",
     "cmd.complete": "Possible: {options}",
     "cmd.select_card": "Card {n}: {card}. Enter to do it, or edit the line.",
-    "cmd.no_card": "You have no card {n}.",
+    "cmd.no_card": "You have no card {n}: your cards are 1–{last}.",
     "cmd.ready": "You are ready. The deal starts when everyone is.",
     # table texts
     "table.header": "Table {id} · {game}{variant} · {pot_label} {pot}{trump} · deal {deal}",
@@ -83,7 +83,7 @@ MESSAGES: dict[str, str] = {
     "table.hint_need": "Waiting for {count:plural:one more player|# more players} to sit down (or: sit bot).",
     "table.hint_over": "The session is over. Type start for a new one, or stand.",
     "table.hint_spectator": "You are watching. say … to talk, leave to go back to the hall.",
-    "table.hand_keys": "1–9 or click a card, Enter confirms",
+    "table.hand_keys": "a card's number 1–{last} and Enter, or click a card",
     "table.no_hand": "",
     "table.balance": "{name}: {money}",
     # status words on the felt

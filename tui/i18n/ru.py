@@ -63,7 +63,7 @@ MESSAGES: dict[str, str] = {
     "cmd.no_help": "Нет справки о {topic!r}; разделы: {topics}.",
     "cmd.complete": "Варианты: {options}",
     "cmd.select_card": "Карта {n}: {card}. Enter — сделать, или исправьте строку.",
-    "cmd.no_card": "У вас нет карты {n}.",
+    "cmd.no_card": "У вас нет карты {n}: ваши карты — 1–{last}.",
     "cmd.ready": "Вы готовы. Сдача начнётся, когда будут готовы все.",
     # table texts
     "table.header": "Стол {id} · {game}{variant} · {pot_label} {pot}{trump} · сдача {deal}",
@@ -83,7 +83,7 @@ MESSAGES: dict[str, str] = {
     "table.hint_need": "Ждём ещё {count:plural:# игрока|# игроков|# игроков} (или: сесть бот).",
     "table.hint_over": "Игра окончена. start — новая, встать — уйти с места.",
     "table.hint_spectator": "Вы смотрите. сказать … — говорить, уйти — в зал.",
-    "table.hand_keys": "1–9 или щелчок по карте, Enter — подтвердить",
+    "table.hand_keys": "номер карты 1–{last} и Enter или щелчок по карте",
     "table.no_hand": "",
     "table.balance": "{name}: {money}",
     # status words on the felt

@@ -58,15 +58,10 @@ class TableScreen(ClubScreen):
 
     def relang(self) -> None:
         self.tview.set_lang(self.club_app.lang, self.club_app.ascii)
-        self.update_keys()
 
     def on_table_update(self) -> None:
         self.tview.hint_override = ""
         self.tview.sync()
-        self.update_keys()
-
-    def update_keys(self) -> None:
-        self.cmdline.card_keys = bool(self.tview.my_hand())
 
     def hint(self, text: str) -> None:
         self.tview.show_hint(text)
@@ -140,8 +135,17 @@ class TableScreen(ClubScreen):
 
     # -- picking cards --------------------------------------------------------------
 
-    def on_command_line_card_key(self, message: CommandLine.CardKey) -> None:
-        self.pick(message.number - 1)
+    def run_line(self, line: str) -> None:
+        """A bare number with nothing after it picks that card of the hand (1–12); all else is a command.
+
+        ``10h``, ``8s``, ``9ч`` and ``тк`` are cards (``commands.parse``), never a position.
+        """
+        text = line.strip()
+        if text.isdigit() and len(text) <= 2 and self.tview.my_hand():
+            self.echo(line)
+            self.pick(int(text) - 1)
+            return
+        super().run_line(line)
 
     def on_hand_card_chosen(self, message: Hand.CardChosen) -> None:
         self.pick(message.index)
@@ -150,7 +154,7 @@ class TableScreen(ClubScreen):
     def pick(self, index: int) -> None:
         hand = self.tview.my_hand()
         if not 0 <= index < len(hand):
-            self.hint(self.t("cmd.no_card", n=index + 1))
+            self.error(self.t("cmd.no_card", n=index + 1, last=len(hand)))
             return
         card = hand[index]
         line = self.line_for(card)

@@ -1,7 +1,10 @@
-"""The command line: history with Up/Down, Tab completion, digits pick a card.
+"""The command line: history with Up/Down, Tab completion.
 
 Completion itself is ``tui.commands.complete``; the screen supplies what may
-be completed (``completer``) and hears the outcome through messages.
+be completed (``completer``) and hears the outcome through messages.  Digits
+are typed like any other key: ``10h`` and ``8s`` are cards, and only a line
+that is a bare number when Enter is pressed picks a card of the hand (the
+table screen decides that, issue 13).
 """
 
 from __future__ import annotations
@@ -9,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Input
@@ -37,19 +39,12 @@ class CommandLine(Input):
 
         options: list[str]
 
-    @dataclass
-    class CardKey(Message):
-        """A digit typed on an empty line: pick card ``number`` (1-based)."""
-
-        number: int
-
     def __init__(self, **kwargs: Any):
         super().__init__(**kwargs)
         self.cursor_blink = False
         self.history: list[str] = []
         self._index = 0
         self.completer: Callable[[str], tuple[str, list[str]]] | None = None
-        self.card_keys = False
 
     def remember(self, line: str) -> None:
         if line and (not self.history or self.history[-1] != line):
@@ -72,11 +67,3 @@ class CommandLine(Input):
         self.cursor_position = len(line)
         if options:
             self.post_message(self.Completed(options))
-
-    async def _on_key(self, event: events.Key) -> None:
-        if self.card_keys and not self.value and event.character and event.character in "123456789":
-            event.stop()
-            event.prevent_default()
-            self.post_message(self.CardKey(int(event.character)))
-            return
-        await super()._on_key(event)

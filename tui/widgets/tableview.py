@@ -137,7 +137,7 @@ class TableView(Vertical):
         hand = self.my_hand()
         self.chosen &= set(hand)
         if hand:
-            note = tr(self.lang, "table.hand_keys")
+            note = tr(self.lang, "table.hand_keys", last=len(hand))
         else:
             note = tr(self.lang, "table.watching", id=table.id) if me is None else ""
         self.query_one(Hand).show(hand, playable, self.chosen, note, self.ascii)
