@@ -175,15 +175,20 @@ class Table:
     def sit(self, name: str, seat: int | None = None) -> int:
         """Take a seat (the first free one by default); returns the seat number."""
         if name in self.seats:
-            raise TableError("table.already_seated", f"You already sit at table {self.id}.", table=self.id)
+            raise TableError("table.already_seated", f"You already sit at table {self.id}; stand gives up that seat.",
+                             table=self.id)
         if self.game is not None:
+            if None not in self.seats:  # full is the reason that matters, in a deal or between deals (issue 13)
+                raise TableError("table.full", f"Table {self.id} is full; watch {self.id} lets you watch it.",
+                                 table=self.id)
             raise TableError("table.session_running", "A game is in progress at this table; wait for its end.")
         if not is_bot(name):
             self._bot_makes_room(seat)
         if seat is None:
             free = [i for i, n in enumerate(self.seats) if n is None]
             if not free:
-                raise TableError("table.full", f"Table {self.id} is full.", table=self.id)
+                raise TableError("table.full", f"Table {self.id} is full; watch {self.id} lets you watch it.",
+                                 table=self.id)
             seat = free[0]
         if not 0 <= seat < len(self.seats):
             raise TableError("table.no_seat", f"There is no seat {seat + 1} here.", seat=seat + 1)

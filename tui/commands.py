@@ -45,6 +45,9 @@ ALIASES: dict[str, str] = {
     "стук": "knock", "стучу": "knock", "голец": "golets", "разрез": "razrez",
     "вскрыть": "reveal", "вскрываю": "reveal", "продаю": "sell", "продать": "sell",
     "даю": "bid", "ставлю": "bid", "принять": "accept", "согласен": "accept", "готов": "ready",
+    # the log's own verbs (issue 13: every verb the log uses is a command that works)
+    "lead": "play", "кладу": "play", "класть": "play", "положить": "play", "открываю": "open",
+    "дать": "bid", "done": "ready",
 }
 for _verb in HALL_VERBS + GAME_VERBS:
     ALIASES.setdefault(_verb, _verb)
@@ -64,6 +67,19 @@ RU_VERB: dict[str, str] = {
 # nowhere, so completion does not offer it to players (tui.admin_verb).
 ALIASES.update({"admin": "admin", "админ": "admin"})
 RU_VERB["admin"] = "админ"
+
+SAME_SENSE = {"open": "reveal", "reveal": "open"}
+"""One word, two games: ``открыть``/``open`` turns up a card in Спекулянт, where the log says «открывает 10♥»."""
+
+
+def for_game(command: "Command", verbs: Iterable[str]) -> "Command":
+    """The command as this game's verb when the typed one is another game's word for the same deed."""
+    verbs = set(verbs)
+    other = SAME_SENSE.get(command.verb)
+    if command.verb not in verbs and other in verbs:
+        return Command(other, command.args, command.rest, command.word, command.card)
+    return command
+
 
 ARG_WORDS = {"шлейф": "shlejf"}
 BOT_WORDS = ("bot", "бот", "робот")

@@ -21,7 +21,7 @@ async def test_welcome_asks_for_a_name_until_register_accepts(club):
 
     def register(name: str) -> str | None:
         asked.append(name)
-        return "that name is taken" if name == "anna" else None
+        return "that name is taken" if name in ("anna", "lokk") else None
 
     app = ClubApp(club, None, register=register)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -30,6 +30,11 @@ async def test_welcome_asks_for_a_name_until_register_accepts(club):
         assert "will not do" in text(app) and asked == []
         await type_line(pilot, "anna")
         assert "that name is taken" in text(app)
+        await type_line(pilot, "lokk")
+        assert "lokk" in asked
+        # a refused name is not also run as a hall command (issue 13 item 2)
+        assert "I do not know" not in text(app) and "Did you mean" not in text(app)
+        asked.remove("lokk")
         await type_line(pilot, "Вера_2")
         assert asked == ["anna", "Вера_2"]
         assert isinstance(app.screen, HallScreen)

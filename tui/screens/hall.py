@@ -17,6 +17,11 @@ from tui.widgets.log import EventLog
 GAME_ONLY = frozenset(GAME_VERBS) - frozenset(HALL_VERBS)
 
 
+def at_a_table(app, name: str) -> bool:
+    """Seated or watching somewhere: such a person is not standing in the hall (issue 13 item 17)."""
+    return app.club.where(name) is not None or any(name in t.spectators for t in app.club.tables.values())
+
+
 class HallScreen(ClubScreen):
     """The room you enter first; ``look`` describes it, ``tables`` lists the tables."""
 
@@ -96,7 +101,7 @@ class HallScreen(ClubScreen):
         app = self.club_app
         count = len(app.club.tables)
         self.say_line(self.t("hall.describe_one" if count == 1 else "hall.describe", count=count))
-        others = [n for n in app.club.online() if n != app.player]
+        others = [n for n in app.club.online() if n != app.player and not at_a_table(app, n)]
         self.say_line(self.t("hall.people", names=", ".join(others)) if others else self.t("hall.alone"))
         for table in app.club.tables.values():
             names = ", ".join(table.seated())

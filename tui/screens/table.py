@@ -13,13 +13,16 @@ from engine.cards import Card
 from engine.game import Action
 from engine.table import Table
 from tui import commands
-from tui.commands import Command
+from tui.commands import GAME_VERBS, HALL_VERBS, Command
 from tui.i18n import money
 from tui.screens.base import ClubScreen
 from tui.widgets.cmdline import CommandLine
 from tui.widgets.hand import Hand
 from tui.widgets.log import EventLog
 from tui.widgets.tableview import TableView
+
+
+GAME_ONLY = frozenset(GAME_VERBS) - frozenset(HALL_VERBS)
 
 
 class TableScreen(ClubScreen):
@@ -79,6 +82,7 @@ class TableScreen(ClubScreen):
 
     def handle_here(self, command: Command) -> bool:
         app = self.club_app
+        command = commands.for_game(command, self.table.game_cls.verbs)
         verb = command.verb
         if verb == "look" and not any(a.verb == "look" for a in self.legal()):
             return False
@@ -93,6 +97,10 @@ class TableScreen(ClubScreen):
                 self.say_line(self.t("cmd.ready"))
             return True
         if command.card is None and verb not in self.table.game_cls.verbs:
+            if verb in GAME_ONLY:  # another game's verb: this table is a table, say what its game knows
+                known = ", ".join(commands.verb_word(v, app.lang) for v in self.table.game_cls.verbs)
+                self.error(self.t("refuse.unknown_verb", verb=command.word, verbs=known))
+                return True
             return False
         if app.player not in self.table.seats:
             self.error(self.t("cmd.spectator_no_act"))

@@ -47,7 +47,10 @@ class WelcomeScreen(ClubScreen):
         return line, []
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """The line is a name, never a hall command: Textual would also call ClubScreen's handler
+        (every class of the MRO) unless the default is prevented (issue 13 item 2)."""
         event.stop()
+        event.prevent_default()
         name = event.value.strip()
         self.cmdline.value = ""
         if not name:
