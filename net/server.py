@@ -86,9 +86,11 @@ class _Connection(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername")
         self.peer = str(peer[0]) if peer else "?"
         self.refused = self.server.limits.admit_connection(self.peer)
+        self.server.connections.add(self)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.conn = None
+        self.server.connections.discard(self)
 
     def begin_auth(self, username: str) -> bool:
         return True  # always ask, or clients never show their keys
@@ -158,6 +160,8 @@ class SuknoServer:
         self.hubs = Hubs(spectator_app or self._spectator_app, config.buckets,
                          buffer_limit=config.buffer_limit, reserve_rows=0)
         self.sessions: set[Session] = set()
+        self.connections: set[_Connection] = set()
+        """Every SSH connection, with or without a session: ``stop`` closes them all."""
         self.limits = Limits(config, self.sessions)
         self.runtime = Runtime(club)
         self.port = config.port
@@ -250,8 +254,16 @@ class SuknoServer:
         )
         await self.hubs.close()
         await self.runtime.stop()
+        # Python 3.12+ waits in ``wait_closed`` for every connection the acceptor made, so a
+        # connection with no session left (kicked, mid-login) must be closed here, not left open.
+        for connection in list(self.connections):
+            if connection.conn is not None:
+                connection.conn.close()
         if self._acceptor is not None:
-            await self._acceptor.wait_closed()
+            try:
+                await asyncio.wait_for(self._acceptor.wait_closed(), 5)
+            except asyncio.TimeoutError:
+                log.warning("stop: %d connection(s) did not close in 5 s", len(self.connections))
             self._acceptor = None
         if self._own_store and self.store is not None:
             self.store.close()
