@@ -147,7 +147,7 @@ def _close_now(club: Club, table: Table) -> None:
     for name in table.seated():
         table.stand(name)
     for name in sorted(table.spectators):
-        table.unwatch(name)
+        table.unwatch(name, every=True)
     club.close_table(table.id)
 
 

@@ -201,7 +201,7 @@ class Club:
             del self._sessions[name]
             self._guests.discard(name)
             for table in self.tables.values():
-                table.unwatch(name)
+                table.unwatch(name, every=True)
             seated = self.where(name)
             if seated is not None:
                 seated.away(name, now)

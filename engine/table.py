@@ -134,6 +134,7 @@ class Table:
             )
         self.seats: list[str | None] = [None] * count
         self.spectators: set[str] = set()
+        self._watching: dict[str, int] = {}  # sessions of each spectator: two of one account count once
         self.ready: set[str] = set()
         self.game: Game | None = None
         self.money: dict[str, int] = {}
@@ -202,6 +203,7 @@ class Table:
         with self._saving():
             self.seats[seat] = name
             self.spectators.discard(name)
+            self._watching.pop(name, None)
             self.money.setdefault(name, 0)
         self.auto.forget(name)
         self._emit([Event("sit", seat, {"name": name})])
@@ -244,15 +246,26 @@ class Table:
                 self.stand(bot)
 
     def watch(self, name: str) -> None:
-        if name in self.seats or name in self.spectators:
+        """One more session of ``name`` watches; the first one makes him a spectator."""
+        if name in self.seats:
+            return
+        self._watching[name] = self._watching.get(name, 0) + 1
+        if name in self.spectators:
             return
         self.spectators.add(name)
         self._emit([Event("watch", None, {"name": name})])
 
-    def unwatch(self, name: str) -> None:
-        if name in self.spectators:
-            self.spectators.discard(name)
-            self._emit([Event("unwatch", None, {"name": name})])
+    def unwatch(self, name: str, every: bool = False) -> None:
+        """One session of ``name`` stops watching (``every``: all of them); he goes with the last (issue 13)."""
+        if name not in self.spectators:
+            return
+        left = 0 if every else self._watching.get(name, 1) - 1
+        if left > 0:
+            self._watching[name] = left
+            return
+        self._watching.pop(name, None)
+        self.spectators.discard(name)
+        self._emit([Event("unwatch", None, {"name": name})])
 
     def say(self, name: str, text: str) -> None:
         clean = sanitize(text)

@@ -11,10 +11,10 @@ Interface used by ``net/``::
   ``club.leave(name, now)`` when the app ends; leaving makes him *away* (a
   stand-in bot, then the table's grace: ``engine.autoplay``).  A player
   who sits at a table finds himself at it when he comes back.
-- ``watch N`` calls ``table.watch(name)`` and then ``on_watch(N)`` when given
-  (net moves the session to the shared spectator view and must call
-  ``table.unwatch(name)`` when the spectator goes); otherwise the table is
-  shown read-only inside this app.
+- ``watch N`` calls ``on_watch(N)`` when given (net moves the session to the
+  shared spectator view, which calls ``table.watch(name)`` and
+  ``table.unwatch(name)`` for that session: each session counts once);
+  otherwise it watches and shows the table read-only inside this app.
 - ``clock`` gives the ``now`` passed to ``Table.act``/``start`` (the same time
   base as net's runtime ``club.tick(now)``: ``time.monotonic``).
 
@@ -140,10 +140,10 @@ class ClubApp(App):
 
     def watch(self, table_id: int) -> None:
         table = self.club.table(table_id)
-        table.watch(self.player or "")
         if self.on_watch is not None:
-            self.on_watch(table_id)
+            self.on_watch(table_id)  # net's shared view watches (and unwatches) for this session
         else:
+            table.watch(self.player or "")
             self.show_table(table_id)
 
     def set_lang(self, lang: str) -> None:

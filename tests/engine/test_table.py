@@ -296,3 +296,19 @@ def test_the_first_dealer_is_drawn_by_lot_from_the_recorded_seed():
         assert kinds.index("first_dealer") < kinds.index("deal_start")
         dealers.add(tables[0].game.dealer)
     assert len(dealers) > 1
+
+
+def test_two_sessions_of_one_watcher_count_once_and_the_last_one_ends_it(fake_game):
+    """Issue 13 item 3: one account watching from two sessions; the first to leave does not end his watch."""
+    table = Table(1, "highcard")
+    table.watch("wanda"), table.watch("wanda")
+    assert table.spectators == {"wanda"}
+    table.unwatch("wanda")
+    assert table.spectators == {"wanda"}
+    table.unwatch("wanda")
+    assert table.spectators == set()
+    table.watch("wanda"), table.watch("wanda")
+    table.unwatch("wanda", every=True)  # his last session left the club
+    assert table.spectators == set()
+    kinds = [e.event.kind for e in table.log_since(0)]
+    assert kinds == ["watch", "unwatch", "watch", "unwatch"]

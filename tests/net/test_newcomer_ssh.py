@@ -1,0 +1,43 @@
+"""Issue 13 over real SSH (screens read with pyte): what a newcomer meets with more than one session."""
+
+from __future__ import annotations
+
+import pytest
+from sshclient import connect, make_config, new_key, running, until
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def config(tmp_path):
+    return make_config(tmp_path / "data")
+
+
+async def test_two_sessions_of_one_account_watch_and_one_leaves(config):
+    """Item 3: the watcher count stays 1 while the account's other session still watches."""
+    async with running(config) as server:
+        key = new_key()
+        first = await connect(server.port, key=key)
+        await first.wait("book of names")
+        first.line("Wanda")
+        await first.wait("Wanda ·")
+        second = await connect(server.port, key=key)
+        await second.wait("Wanda ·")
+        table = server.club.tables[1]
+        for client in (first, second):
+            client.line("watch 1")
+            await client.wait("watching · ")
+        assert table.spectators == {"Wanda"}
+        second.line("leave")
+        await second.wait("Wanda ·")
+        first.line("look")
+        await first.wait("1 watching")  # the watcher's own look: still one
+        assert table.spectators == {"Wanda"}
+        assert server.club.summary()[0]["spectators"] == 1  # what sukno admin tables prints
+        second.line("tables")
+        await second.wait(lambda s: any(row.rstrip().endswith("  1") for row in s.splitlines() if " 1  " in row[:5]))
+        first.line("leave")
+        await first.wait("Wanda ·")
+        await until(lambda: not table.spectators, what="no watcher left")
+        await first.close()
+        await second.close()
