@@ -25,7 +25,7 @@ DEFAULTS: dict[str, Any] = {
         "login_timeout": 30,
         "keepalive_interval": 30,
         "keepalive_count_max": 3,
-        "ciphers": ["aes128-gcm@openssh.com", "aes256-gcm@openssh.com"],
+        "ciphers": ["aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes128-ctr", "aes256-ctr"],
     },
     "limits": {
         "max_sessions": 500,
@@ -74,7 +74,7 @@ class Config:
     login_timeout: float = 30
     keepalive_interval: float = 30
     keepalive_count_max: int = 3
-    ciphers: list[str] = field(default_factory=lambda: ["aes128-gcm@openssh.com", "aes256-gcm@openssh.com"])
+    ciphers: list[str] = field(default_factory=lambda: ["aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes128-ctr", "aes256-ctr"])
     max_sessions: int = 500
     max_sessions_per_address: int = 50
     max_sessions_per_account: int = 3

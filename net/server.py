@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 import asyncssh
+from asyncssh.kex import get_kex_algs
+from asyncssh.mac import get_mac_algs
 
 from net.collector import collect_when_quiet, tune_gc
 from net.config import Config
@@ -41,6 +43,30 @@ log = logging.getLogger("sukno.server")
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 
+KEX_ALGS = [
+    "curve25519-sha256", "curve25519-sha256@libssh.org", "mlkem768x25519-sha256", "curve448-sha512",
+    "ecdh-sha2-nistp521", "ecdh-sha2-nistp384", "ecdh-sha2-nistp256",
+    "diffie-hellman-group-exchange-sha256", "diffie-hellman-group16-sha512", "diffie-hellman-group18-sha512",
+    "diffie-hellman-group14-sha256",
+]
+"""Key exchanges offered, in this order; no SHA-1 (``diffie-hellman-group14-sha1`` is gone).
+
+``curve25519-sha256`` comes first because Dropbear sends its first key
+exchange packet on a guess (``first_kex_packet_follows``) and, by RFC 4253
+§7, the guess is right only when both sides list the same method first.
+asyncssh's default list starts with ``mlkem768x25519-sha256``: Dropbear took
+its guess for wrong and sent the packet again, asyncssh (which judges the
+guess by the method chosen) had already used the first one and aborted with
+"Key exchange not in progress".  With the same first method both agree.
+"""
+
+MAC_ALGS = [
+    "umac-64-etm@openssh.com", "umac-128-etm@openssh.com", "hmac-sha2-256-etm@openssh.com",
+    "hmac-sha2-512-etm@openssh.com", "umac-64@openssh.com", "umac-128@openssh.com",
+    "hmac-sha2-256", "hmac-sha2-512",
+]
+"""MACs for the non-AEAD ciphers (AES-CTR, for Dropbear): SHA-2 and UMAC, no SHA-1 or MD5."""
+
 
 def configure_textual() -> None:
     """Process-wide Textual settings that must not vary between sessions (NET.md)."""
@@ -50,6 +76,11 @@ def configure_textual() -> None:
         constants.COLOR_SYSTEM = "256"  # type: ignore[misc]  # clients send no COLORTERM
     keep_tasks_lazy(asyncio.get_running_loop())  # asyncssh needs lazy tasks (net/textual_compat.py)
     tune_gc()
+
+
+def _known(wanted: list[str], known: list[bytes]) -> list[str]:
+    """The names of ``wanted`` this asyncssh build has (post-quantum ones may be missing)."""
+    return [name for name in wanted if name.encode() in known]
 
 
 def host_key(data: Path) -> asyncssh.SSHKey:
@@ -199,6 +230,8 @@ class SuknoServer:
             keepalive_count_max=config.keepalive_count_max,
             login_timeout=config.login_timeout or None,
             server_version="sukno",
+            kex_algs=_known(KEX_ALGS, get_kex_algs()),
+            mac_algs=_known(MAC_ALGS, get_mac_algs()),
         )
         if config.ciphers:
             options["encryption_algs"] = config.ciphers
