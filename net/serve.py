@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from net.config import Config, ConfigError, load
+from net.logsafe import SafeFormatter
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
@@ -79,9 +80,10 @@ async def _serve(config: Config, server: Any) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    logging.basicConfig(
-        stream=sys.__stderr__, level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s"
-    )
+    handler = logging.StreamHandler(sys.__stderr__)
+    # Client words in a message (TERM, names, versions) cannot forge a line or reach the terminal.
+    handler.setFormatter(SafeFormatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
     try:
         config = config_from_args(args)

@@ -111,6 +111,10 @@ class _Connection(asyncssh.SSHServer):
         self.fingerprint: str | None = None
         self.guest = False
         self.refused: str | None = None
+        self.username = ""
+        self.client_version = ""
+        """The client's user name and version string: its own words, logged only through
+        ``net.logsafe.clean``."""
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -124,6 +128,9 @@ class _Connection(asyncssh.SSHServer):
         self.server.connections.discard(self)
 
     def begin_auth(self, username: str) -> bool:
+        self.username = username[:256]
+        if self.conn is not None:
+            self.client_version = str(self.conn.get_extra_info("client_version", ""))[:256]
         return True  # always ask, or clients never show their keys
 
     def public_key_auth_supported(self) -> bool:

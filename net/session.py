@@ -20,6 +20,7 @@ import asyncssh
 
 from net.driver import attach
 from net.limits import TokenBucket
+from net.logsafe import clean
 from net.spectate import Member
 from net.texts import text
 from net.watch import Watching
@@ -28,6 +29,9 @@ if TYPE_CHECKING:
     from net.server import SuknoServer, _Connection
 
 log = logging.getLogger("sukno.server")
+
+TERM_MAX = 256
+"""Characters of the client's TERM kept (nothing reads more; a 30 KB TERM is cut here)."""
 
 
 def locale_of(env: dict[str, str]) -> tuple[str, bool]:
@@ -84,7 +88,7 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any) -> bool:
         self.has_pty = True
-        self.term = term_type or ""
+        self.term = (term_type or "")[:TERM_MAX]
         self.cols, self.rows = max(1, term_size[0] or 80), max(1, term_size[1] or 24)
         return True
 
@@ -209,7 +213,7 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("session of %s failed", self.name or self.conn.peer)
+            log.exception("session of %s failed", clean(self.name or self.conn.peer))
             self._leave_screen()
             self.finish(1, text(self.lang, "failed"))
         finally:
@@ -278,7 +282,7 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         problem = self.server.accounts.register(self.conn.fingerprint, name, self.lang)
         if problem is None:
             self.name = name.strip()
-            log.info("registered %s for key %s from %s", self.name, self.conn.fingerprint, self.conn.peer)
+            log.info("registered %s for key %s from %s", clean(self.name), self.conn.fingerprint, self.conn.peer)
         return problem
 
     def on_watch(self, table_id: int) -> None:
@@ -311,9 +315,10 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._poll = None
         duration = time.monotonic() - self.started
         log.info(
-            "session peer=%s name=%s key=%s term=%s size=%dx%d lang=%s duration=%.1fs",
-            self.conn.peer, self.name or "-", self.conn.fingerprint or ("guest" if self.guest else "-"),
-            self.term or "-", self.cols, self.rows, self.lang, duration,
+            "session peer=%s user=%s client=%s name=%s key=%s term=%s size=%dx%d lang=%s duration=%.1fs",
+            self.conn.peer, clean(self.conn.username or "-", 32), clean(self.conn.client_version or "-", 64),
+            clean(self.name or "-", 32), self.conn.fingerprint or ("guest" if self.guest else "-"),
+            clean(self.term or "-", 32), self.cols, self.rows, self.lang, duration,
         )
         if self.chan is not None and not self.closed:
             try:
