@@ -23,7 +23,10 @@ Decisions (why):
   clock at that moment (Спекулянт's windows) is not also on the turn clock.
 - A player whose last session left is *away*: he is no longer ready for the
   next deal; after ``takeover`` seconds a stand-in bot plays his turns (the
-  felt marks it).  Coming back (``back``) gives him his seat and his turns.
+  felt marks it).  A stand-in makes only the game's safe moves, the turn
+  clock's ``default_action`` (pass, stand pat, ready; a card only where one
+  must be played): it plays with a person's money, so it never knocks, bids,
+  sells or buys for him (issue 13).  Coming back (``back``) gives him his seat and his turns.
   When ``grace`` seconds have passed and no deal is being played he stands
   up (a deal in play is finished by the stand-in first), so his money at
   stake is never more than the deal he left.
@@ -235,9 +238,9 @@ class Autopilot:
             legal = game.legal_actions(seat)
             view = game.view(seat)
             try:
-                if what[0] == "bot":
+                if what[0] == "bot" and is_bot(name):
                     action: Action | None = self.bot_for(table, name).choose(view, legal) if legal else None
-                else:
+                else:  # the clock, or a stand-in for an away person: only the game's safe move
                     action = safe_default(table.game_name, view, legal)
             except Exception:  # a broken bot must not stop the table's clock: the seat waits for its turn to change
                 log.exception("table %s: no %s move for %s", table.id, what[0], name)
