@@ -340,6 +340,8 @@ class AdminCommands:
                 app.call_later(app.notify, message, title=text(session.lang, "announce"), timeout=30)
             elif member is not None:
                 member.say_note(message)
+            elif getattr(session, "text", None) is not None:
+                session.text.notice(message)
             else:
                 continue
             count += 1

@@ -79,6 +79,8 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._rewatch: asyncio.Task[None] | None = None
         self._farewell: str | None = None
         self.command = ""
+        self.text: Any = None  # the text mode's channel (net.textmode), while it runs
+        self.prefs: Any = None  # the person's settings (tui.text.prefs), once his name is known
 
     # -- asyncssh callbacks ---------------------------------------------------------------
 
@@ -118,6 +120,8 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.driver.feed(data)
         elif self.member is not None:
             self.member.feed(data)
+        elif self.text is not None:
+            self.text.feed(data)
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self.cols, self.rows = max(1, width or 1), max(1, height or 1)
@@ -125,6 +129,8 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.driver.resize(*self.app_size())
         elif self.member is not None and self.watching is not None:
             self._start_rewatch()
+        elif self.text is not None:
+            self.text.resize(self.cols)
 
     def eof_received(self) -> bool:
         self._lost()
@@ -185,6 +191,8 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.driver.resume()
         elif self.member is not None and self.member.hub is not None:
             self.member.hub.check_stale()
+        elif self.text is not None:
+            self.text.resume()
 
     def app_size(self) -> tuple[int, int]:
         """The window, capped: a huge window is drawn in its top-left corner."""
@@ -223,7 +231,7 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
     async def _serve(self) -> None:
         assert self.chan is not None
         self.lang, self.ascii = locale_of(dict(self.chan.get_environment()))
-        if not self.has_pty:
+        if not self.has_pty and not self.command.strip():  # ``ssh -T host``; ``ssh host text`` is the text mode
             self.finish(1, text(self.lang, "no_pty", port=self.server.port, host=self.server.shown_host))
             return
         refusal = self.conn.refused or self.server.limits.admit_session(self)
@@ -246,12 +254,21 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         step = self._first_step()
         while step is not None and not self.closed:
             kind, arg = step
-            step = await (self._run_app() if kind == "hall" else self._watch(int(arg)))
+            if kind == "text":
+                step = await self._run_text(arg)
+            else:
+                step = await (self._run_app() if kind == "hall" else self._watch(int(arg)))
         self.finish(0, self._farewell)
 
     def _first_step(self) -> tuple[str, Any]:
-        """The hall, or a table's watchers for ``watch N`` given as the ssh command."""
-        match = re.fullmatch(r"\s*(?:watch|смотреть)\s+(\d{1,6})\s*", self.command, re.IGNORECASE)
+        """The text mode (net.textmode), the hall, or a table's watchers for ``watch N`` given as the ssh command."""
+        from net.textmode import command_words, wants_text
+
+        self.prefs = self._load_prefs()
+        _asked, rest = command_words(self.command)
+        if wants_text(self, self.prefs.mode):
+            return ("text", rest)
+        match = re.fullmatch(r"\s*(?:watch|смотреть)\s+(\d{1,6})\s*", rest, re.IGNORECASE)
         if match and self.name is not None and int(match.group(1)) in self.server.club.tables:
             self.server.club.enter(self.name, guest=self.guest)  # _watch's end says he left
             return ("watch", int(match.group(1)))
@@ -274,6 +291,55 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self._next is None:
             self._leave_screen()
         return self._next
+
+    async def _run_text(self, first: str) -> tuple[str, Any] | None:
+        """The text mode until the player quits or asks for the screen; what next."""
+        from net.textmode import TextChannel
+
+        self._next = None
+        self.text = TextChannel(self, first=first, prefs=self.prefs)
+        try:
+            await self.text.run()
+        finally:
+            self.text = None
+        return None if self.closed else self._next
+
+    def _load_prefs(self) -> Any:
+        """The account's saved settings (a guest's, and a new key's until it has a name, are only for now)."""
+        from tui.text.prefs import Prefs
+
+        prefs = Prefs()
+        self.saved_prefs(prefs)
+        return prefs
+
+    def saved_prefs(self, prefs: Any) -> None:
+        """Read and keep ``prefs`` in the store for this session's account (if it has one)."""
+        store, name = self.server.store, self.name
+        if self.guest or name is None or store is None or not hasattr(store, "settings"):
+            return
+        try:
+            loaded = type(prefs).load(store.settings(name))
+        except Exception:
+            log.exception("settings of %s could not be read", name)
+            return
+        prefs.mode, prefs.bell, prefs.brief, prefs.cards = loaded.mode, loaded.bell, loaded.brief, loaded.cards
+        prefs.save = lambda key, value: store.set_setting(name, key, value)
+
+    def switch_mode(self, mode: str) -> bool:
+        """``mode screen`` typed in the text mode, ``mode text`` on the screen: change now if this terminal can."""
+        from net.textmode import term_is_plain
+
+        if mode == "screen" and self.text is not None:
+            if not self.has_pty or term_is_plain(self.term):
+                return False
+            self._next = ("hall", None)
+            self.text.finish()
+            return True
+        if mode == "text" and self.app is not None:
+            self._next = ("text", "")
+            self.app.exit()
+            return True
+        return False
 
     def register(self, name: str) -> str | None:
         """The welcome screen's choice of a name for this key; None, or why not."""
@@ -307,6 +373,8 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.closed = True
         if self.app is not None:
             self.app.exit()
+        if self.text is not None:
+            self.text.finish()
         self._end_watch(None)
 
     def _cleanup(self) -> None:
@@ -335,6 +403,9 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.app is not None:
             self._next = None
             self.app.exit()
+        if self.text is not None:
+            self._next = None
+            self.text.finish()
         self._end_watch(None)
         if self._task is not None:
             try:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
-        "no_pty": "sukno needs a terminal: connect with  ssh -t -p {port} {host}  (not ssh -T, no command).",
+        "no_pty": "sukno needs a terminal: connect with  ssh -t -p {port} {host}  (or, for plain lines, ssh -p {port} {host} text).",
         "full": "The club is full right now ({what}); please come back in a minute.",
         "closing": "The club is closing for now; your seat is kept. Goodbye!",
         "idle": "You were idle for a long time, so the doorman showed you out; your seat is kept.",
@@ -33,7 +33,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "shutting_down": "The club closes in {grace} s: deals in play are finished, no new deal starts; your seat is kept.",
     },
     "ru": {
-        "no_pty": "sukno нужен терминал: входите так:  ssh -t -p {port} {host}  (не ssh -T и без команды).",
+        "no_pty": "sukno нужен терминал: входите так:  ssh -t -p {port} {host}  (или простыми строками: ssh -p {port} {host} text).",
         "full": "Клуб сейчас полон ({what}); загляните через минуту.",
         "closing": "Клуб закрывается; ваше место за столом сохранено. До встречи!",
         "idle": "Вы долго молчали, и швейцар проводил вас к выходу; место за вами.",

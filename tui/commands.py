@@ -18,6 +18,11 @@ from typing import Iterable, Sequence
 from engine.cards import Card, CardError, parse_card
 from engine.game import Action
 
+ASK_VERBS = ("hand", "trick", "table", "pot", "score", "time", "last", "log")
+"""Questions answered in words (``tui.text.answers``): what the felt shows, asked instead of looked at."""
+SETTING_VERBS = ("brief", "bell", "cards", "mode")
+"""A person's own settings (``tui.text.prefs``), kept in the store for an account."""
+
 HALL_VERBS = ("look", "tables", "who", "sit", "watch", "stand", "leave", "say", "help", "rules", "lang",
               "quit", "start", "balance", "history", "replay")
 """Verbs of the club itself (valid everywhere, some only at a table)."""
@@ -36,6 +41,10 @@ ALIASES: dict[str, str] = {
     "дальше": "start", "сдавай": "start",
     "счёт": "balance", "счет": "balance", "баланс": "balance", "история": "history", "повтор": "replay",
     "запись": "replay",
+    # questions and settings (the text mode's, answered in the screen's log too)
+    "рука": "hand", "карты": "cards", "взятка": "trick", "стол": "table", "банк": "pot", "кон": "pot",
+    "очки": "score", "итог": "score", "время": "time", "последняя": "last", "прошлая": "last",
+    "журнал": "log", "лог": "log", "кратко": "brief", "звонок": "bell", "режим": "mode",
     # the games (RULES.md §9.2)
     "ход": "play", "играть": "play", "хожу": "play", "пас": "pass", "пасую": "pass",
     "взять": "take", "беру": "take", "снести": "discard", "сношу": "discard", "сброс": "discard",
@@ -49,7 +58,7 @@ ALIASES: dict[str, str] = {
     "lead": "play", "кладу": "play", "класть": "play", "положить": "play", "открываю": "open",
     "дать": "bid", "done": "ready",
 }
-for _verb in HALL_VERBS + GAME_VERBS:
+for _verb in HALL_VERBS + GAME_VERBS + ASK_VERBS + SETTING_VERBS:
     ALIASES.setdefault(_verb, _verb)
 
 RU_VERB: dict[str, str] = {
@@ -60,6 +69,8 @@ RU_VERB: dict[str, str] = {
     "discard": "снести", "draw": "тянуть", "buy": "купить", "shlejf": "шлейф", "open": "открыть",
     "dark": "втёмную", "knock": "стук", "golets": "голец", "razrez": "разрез", "reveal": "вскрыть",
     "sell": "продаю", "bid": "даю", "accept": "принять", "ready": "готов",
+    "hand": "рука", "trick": "взятка", "table": "стол", "pot": "банк", "score": "очки", "time": "время",
+    "last": "последняя", "log": "журнал", "brief": "кратко", "bell": "звонок", "cards": "карты", "mode": "режим",
 }
 """The Russian spelling shown for a verb (hints, completion)."""
 

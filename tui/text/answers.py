@@ -1,0 +1,283 @@
+"""What the felt shows, said in sentences: the hand, the trick, the seats, the pot, the clock, the turn.
+
+Each answer reads the table only through ``Table.view_for`` (a seated player's
+own view, everyone else the public one) and ``Table.log_since`` (public events),
+so a watcher's answers can never hold a hidden card.  Used by the text mode
+(``tui.text.club``) and by the screen's log (the same questions typed there).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Sequence
+
+from engine.autoplay import is_bot
+from engine.cards import Card, Suit
+from engine.feed import LogEntry
+from engine.game import Action
+from engine.table import Table
+from tui.commands import verb_word
+from tui.i18n import has, money, tr
+from tui.narrate import narrate
+from tui.text.cards import suit_words
+
+TRICK_ENDS = frozenset({"trick", "trick_won", "lead_failed"})
+"""Events that close a trick (engine.trick's ``trick``, Стуколка's ``trick_won``, Копилка's failed lead)."""
+TRICK_CARDS = frozenset({"play", "lead"})
+LOG_MAX = 100
+
+
+def cards_text(cards: Iterable[Card], ascii: bool) -> str:
+    return ", ".join(c.text(ascii) for c in cards)
+
+
+def one_of(words: Sequence[str], lang: str) -> str:
+    """``a``, ``a or b``, ``a, b or c`` (``или`` in Russian)."""
+    words = list(words)
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + tr(lang, "text.or") + words[-1]
+
+
+def my_hand(view: dict[str, Any]) -> list[Card]:
+    seat = view.get("seat")
+    hands = view.get("hands") or []
+    if seat is None or seat >= len(hands) or hands[seat] is None:
+        return []
+    return [c for c in hands[seat] if isinstance(c, Card)]
+
+
+def names_of(view: dict[str, Any], lang: str) -> list[str]:
+    return [n or tr(lang, "table.empty_seat") for n in view.get("names", [])]
+
+
+# -- the answers ------------------------------------------------------------------------------
+
+
+def hand_text(view: dict[str, Any], lang: str, ascii: bool) -> str:
+    if view.get("seat") is None:
+        return tr(lang, "text.hand_watching")
+    hand = my_hand(view)
+    if not hand:
+        return tr(lang, "text.hand_empty")
+    return tr(lang, "text.hand", count=len(hand), cards=cards_text(hand, ascii))
+
+
+def trick_text(view: dict[str, Any], lang: str, ascii: bool) -> str:
+    from tui.widgets.felt import winning_card
+
+    names = names_of(view, lang)
+    trick = [(s, c) for s, c in view.get("trick") or [] if isinstance(c, Card)]
+    if not trick:
+        leader = view.get("leader")
+        if view.get("in_deal") and isinstance(leader, int) and 0 <= leader < len(names):
+            return tr(lang, "text.trick_empty_lead", name=names[leader])
+        return tr(lang, "text.trick_empty")
+    played = ", ".join(f"{names[s] if 0 <= s < len(names) else '?'} {c.text(ascii)}" for s, c in trick)
+    best = winning_card(view)
+    line = tr(lang, "table.look_felt", cards=played)
+    if isinstance(best, Card) and len(trick) > 1:
+        line += " " + tr(lang, "text.trick_best", card=best.text(ascii))
+    return line
+
+
+def last_trick(table: Table, view: dict[str, Any]) -> list[tuple[int, Card]]:
+    """The last finished trick: the game's own ``last_trick`` if it keeps one, else read from the log."""
+    kept = view.get("last_trick")
+    if kept:
+        return [(s, c) for s, c in kept if isinstance(c, Card)]
+    current: list[tuple[int, Card]] = []
+    last: list[tuple[int, Card]] = []
+    for entry in table.log_since(0):
+        event = entry.event
+        if event.kind == "deal_start":
+            current, last = [], []
+        elif event.kind in TRICK_CARDS and isinstance(event.data.get("card"), Card) and event.seat is not None:
+            current.append((event.seat, event.data["card"]))
+        elif event.kind in TRICK_ENDS and current:
+            last, current = current, []
+    return last
+
+
+def last_text(table: Table, view: dict[str, Any], lang: str, ascii: bool) -> str:
+    trick = last_trick(table, view)
+    if not trick:
+        return tr(lang, "text.last_none")
+    names = names_of(view, lang)
+    played = ", ".join(f"{names[s] if 0 <= s < len(names) else '?'} {c.text(ascii)}" for s, c in trick)
+    return tr(lang, "text.last", cards=played)
+
+
+def seat_text(view: dict[str, Any], seat: int, lang: str, ascii: bool) -> str:
+    """``Seat 2: Boris — dealer, knocked, 1 trick(s), 3 cards, to act.``"""
+    names = view.get("names", [])
+    name = names[seat] if seat < len(names) and names[seat] else tr(lang, "table.empty_seat")
+    if seat == view.get("seat"):
+        name = tr(lang, "text.you_are", name=name)
+    words: list[str] = []
+    if seat == view.get("dealer") and (view.get("deal_no") or view.get("in_deal")):
+        words.append(tr(lang, "table.dealer"))
+    status = view.get("status") or []
+    if seat < len(status) and status[seat]:
+        key = f"status.{status[seat]}"
+        words.append(tr(lang, key) if has(lang, key) else str(status[seat]))
+    tricks = view.get("tricks") or []
+    if view.get("in_deal") and seat < len(tricks) and isinstance(tricks[seat], int):
+        words.append(tr(lang, "text.tricks", n=tricks[seat]))
+    counts = view.get("hand_counts") or []
+    if view.get("in_deal") and seat < len(counts) and counts[seat]:
+        words.append(tr(lang, "text.cards_held", n=counts[seat]))
+    who = names[seat] if seat < len(names) else ""
+    if who and who in view.get("ready", []) and not view.get("in_deal"):
+        words.append(tr(lang, "status.ready"))
+    if who and who in view.get("away", []):
+        words.append(tr(lang, "status.away"))
+    if who and who in view.get("bots", []) and not is_bot(who):
+        words.append(tr(lang, "status.bot_plays"))
+    if seat in view.get("to_act", []):
+        words.append(tr(lang, "text.to_act"))
+    balances = view.get("balances") or []
+    if who and seat < len(balances) and isinstance(balances[seat], int):
+        words.append(tr(lang, "text.money", money=money(balances[seat], lang)))
+    details = (" — " + ", ".join(words)) if words else ""
+    return tr(lang, "text.seat", no=seat + 1, name=name, details=details)
+
+
+def table_texts(table: Table, view: dict[str, Any], lang: str, ascii: bool) -> list[str]:
+    from tui.screens.base import game_title
+
+    head = tr(lang, "text.table_head", id=table.id, game=game_title(table, lang),
+              deal=view.get("deal_no", 0) or 0)
+    lines = [head] + [seat_text(view, seat, lang, ascii) for seat in range(len(view.get("names", [])))]
+    if table.spectators:
+        lines.append(tr(lang, "table.look_watchers", names=", ".join(sorted(table.spectators))))
+    return lines
+
+
+def pot_text(table: Table, view: dict[str, Any], lang: str, ascii: bool) -> str:
+    label = "text.kitty" if table.game_name == "kopilka" else "text.pot"
+    line = tr(lang, label, pot=money(view.get("pot", 0) or 0, lang))
+    trump = view.get("trump")
+    if isinstance(trump, Suit):
+        line += " " + tr(lang, "table.look_trump", suit=trump.text(ascii))
+    return line
+
+
+def score_text(view: dict[str, Any], lang: str) -> list[str]:
+    from tui.widgets.felt import score_text as sheet
+
+    names = view.get("names", [])
+    balances = view.get("balances") or []
+    parts = [f"{n} {money(b, lang)}" for n, b in zip(names, balances) if n and isinstance(b, int)]
+    lines = [tr(lang, "text.score", money=", ".join(parts))] if parts else [tr(lang, "text.score_none")]
+    points = sheet(view, lang).plain
+    if points:
+        lines.append(points + ".")
+    return lines
+
+
+def time_text(table: Table, view: dict[str, Any], lang: str, now: float) -> str:
+    deadline = table.timer_deadline()
+    if deadline is None:
+        return tr(lang, "text.time_none")
+    left = max(0, int(round(deadline - now)))
+    names = names_of(view, lang)
+    to_act = [names[s] for s in view.get("to_act", []) if s < len(names)]
+    if view.get("seat") in view.get("to_act", []):
+        return tr(lang, "text.time_you", seconds=left)
+    return tr(lang, "text.time_them", seconds=left, names=", ".join(to_act) or "—")
+
+
+def log_texts(entries: Sequence[LogEntry], count: int, lang: str, ascii: bool) -> list[str]:
+    """The last ``count`` told events again (those with a sentence)."""
+    lines = [narrate(e.event, e.names, lang, ascii) for e in entries]
+    lines = [line for line in lines if line]
+    count = max(1, min(count, LOG_MAX))
+    return lines[-count:] or [tr(lang, "text.log_none")]
+
+
+# -- whose turn, and what may be done ------------------------------------------------------------
+
+
+def action_phrase(legal: Sequence[Action], lang: str, ascii: bool) -> str:
+    """``knock or pass``, ``play 9♣ or 9♦``, ``bid a price of at least 3``."""
+    by_verb: dict[str, list[Action]] = {}
+    for action in legal:
+        by_verb.setdefault(action.verb, []).append(action)
+    parts: list[str] = []
+    for verb, actions in by_verb.items():
+        word = verb_word(verb, lang)
+        plain = [a for a in actions if not a.args]
+        with_args = [a for a in actions if a.args]
+        if plain:
+            parts.append(word)
+        if len(with_args) == 1 and all(type(x) is int for x in with_args[0].args):
+            parts.append(tr(lang, "text.at_least", verb=word, n=with_args[0].args[0]))
+        elif with_args:
+            shown = [" ".join(x.text(ascii) if isinstance(x, Card) else str(x) for x in a.args) for a in with_args]
+            if len(shown) > 12:
+                parts.append(tr(lang, "text.many", verb=word, count=len(shown)))
+            else:
+                parts.append(f"{word} {one_of(shown, lang)}")
+    return one_of(parts, lang)
+
+
+def why_text(view: dict[str, Any], legal: Sequence[Action], lang: str) -> str:
+    """Why the choice is narrower than the hand: the suit must be followed, or trumped."""
+    hand = my_hand(view)
+    plays = [a.args[0] for a in legal if a.verb == "play" and len(a.args) == 1 and isinstance(a.args[0], Card)]
+    trick = [c for _, c in view.get("trick") or [] if isinstance(c, Card)]
+    if not (hand and plays and trick) or len(set(plays)) >= len(hand):
+        return ""
+    led = trick[0].suit
+    trump = view.get("trump")
+    if all(c.suit == led for c in plays) and any(c.suit != led for c in hand):
+        return tr(lang, "text.why_follow", suit=suit_words(led, lang))
+    if isinstance(trump, Suit) and led != trump and all(c.suit == trump for c in plays):
+        return tr(lang, "text.why_trump", suit=suit_words(trump, lang))
+    return ""
+
+
+def prompt_text(table: Table, view: dict[str, Any], legal: Sequence[Action], lang: str, ascii: bool) -> str:
+    """What a seated player is asked now: his turn and his choices, or to say start; "" while he waits."""
+    if view.get("seat") is None:
+        return ""
+    if legal:
+        why = why_text(view, legal, lang)
+        return tr(lang, "text.your_turn", actions=action_phrase(legal, lang, ascii),
+                  why=f" — {why}" if why else "")
+    if table.in_deal():
+        return ""
+    if not table.full():
+        return tr(lang, "table.hint_need", count=table.seats.count(None))
+    me = (view.get("names") or [""])[view["seat"]]
+    if me in view.get("ready", []):
+        return ""
+    return tr(lang, "table.hint_ready", ready=len(view.get("ready", [])), total=len(table.seats))
+
+
+def ask(verb: str, args: Sequence[str], table: Table | None, viewer: str | None, lang: str, ascii: bool,
+        now: float, is_online: Callable[[str], bool] | None = None) -> list[str]:
+    """The answer to ``hand``, ``trick``, ``table``, ``pot``, ``score``, ``time``, ``last`` or ``log N``."""
+    if table is None:
+        return [tr(lang, "cmd.not_at_table")]
+    view = table.view_for(viewer)
+    if is_online is not None:
+        view["away"] = [n for n in table.seated() if not is_bot(n) and not is_online(n)]
+    if verb == "hand":
+        return [hand_text(view, lang, ascii)]
+    if verb == "trick":
+        return [trick_text(view, lang, ascii)]
+    if verb == "table":
+        return table_texts(table, view, lang, ascii)
+    if verb == "pot":
+        return [pot_text(table, view, lang, ascii)]
+    if verb == "score":
+        return score_text(view, lang)
+    if verb == "time":
+        return [time_text(table, view, lang, now)]
+    if verb == "last":
+        return [last_text(table, view, lang, ascii)]
+    if verb == "log":
+        count = int(args[0]) if args and args[0].isdigit() else 10
+        return log_texts(table.log_since(0), count, lang, ascii)
+    return [tr(lang, "cmd.not_at_table")]

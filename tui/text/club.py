@@ -1,0 +1,396 @@
+"""``TextClub``: one person's club in the text mode — lines in, sentences out, no App.
+
+Why the screen's own verb handlers run here: the text mode must understand
+every verb the screen does, spelled the same way, and refuse in the same
+words.  So the club's dispatcher (``ClubScreen.run_line``/``handle_club``), the
+hall's and the table's own verbs and the hall's description are borrowed as
+plain functions, and this class gives them the few things they ask a screen
+and an app for (``say_line``, ``error``, ``t``, ``table_here``, ``legal``;
+``club``, ``player``, ``show_table``, ``show_hall``, ``watch``…).  None of them
+draws anything; what would be drawn is said instead.
+
+What the text mode adds is said here: every new event of the table (or the
+hall) as one sentence, in order (``tui.narrate``, the screen log's own
+narration); the cards a player is given; a prompt when it becomes his turn
+("Your turn. You may play 9♣ or 9♦ — you must follow clubs."), rung with a
+bell if he likes; and the answers to ``hand``, ``trick``, ``table``…
+(``tui.text.answers``).  The channel side (``net.textmode``) calls ``news()``
+when the table or the hall has changed and writes the lines.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Awaitable, Callable
+
+from rich.text import Text
+
+from engine.cards import Card
+from engine.game import IllegalAction
+from engine.table import Table
+from tui import refusals
+from tui.commands import ASK_VERBS, SETTING_VERBS, Command
+from tui.i18n import LANGS, tr
+from tui.narrate import _tidy, narrate
+from tui.screens.base import ClubScreen
+from tui.screens.hall import HallScreen
+from tui.screens.table import TableScreen
+from tui.text import answers
+from tui.text.cards import in_words
+from tui.text.prefs import Prefs
+
+RESULTS = frozenset({
+    "trick", "trick_won", "lead_failed", "remiz", "dealer_takes_pot", "win", "deal_over", "session_over",
+    "game_settled", "match_won", "winner", "settlement", "deal_scored", "deal_end", "slam",
+})
+"""What ``brief on`` still tells of the table: who took a trick, who won, the money."""
+CHAT = frozenset({"say"})
+ARRIVAL_LINES = 5
+"""Events told again on arriving at a table (``log N`` tells more)."""
+
+
+class _Chosen:
+    """The one thing the table's verb handler touches on the screen's felt (the picked cards)."""
+
+    def __init__(self) -> None:
+        self.chosen: set[Card] = set()
+
+
+class TextClub:
+    """One person's club as lines of text (see the module docstring)."""
+
+    # The screen's handlers, borrowed (they ask only for what this class gives).
+    run_line = ClubScreen.run_line
+    handle_club = ClubScreen.handle_club
+    sit_or_watch = ClubScreen.sit_or_watch
+    sit_bot = ClubScreen.sit_bot
+    show_help = ClubScreen.show_help
+    show_rules = ClubScreen.show_rules
+    _table_verbs = TableScreen.handle_here
+    _hall_verbs = HallScreen.handle_here
+    _hall_describe = HallScreen.describe
+    hall_event = HallScreen.hall_event
+
+    def __init__(
+        self,
+        club: Any,
+        name: str | None,
+        *,
+        write: Callable[[str], None],
+        lang: str = "en",
+        ascii: bool = False,
+        guest: bool = False,
+        prefs: Prefs | None = None,
+        register: Callable[[str], str | None] | None = None,
+        admin: Callable[[str], Awaitable[Any]] | None = None,
+        spawn: Callable[[Awaitable[Any]], None] | None = None,
+        bell: Callable[[], None] | None = None,
+        on_quit: Callable[[], None] | None = None,
+        on_mode: Callable[[str], bool] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.club = club
+        self.player = name
+        self.write = write
+        self.lang = lang if lang in LANGS else "en"
+        self.ascii = ascii
+        self.guest = guest
+        self.prefs = prefs or Prefs()
+        self.register = register
+        self.admin = admin
+        self.spawn = spawn
+        self.ring = bell
+        self.on_quit = on_quit
+        self.on_mode = on_mode
+        self.clock = clock
+        self.here: int | None = None  # the table this person is at (seated or watching)
+        self.tview = _Chosen()
+        self.entered = False
+        self._seq = 0
+        self._hall_seq = 0
+        self._prompt = ""
+        self._my_turn = False
+        self._hand: frozenset[Card] = frozenset()
+        self._unsubscribe: Callable[[], None] | None = None
+        self._hall_off: Callable[[], None] | None = None
+        self.wake: Callable[[], None] = lambda: None
+        """Set by the channel: something changed, call ``news()`` soon (coalesced)."""
+
+    # -- what the borrowed handlers ask of a screen and of an app ---------------------------
+
+    @property
+    def club_app(self) -> TextClub:
+        return self
+
+    @property
+    def table(self) -> Table | None:
+        return self.club.tables.get(self.here) if self.here is not None else None
+
+    def t(self, key: str, **params: Any) -> str:
+        return tr(self.lang, key, **params)
+
+    def say_line(self, text: str | Text, style: str = "") -> None:
+        line = text.plain if isinstance(text, Text) else str(text)
+        for part in line.splitlines() or [""]:
+            part = _tidy(part)  # "… 30 k.." as the log tidies it
+            self.write(in_words(part, self.lang) if self.prefs.words else part)
+
+    def error(self, text: str) -> None:
+        self.say_line(text)
+
+    hint = error
+
+    def echo(self, line: str) -> None:
+        """The screen echoes a typed line into its log; here the terminal has shown it already."""
+
+    def table_here(self) -> Table | None:
+        return self.table
+
+    def legal(self) -> list:
+        table = self.table
+        return table.legal_actions(self.player) if table is not None and self.player else []
+
+    def game_verbs(self) -> list[str]:
+        table = self.table
+        return list(table.game_cls.verbs) if table is not None else []
+
+    def run_worker(self, work: Awaitable[Any], group: str = "") -> None:
+        if self.spawn is not None:
+            self.spawn(work)
+
+    def push_screen(self, screen: Any) -> None:
+        self.error(self.t("text.no_screen"))
+
+    def exit(self) -> None:
+        if self.on_quit is not None:
+            self.on_quit()
+
+    def set_lang(self, lang: str) -> None:
+        self.lang = lang
+        self._prompt = ""
+
+    def explain(self, err: IllegalAction) -> str:
+        reason = refusals.explain(err, self.lang, self.ascii)
+        legal = self.legal()
+        if legal and not err.key.startswith("table.") and not any(w in reason.lower() for w in ("you may", "можно")):
+            reason += " " + self.t("text.you_may", actions=answers.action_phrase(legal, self.lang, self.ascii))
+        return reason
+
+    # -- moving around ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Greet; a new key first chooses a name."""
+        if self.player is None:
+            self.say_line(self.t("welcome.title"))
+            self.say_line(self.t("welcome.ask"))
+            return
+        self.enter_club()
+
+    def enter_club(self) -> None:
+        assert self.player is not None
+        self.club.enter(self.player, self.guest, now=self.clock())
+        self.entered = True
+        self._hall_seq = self.club.last_seq
+        self._hall_off = self.club.subscribe(lambda events: self.wake())
+        self.say_line(self.t("text.welcome", name=self.player))
+        seated = self.club.where(self.player)
+        if seated is not None:
+            self.show_table(seated.id)
+        else:
+            self.describe()
+
+    def stop(self) -> None:
+        """The session ends: stop listening, stop watching, leave the club (the seat is kept)."""
+        self._leave_table()
+        if self._hall_off is not None:
+            self._hall_off()
+            self._hall_off = None
+        if self.entered and self.player is not None:
+            self.entered = False
+            self.club.leave(self.player, now=self.clock())
+
+    def show_table(self, table_id: int) -> None:
+        if self.here != table_id:
+            self._leave_table()
+        table = self.club.table(table_id)
+        self.here = table_id
+        self._unsubscribe = table.subscribe(lambda events: self.wake())
+        self._seq = max(0, table.last_seq - ARRIVAL_LINES)
+        self._prompt = ""
+        self._hand = frozenset(answers.my_hand(table.view_for(self.player)))
+        key = "text.at_table" if self.player in table.seats else "text.watching"
+        self.say_line(self.t(key, id=table.id))
+        self.news()
+        self.describe()
+
+    def show_hall(self) -> None:
+        if self.here is None:
+            return
+        self._leave_table()
+        self._hall_seq = self.club.last_seq
+        self.say_line(self.t("cmd.left_table"))
+
+    def watch(self, table_id: int) -> None:
+        table = self.club.table(table_id)
+        if self.player not in table.seats:
+            table.watch(self.player or "")
+        self.show_table(table_id)
+
+    def _leave_table(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        table = self.table
+        if table is not None and self.player in table.spectators:
+            table.unwatch(self.player)
+        self.here = None
+        self._prompt = ""
+        self._my_turn = False
+        self._hand = frozenset()
+
+    def describe(self) -> None:
+        """``look``: the hall in the screen's own words, or the table as sentences."""
+        table = self.table
+        if table is None:
+            self._hall_describe()
+            return
+        for line in answers.ask("table", (), table, self.player, self.lang, self.ascii, self.clock(),
+                                self.club.is_online):
+            self.say_line(line)
+        view = table.view_for(self.player)
+        if view.get("trick"):
+            self.say_line(answers.trick_text(view, self.lang, self.ascii))
+        self.say_line(answers.pot_text(table, view, self.lang, self.ascii))
+        if view.get("seat") is not None and answers.my_hand(view):
+            self.say_line(answers.hand_text(view, self.lang, self.ascii))
+        prompt = self._prompt_now(table)
+        if prompt:
+            self.say_line(prompt)
+        elif view.get("seat") is None:
+            self.say_line(self.t("text.hint_watching"))
+
+    # -- typed lines ------------------------------------------------------------------------------
+
+    def line(self, text: str) -> None:
+        """One line typed by the person."""
+        if self.player is None:
+            self._choose_name(text.strip())
+            return
+        self.run_line(text)
+        self.news()
+
+    def _choose_name(self, name: str) -> None:
+        if not name:
+            return
+        problem = self.register(name) if self.register is not None else self.t("cmd.guest_sit")
+        if problem:
+            self.say_line(problem)
+            self.say_line(self.t("welcome.ask"))
+            return
+        self.player = name
+        self.enter_club()
+
+    def handle_here(self, command: Command) -> bool:
+        """The text mode's own verbs first, then those of the table or the hall (the screen's)."""
+        verb = command.verb
+        if verb in ASK_VERBS:
+            if verb == "log" and self.table is None:
+                count = int(command.args[0]) if command.args and command.args[0].isdigit() else 10
+                lines = [self._hall_line(e.event) for e in self.club.hall_since(0)]
+                lines = [x for x in lines if x][-max(1, min(count, answers.LOG_MAX)):]
+                for line in lines or [self.t("text.log_none")]:
+                    self.say_line(line)
+                return True
+            for line in answers.ask(verb, command.args, self.table, self.player, self.lang, self.ascii,
+                                    self.clock(), self.club.is_online):
+                self.say_line(line)
+            return True
+        if verb in SETTING_VERBS:
+            self._setting(command)
+            return True
+        if verb == "help" and not command.args:
+            self.say_line(self.t("text.help"))
+            self.show_help("")
+            return True
+        if verb == "replay":
+            from tui.text.replay import replay_lines
+
+            for line in replay_lines(self, command.args[0] if command.args else ""):
+                self.say_line(line)
+            return True
+        if self.table is not None:
+            return bool(self._table_verbs(command))
+        return bool(self._hall_verbs(command))
+
+    def _setting(self, command: Command) -> None:
+        changed, answer = self.prefs.apply(command.verb, command.args, self.lang, text_mode=True)
+        self.say_line(answer)
+        if changed and command.verb == "mode" and self.prefs.mode == "screen" and self.on_mode is not None:
+            if not self.on_mode("screen"):
+                self.say_line(self.t("pref.mode_later"))
+        if changed and command.verb == "brief":
+            self._prompt = ""
+
+    # -- what happened ------------------------------------------------------------------------------
+
+    def news(self) -> None:
+        """Tell what happened since the last call: events, cards received, the prompt."""
+        if not self.entered:
+            return
+        table = self.table
+        if table is None:
+            for entry in self.club.hall_since(self._hall_seq):
+                self._hall_seq = entry.seq
+                line = self._hall_line(entry.event)
+                if line:
+                    self.say_line(line)
+            return
+        for entry in table.log_since(self._seq):
+            self._seq = entry.seq
+            self._tell(entry.event, entry.names)
+        view = table.view_for(self.player)
+        hand = frozenset(answers.my_hand(view))
+        new = [c for c in answers.my_hand(view) if c not in self._hand]
+        if new and view.get("seat") is not None:
+            if self._hand:
+                self.say_line(self.t("text.got", cards=answers.cards_text(new, self.ascii),
+                                     hand=answers.cards_text(answers.my_hand(view), self.ascii)))
+            else:
+                self.say_line(answers.hand_text(view, self.lang, self.ascii))
+        self._hand = hand
+        prompt = self._prompt_now(table, view)
+        turn = bool(prompt) and bool(self.legal())
+        if prompt and prompt != self._prompt:
+            if turn and not self._my_turn and self.ring is not None and self.prefs.bell_on(True):
+                self.ring()
+            self.say_line(prompt)
+        self._prompt = prompt
+        self._my_turn = turn
+
+    def _prompt_now(self, table: Table, view: dict[str, Any] | None = None) -> str:
+        view = view if view is not None else table.view_for(self.player)
+        return answers.prompt_text(table, view, self.legal(), self.lang, self.ascii)
+
+    def _tell(self, event: Any, names: tuple[str, ...]) -> None:
+        if event.kind in CHAT:
+            self.say_line(self.t("text.chat", line=narrate(event, names, self.lang, self.ascii)))
+            return
+        if self.prefs.brief and event.kind not in RESULTS and not self._about_me(event, names):
+            return
+        line = narrate(event, names, self.lang, self.ascii)
+        if line:
+            self.say_line(line)
+
+    def _about_me(self, event: Any, names: tuple[str, ...]) -> bool:
+        """Brief still tells what the club did for this person (his run-out clock)."""
+        return event.kind == "timeout" and event.data.get("name") == self.player
+
+    def _hall_line(self, event: Any) -> str:
+        line = self.hall_event(event)
+        if line and event.kind == "say":
+            return self.t("text.chat", line=line)
+        return line
+
+    def notice(self, message: str) -> None:
+        """A line from the house (``admin say``)."""
+        self.say_line(self.t("text.notice", line=message))
