@@ -59,7 +59,7 @@ def hand_text(view: dict[str, Any], lang: str, ascii: bool) -> str:
     hand = my_hand(view)
     if not hand:
         return tr(lang, "text.hand_empty")
-    return tr(lang, "text.hand", count=len(hand), cards=cards_text(hand, ascii))
+    return tr(lang, "text.hand", listed=cards_text(hand, ascii))
 
 
 def trick_text(view: dict[str, Any], lang: str, ascii: bool) -> str:
@@ -104,7 +104,7 @@ def last_text(table: Table, view: dict[str, Any], lang: str, ascii: bool) -> str
         return tr(lang, "text.last_none")
     names = names_of(view, lang)
     played = ", ".join(f"{names[s] if 0 <= s < len(names) else '?'} {c.text(ascii)}" for s, c in trick)
-    return tr(lang, "text.last", cards=played)
+    return tr(lang, "text.last", listed=played)
 
 
 def seat_text(view: dict[str, Any], seat: int, lang: str, ascii: bool) -> str:

@@ -353,8 +353,8 @@ class TextClub:
         new = [c for c in answers.my_hand(view) if c not in self._hand]
         if new and view.get("seat") is not None:
             if self._hand:
-                self.say_line(self.t("text.got", cards=answers.cards_text(new, self.ascii),
-                                     hand=answers.cards_text(answers.my_hand(view), self.ascii)))
+                self.say_line(self.t("text.got", listed=answers.cards_text(new, self.ascii),
+                                     held=answers.cards_text(answers.my_hand(view), self.ascii)))
             else:
                 self.say_line(answers.hand_text(view, self.lang, self.ascii))
         self._hand = hand

@@ -40,5 +40,5 @@ def replay_lines(app: Any, word: str) -> list[str]:
         lines.append(tr(lang, "text.replay_deal", id=record_id, deal=frame.deal, deals=frame.deals))
         lines += [line for line in (narrate(e, record.players, lang, app.ascii) for e in frame.events) if line]
         for name, hand in zip(record.players, frame.dealt):
-            lines.append(tr(lang, "text.replay_hand", name=name, cards=cards_text(hand, app.ascii)))
+            lines.append(tr(lang, "text.replay_hand", name=name, listed=cards_text(hand, app.ascii)))
     return lines or [tr(lang, "replay.empty", id=record_id)]
