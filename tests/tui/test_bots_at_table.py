@@ -48,7 +48,9 @@ async def test_sit_bot_then_bots_play_and_the_clock_runs_out():
         await pilot.pause()
         assert len(game.deals[-1].actions) > acted
         assert "anna's time ran out; the club makes the move" in text(app)
-        bot_row = next(row for row in rows(app) if "bot-Vanya" in row and "▮" in row)
+        shown = rows(app)
+        at = next(i for i, row in enumerate(shown) if "bot-Vanya" in row and "▮" in row)
+        bot_row = shown[at] + shown[at + 1]  # the name's line and the state's under it
         assert "away" not in bot_row and "ready" not in bot_row  # a bot is never away; ready only between deals
 
 

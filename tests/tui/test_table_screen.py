@@ -39,7 +39,9 @@ async def test_playing_the_fake_game_from_the_command_line(fake_game, size):
             table.act("boris", "knock")
             await pilot.pause()
         assert "You may: knock" in text(app)
-        assert "· away" in next(row for row in rows(app) if "boris" in row)
+        shown = rows(app)
+        at = next(i for i, row in enumerate(shown) if "boris" in row)
+        assert "away" in shown[at + 1]  # a seat's state is the line under its name
         club.enter("boris")
         await pilot.pause()
         assert "away" not in text(app)

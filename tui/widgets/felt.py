@@ -18,13 +18,17 @@ from textual.widgets import Static
 from engine.autoplay import is_bot
 from engine.cards import Card, Suit
 from tui.i18n import has, money, tr
-from tui.widgets.cards import backs, boxes_row, card_box
+from tui.widgets.cards import BOX_WIDTH, backs, boxes_row, card_box, card_text
 
 FELT_ROWS = 10
 
 
-def seat_label(view: dict[str, Any], seat: int, me: int | None, lang: str, ascii: bool) -> Text:
-    """``▶ Boris ▮▮▮ knocked · 1 trick · dealer``."""
+ROSTER_FROM = 6  # from this many seats the felt lists them in a column instead of round the table
+MANY_BACKS = 6  # more hidden cards than this are written as a count: ``▮×12``
+
+
+def seat_name(view: dict[str, Any], seat: int, me: int | None, lang: str, ascii: bool) -> Text:
+    """``▶ Boris ▮▮▮``: whose turn it is, the name, the hidden cards."""
     names = view.get("names", [])
     name = names[seat] if seat < len(names) and names[seat] else tr(lang, "table.empty_seat")
     to_act = seat in view.get("to_act", [])
@@ -32,25 +36,62 @@ def seat_label(view: dict[str, Any], seat: int, me: int | None, lang: str, ascii
     text.append(tr(lang, "table.you") if seat == me else name, style="bold" if to_act else "")
     counts = view.get("hand_counts") or []
     if seat != me and seat < len(counts) and counts[seat]:
-        text.append(" " + backs(min(counts[seat], 12), ascii), style="dim")
+        count = counts[seat]
+        shown = backs(count, ascii) if count <= MANY_BACKS else backs(1, ascii) + ("x" if ascii else "×") + str(count)
+        text.append(" " + shown, style="dim")
+    return text
+
+
+def seat_words(view: dict[str, Any], seat: int, lang: str) -> list[str]:
+    """``dealer · knocked · 1 trick``: the seat's state in the player's language."""
+    names = view.get("names", [])
     words: list[str] = []
     if seat == view.get("dealer") and (view.get("deal_no") or view.get("in_deal")):
         words.append(tr(lang, "table.dealer"))
     status = (view.get("status") or [])
     if seat < len(status) and status[seat]:
-        words.extend(status_words(str(status[seat]), lang))
+        said = status_words(str(status[seat]), lang)
+        if seat in view.get("to_act", []):  # the ▶ says it already
+            said = [w for w in said if w != tr(lang, "status.to play")]
+        words.extend(said)
     tricks = view.get("tricks") or []
-    if seat < len(tricks) and tricks[seat] and not any(ch.isdigit() for ch in " ".join(words)):
+    raw = str(status[seat]) if seat < len(status) else ""
+    if seat < len(tricks) and tricks[seat] and not any(ch.isdigit() for ch in raw) and "won" not in raw:
         words.append(tr(lang, "table.tricks", n=tricks[seat]))
-    if names and seat < len(names) and names[seat] in view.get("ready", []):
+    name = names[seat] if seat < len(names) else None
+    if name and name in view.get("ready", []):
         words.append(tr(lang, "status.ready_deal"))
-    if names and seat < len(names) and names[seat] in view.get("away", []):
+    if name and name in view.get("away", []):
         words.append(tr(lang, "status.away"))
-    if names and seat < len(names) and names[seat] in view.get("bots", []) and not is_bot(names[seat]):
+    if name and name in view.get("bots", []) and not is_bot(name):
         words.append(tr(lang, "status.bot_plays"))  # a stand-in for an away player
+    return words
+
+
+def seat_money(view: dict[str, Any], seat: int, lang: str) -> str:
+    balances = view.get("balances") or []
+    names = view.get("names", [])
+    if seat < len(balances) and seat < len(names) and names[seat]:
+        return money(balances[seat], lang)
+    return ""
+
+
+def seat_label(view: dict[str, Any], seat: int, me: int | None, lang: str, ascii: bool) -> Text:
+    """``▶ Boris ▮▮▮ · knocked · 1 trick · dealer`` on one line (the ``look`` text and tests use it)."""
+    text = seat_name(view, seat, me, lang, ascii)
+    words = seat_words(view, seat, lang)
     if words:
         text.append(" · " + " · ".join(words), style="italic")
     return text
+
+
+def seat_block(view: dict[str, Any], seat: int, me: int | None, lang: str, ascii: bool) -> list[Text]:
+    """A seat in two lines: ``▶ Boris ▮▮▮  30 k.`` over ``knocked · 1 trick``."""
+    first = seat_name(view, seat, me, lang, ascii)
+    cash = seat_money(view, seat, lang)
+    if cash:
+        first.append("  " + cash, style="dim")
+    return [first, Text(" · ".join(seat_words(view, seat, lang)), style="italic")]
 
 
 _COUNTED = (
@@ -81,8 +122,7 @@ def status_words(raw: str, lang: str) -> list[str]:
 
 
 def _line(width: int, parts: Sequence[tuple[int, Text]]) -> Text:
-    """A line of ``width`` cells with texts placed at columns (later parts win)."""
-    line = Text(" " * width)
+    """A line of ``width`` cells with texts placed at columns (a later part starts after an earlier one)."""
     out = Text()
     cursor = 0
     for col, part in sorted(parts, key=lambda p: p[0]):
@@ -95,7 +135,7 @@ def _line(width: int, parts: Sequence[tuple[int, Text]]) -> Text:
         out.append_text(part)
         cursor = col + part.cell_len
     out.append(" " * max(0, width - cursor))
-    return out if out.cell_len else line
+    return out
 
 
 def _centre(width: int, text: Text) -> int:
@@ -111,57 +151,138 @@ def arrange(n: int, me: int | None) -> tuple[int, list[int], int | None, int | N
     return bottom, others[1:-1], others[0], others[-1]
 
 
+def _put(rows: list[list[tuple[int, Text]]], row: int, col: int, block: list[Text]) -> None:
+    for i, line in enumerate(block):
+        if 0 <= row + i < len(rows):
+            rows[row + i].append((col, line))
+
+
+def _width(block: list[Text]) -> int:
+    return max((line.cell_len for line in block), default=0)
+
+
+def _fit(block: list[Text], width: int) -> list[Text]:
+    out = []
+    for line in block:
+        line = line.copy()
+        line.truncate(max(1, width), overflow="ellipsis")
+        out.append(line)
+    return out
+
+
 def render_felt(view: dict[str, Any], me: int | None, lang: str, ascii: bool, width: int) -> Text:
-    """The whole felt as ``FELT_ROWS`` lines of text."""
+    """The whole felt as ``FELT_ROWS`` lines of text.
+
+    Up to five seats sit round the table, each in two lines (name and hidden cards over its state
+    and balance); from six on they are listed in a column with the trick beside it, so that at 80
+    columns every name, state and balance is whole even at Спекулянт's ten.
+    """
     width = max(width, 20)
-    names = view.get("names", [])
-    n = len(names)
-    rows: list[Text] = [Text(" " * width) for _ in range(FELT_ROWS)]
-    if not n:
-        return Text("\n").join(rows)
-    bottom, top, left, right = arrange(n, me)
+    n = len(view.get("names", []))
+    parts: list[list[tuple[int, Text]]] = [[] for _ in range(FELT_ROWS)]
+    if n >= ROSTER_FROM:
+        _roster(view, me, lang, ascii, width, parts)
+    elif n:
+        _round(view, me, lang, ascii, width, parts)
+    return Text("\n").join(_line(width, row) for row in parts)
+
+
+def _round(view: dict[str, Any], me: int | None, lang: str, ascii: bool, width: int,
+           parts: list[list[tuple[int, Text]]]) -> None:
+    bottom, top, left, right = arrange(len(view["names"]), me)
+    score = score_text(view, lang)
     if top:
         slot = width // len(top)
-        parts = []
         for i, seat in enumerate(top):
-            label = seat_label(view, seat, me, lang, ascii)
-            label.truncate(slot - 1)
-            parts.append((i * slot + max(0, (slot - label.cell_len) // 2), label))
-        rows[0] = _line(width, parts)
+            block = _fit(seat_block(view, seat, me, lang, ascii), slot - 1)
+            _put(parts, 0, i * slot + max(0, (slot - _width(block)) // 2), block)
+        if score.plain and len(top) == 1:
+            parts[0].append((max(0, width - score.cell_len - 1), score))
+    elif score.plain:
+        parts[0].append((_centre(width, score), score))
     half = width // 2 - 1
-    side: list[tuple[int, Text]] = []
     if left is not None:
-        label = seat_label(view, left, me, lang, ascii)
-        label.truncate(half)
-        side.append((1, label))
+        _put(parts, 2, 1, _fit(seat_block(view, left, me, lang, ascii), half))
     if right is not None:
-        label = seat_label(view, right, me, lang, ascii)
-        label.truncate(half)
-        side.append((max(half + 1, width - 1 - label.cell_len), label))
-    rows[2] = _line(width, side)
-    trick = (view.get("trick") or [])[-max(1, (width - 16) // 6):]  # the newest that fit
+        block = _fit(seat_block(view, right, me, lang, ascii), half)
+        _put(parts, 2, max(half + 1, width - 1 - _width(block)), block)
+    trump = _trump(view, lang, ascii)
+    room = width - (14 if trump else 2)
+    _trick(view, names=view["names"], ascii=ascii, row=4, left=1, room=room, parts=parts)
+    if trump:
+        _put(parts, 4, width - 13, trump)
+    if score.plain and len(top) > 1:
+        parts[7].append((max(0, width - score.cell_len - 1), score))
+    for i, line in enumerate(_fit(seat_block(view, bottom, me, lang, ascii), width - 2)):
+        parts[8 + i].append((_centre(width, line), line))
+
+
+def _roster(view: dict[str, Any], me: int | None, lang: str, ascii: bool, width: int,
+            parts: list[list[tuple[int, Text]]]) -> None:
+    """One line a seat, in seat order, aligned in columns: name, hidden cards, balance, state."""
+    seats = list(range(len(view["names"])))[:FELT_ROWS]
+    names = [seat_name(view, s, me, lang, ascii) for s in seats]
+    marked = any(s in view.get("to_act", []) for s in seats)
+    names = [t if not marked or s in view.get("to_act", []) else Text("  ") + t for s, t in zip(seats, names)]
+    cash = [seat_money(view, s, lang) for s in seats]
+    words = [" · ".join(seat_words(view, s, lang)) for s in seats]
+    name_w = max(t.cell_len for t in names)
+    cash_w = max((len(c) for c in cash), default=0)
     best = winning_card(view)
-    boxes = [card_box(c if isinstance(c, Card) else None, ascii, mark=c == best) for _, c in trick]
-    trick_rows = boxes_row(boxes) if boxes else [Text(), Text(), Text()]
-    col = _centre(width, trick_rows[0]) if boxes else width // 2
-    trump_parts = _trump(view, lang, ascii)
-    for r in range(3):
-        parts = [(col, trick_rows[r])]
-        if trump_parts:
-            parts.append((width - 12, trump_parts[r]))
-        rows[3 + r] = _line(width, parts)
-    under = Text()
-    for i, (seat, _c) in enumerate(trick):
-        who = names[seat] if 0 <= seat < n else "?"
-        under.append((" " if i else "") + who[:5].center(5), style="dim")
-    rows[6] = _line(width, [(col, under)])
+    played: dict[int, Text] = {}
+    for seat, card in view.get("trick") or []:
+        shown = played.setdefault(seat, Text())
+        if shown.plain:
+            shown.append(" ")
+        if isinstance(card, Card):
+            shown.append_text(card_text(card, ascii, bold=card == best))
+        else:
+            shown.append(backs(1, ascii), style="dim")
+    cards_w = max((t.cell_len for t in played.values()), default=0)
+    lines = []
+    for s, name, c, w in zip(seats, names, cash, words):
+        line = Text(" ")
+        line.append_text(name)
+        line.append(" " * (name_w - name.cell_len + 2))
+        line.append(c.rjust(cash_w), style="dim")
+        if cards_w:
+            mine = played.get(s, Text())
+            line.append("  ")
+            line.append_text(mine)
+            line.append(" " * (cards_w - mine.cell_len))
+        if w:
+            line.append("  " + w, style="italic")
+        lines.append(line)
+    roster_w = max(line.cell_len for line in lines)
+    for i, line in enumerate(lines):
+        parts[i].append((0, line))
+    left = roster_w + 3
+    trump = _trump(view, lang, ascii)
+    room = width - left - 1
+    _trick(view, names=view["names"], ascii=ascii, row=0, left=left, room=room, parts=parts)
+    if trump:
+        _put(parts, 5, max(left, width - 13), trump)
     score = score_text(view, lang)
     if score.plain:
-        rows[7] = _line(width, [(_centre(width, score), score)])
-    mine = seat_label(view, bottom, me, lang, ascii)
-    rows[8] = _line(width, [(_centre(width, mine), mine)])
-    rows[9] = _line(width, [(1, _balances(view, lang))])
-    return Text("\n").join(rows)
+        parts[9].append((max(left, width - score.cell_len - 1), score))
+
+
+def _trick(view: dict[str, Any], *, names: Sequence[str], ascii: bool, row: int, left: int, room: int,
+           parts: list[list[tuple[int, Text]]]) -> None:
+    """The cards on the felt, centred in ``room`` columns from ``left``: the newest that fit, who played each."""
+    fits = max(1, (room + 1) // (BOX_WIDTH + 1))
+    trick = (view.get("trick") or [])[-fits:]
+    if not trick:
+        return
+    best = winning_card(view)
+    boxes = [card_box(c if isinstance(c, Card) else None, ascii, mark=c == best) for _, c in trick]
+    trick_rows = boxes_row(boxes)
+    under = Text()
+    for i, (seat, _c) in enumerate(trick):
+        who = names[seat] if 0 <= seat < len(names) and names[seat] else "?"
+        under.append((" " if i else "") + who[:BOX_WIDTH].center(BOX_WIDTH), style="dim")
+    col = left + max(0, (room - trick_rows[0].cell_len) // 2)
+    _put(parts, row, col, trick_rows + [under])
 
 
 def _trump(view: dict[str, Any], lang: str, ascii: bool) -> list[Text] | None:
@@ -207,16 +328,6 @@ def score_text(view: dict[str, Any], lang: str) -> Text:
     if not parts:
         return Text()
     return Text(tr(lang, "felt.score") + ": " + " · ".join(parts), style="dim")
-
-
-def _balances(view: dict[str, Any], lang: str) -> Text:
-    names = view.get("names", [])
-    balances = view.get("balances", [])
-    text = Text(style="dim")
-    for i, name in enumerate(names):
-        if name and i < len(balances):
-            text.append(("  " if text.plain else "") + f"{name} {money(balances[i], lang)}")
-    return text
 
 
 class Felt(Static):
