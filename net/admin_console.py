@@ -103,18 +103,34 @@ def _finish(head: str, typed: str, options: list[str], space: bool) -> tuple[str
     return head + (prefix if len(prefix) > len(typed) else typed), sorted(options)
 
 
-def table_rows(tables: list[dict[str, Any]]) -> list[str]:
-    """The tables, one short line each (the panel is narrower than ``sukno admin tables``)."""
+PANEL = 54
+"""The tables panel's width at 100 columns: the window less the sessions panel (44) and padding."""
+
+
+def table_rows(tables: list[dict[str, Any]], width: int = PANEL) -> list[str]:
+    """The tables, one line each that fits ``width`` (issue 13: at 100 columns no row is cut).
+
+    The seats column takes what the number, game, watchers, pot and state leave: ``3/4 Anna Boris…``.
+    """
     if not tables:
         return ["no tables are open"]
-    rows = [f"{'#':>3} {'game':<10} {'seats':<34} {'watch':>5} {'pot':>6}  state"]
+    width = max(40, width)
+    rows = [_fit(f"{'#':>3} {'game':<10} {'seats':<{max(5, width - 38)}} {'watch':>5} {'pot':>6} state", width)]
     for t in tables:
-        seats = " ".join((name or "·")[:10] for name in t["seats"])
         state = f"deal {t['deal_no']}" if t["in_deal"] else "waiting"
         if t.get("closing"):
             state += ", closing"
-        rows.append(f"{t['id']:>3} {t['game']:<10} {seats:<34} {t['spectators']:>5} {t['pot']:>6}  {state}")
+        head = f"{t['id']:>3} {t['game'][:10]:<10} "
+        tail = f" {t['spectators']:>5} {t['pot']:>6} {state}"
+        names = [n for n in t["seats"] if n]
+        seats = f"{len(names)}/{len(t['seats'])} " + " ".join(n or "·" for n in t["seats"])
+        room = max(5, width - len(head) - len(tail))
+        rows.append(head + _fit(seats, room).ljust(room) + tail)
     return rows
+
+
+def _fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
 
 
 class AdminConsole(App[int]):
@@ -175,11 +191,15 @@ class AdminConsole(App[int]):
             return
         finally:
             self._polling = False
+        if not self.is_running or not self.screen_stack or not self.screen.query("#tables"):
+            return  # the console closed while the answer was on its way
         self.tables = tables.get("data", {}).get("tables", [])
         self.sessions = sessions.get("data", {}).get("sessions", [])
         shutting = tables.get("data", {}).get("shutting_down", False)
         self._header("shutting down: deals in play finish, then the server exits" if shutting else "")
-        self.query_one("#tables", Static).update(Text("\n".join(table_rows(self.tables))))
+        panel = self.query_one("#tables", Static)
+        width = panel.content_size.width or PANEL
+        panel.update(Text("\n".join(table_rows(self.tables, width))))
         rows = [f"{(s['name'] or '-') + (' (guest)' if s['guest'] else ''):<18} {s['where']:<18} {s['address']}"
                 for s in self.sessions]
         head = f"{len(rows)} session(s)"

@@ -76,6 +76,19 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return main(args)
 
 
+def _games_and_variants() -> tuple[str, str]:
+    """The games and each game's variants, as the engine knows them (so ``--help`` never lists too few)."""
+    from engine.games import get_game, registry
+
+    names = sorted(registry())
+    variants = []
+    for name in names:
+        for option in get_game(name).options_spec:
+            if option.name == "variant" and option.choices:
+                variants.append(f"{name}: {', '.join(option.choices)}")
+    return ", ".join(names), "; ".join(variants) or "none"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sukno", description="sukno — a club of old Russian card games entered with ssh"
@@ -109,8 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="one command to run (none: the interactive console)")
     admin.set_defaults(func=_cmd_admin)
     play = sub.add_parser("play", help="play a game in this terminal against bots (no SSH, no server)")
-    play.add_argument("game", help="the game: stukolka, kopilka, french3, ukr_pairs, speculator")
-    play.add_argument("--variant", help="the game's variant (Стуколка: a, b, v)")
+    games, variants = _games_and_variants()
+    play.add_argument("game", help=f"the game: {games}")
+    play.add_argument("--variant", help=f"the game's variant ({variants})")
     play.add_argument("--bots", type=int, help="how many bots (default: the fewest the game needs)")
     play.add_argument("--name", help="your name at the table (default: your login name)")
     play.add_argument("--clock", type=float, default=0.0, help="seconds per action, 0: none (default)")
@@ -122,15 +136,27 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
     try:
-        return args.func(args)
+        parser = build_parser()
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as done:  # --help, or a usage error: argparse has printed it
+            sys.stdout.flush()
+            return int(done.code or 0) if not isinstance(done.code, str) else 2
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
+        status = args.func(args)
+        sys.stdout.flush()
+        return status
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # ``sukno admin tables | head``: the reader left; say nothing more
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # Python's own flush at exit must not fail again
+        return 141
 
 
 if __name__ == "__main__":  # pragma: no cover

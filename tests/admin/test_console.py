@@ -80,3 +80,19 @@ def test_console_without_a_server(tmp_path, capsys):
     dead.close()
     assert run_console(path) == 2
     assert f"no sukno server answers at {path}" in capsys.readouterr().err
+
+
+async def test_console_table_rows_fit_100_columns(config):
+    """Issue 13 item 19: at 100×30 every table row is whole on screen, its state at the end."""
+    async with admin_server(config) as server:
+        table = server.club.tables[1]
+        for name in ("Anastasia_Long1", "Boris", "Vera"):
+            table.sit(name)
+        app = AdminConsole(Link(socket_path(config.data)), every=0.1)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, lambda: "stukolka" in text_of(app, "#tables"), "tables shown")
+            await pilot.pause()
+            screen = [strip.text for strip in app.screen._compositor.render_strips()]
+            row = next(line for line in screen if "stukolka" in line)
+            assert "3/4 Anastasia_Long1" in row or "3/4 Anastasia" in row
+            assert row[: row.index("│") if "│" in row else len(row)].rstrip().endswith("waiting"), row
