@@ -224,7 +224,7 @@ class AdminConsole(App[int]):
         return complete(line, tables=[t["id"] for t in self.tables], games=sorted(registry()), names=names)
 
     def on_command_line_completed(self, message: CommandLine.Completed) -> None:
-        self.query_one("#hint", Static).update("  ".join(message.options[:16]))
+        self.query_one("#hint", Static).update(Text("  ".join(message.options[:16])))
 
     def say(self, text: str, style: str = "") -> None:
         self.query_one("#out", RichLog).write(Text(text, style=style))

@@ -280,12 +280,24 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         app = self.server.make_player_app(self)
         attach(app, self)
         self.app = app
+        failure: Exception | None = None
         try:
             await app.run_async(size=self.app_size())
+        except Exception as err:  # raised by the App's own shutdown (a broken unmount)
+            failure = err
         finally:
             self.app = None
             self.driver = None
             self.server.apps_ended += 1
+            self._left_club(app)
+        failure = getattr(app, "_exception", None) or failure
+        if failure is not None:  # the App died of a bug: the session ends like a dropped connection
+            log.error("the App of %s failed (%s: %s); the session ends, the seat is kept for a stand-in",
+                      self.name or self.conn.peer, type(failure).__name__, str(failure)[:200])
+            self._leave_screen()
+            self.finish(1, text(self.lang, "failed"))
+            self._lost()
+            return None
         if self.closed:
             return None
         if self._next is None:
@@ -340,6 +352,15 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.app.exit()
             return True
         return False
+
+    def _left_club(self, app: Any) -> None:
+        """An App that ended without its unmount (a crash) still leaves the club: away, then a stand-in."""
+        if getattr(app, "_entered", False) and getattr(app, "player", None):
+            app._entered = False
+            try:
+                self.server.club.leave(app.player, now=time.monotonic())
+            except Exception:
+                log.exception("the club could not hear that %s left", app.player)
 
     def register(self, name: str) -> str | None:
         """The welcome screen's choice of a name for this key; None, or why not."""
