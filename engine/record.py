@@ -19,6 +19,8 @@ from engine.game import DeckError, Game, GivenDecks, IllegalAction, OptionError
 from engine.games import get_game
 
 FORMAT = "sukno-record/1"
+MAX_NAME = 64
+"""Longest player name a record may carry (the club's own are at most 32)."""
 
 
 class RecordError(ValueError):
@@ -75,7 +77,17 @@ def load_record(source: str | Path | Mapping[str, Any]) -> Record:
             data = json.loads(text)
         except json.JSONDecodeError as err:
             raise RecordError(f"not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
+        except RecursionError:
+            raise RecordError("not a record: its JSON is nested too deeply") from None
+        except ValueError as err:  # a number of more digits than Python converts (int_max_str_digits)
+            raise RecordError(f"not a record: {_short(err)}") from None
     return _check(data)
+
+
+def _short(err: BaseException) -> str:
+    """An error's first line, cut (Python's own messages can quote what they refused)."""
+    text = str(err).splitlines()[0] if str(err) else type(err).__name__
+    return text[:200]
 
 
 def _check(data: Any) -> Record:
@@ -94,9 +106,14 @@ def _check(data: Any) -> Record:
     if (
         not isinstance(players, list)
         or not players
-        or not all(isinstance(p, str) and p.strip() and ":" not in p for p in players)
+        or not all(
+            isinstance(p, str) and p.strip() and p == p.strip() and ":" not in p and p.isprintable()
+            and len(p) <= MAX_NAME for p in players
+        )
     ):
-        raise RecordError("'players' must be a list of names (non-empty, without ':')")
+        raise RecordError(
+            f"'players' must be a list of names (non-empty, at most {MAX_NAME} characters, without ':', "
+            "control characters or spaces around them)")
     if len(set(players)) != len(players):
         raise RecordError("'players' has the same name twice")
     options = data.get("options", {})
@@ -162,6 +179,8 @@ def replay(record: Record) -> tuple[int, dict[str, Any]]:
                 events += game.apply(seats[name.strip()], text.strip())
             except (IllegalAction, DeckError) as err:
                 return 2, failure | {"error": str(err)}
+            except (ValueError, OverflowError, RecursionError) as err:  # e.g. a bid of 4,400 digits
+                return 2, failure | {"error": f"cannot be read: {_short(err)}"}
         total += len(deal.actions)
         log = game.deals[-1]
         deals_out.append(

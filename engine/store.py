@@ -85,6 +85,7 @@ text and sums in Python, never in SQL.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, ContextManager, Iterable, Mapping, Protocol, Sequence
@@ -305,14 +306,47 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
-def open_store(data_dir: str | Path, **options: Any) -> Store:
-    """The store of a data folder (``<data_dir>/sukno.db``); ``StoreError`` if it cannot be used."""
+def make_data_folder(data_dir: str | Path) -> bool:
+    """Create the data folder 0700 whatever the umask (or tighten it); True if it did not exist."""
+    folder = Path(data_dir)
+    new = not folder.exists()
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _private_folder(folder)
+    return new
+
+
+def _private_folder(folder: Path) -> None:
+    """The data folder holds every hidden card: nobody but its owner may look inside (0700)."""
+    try:
+        if folder.stat().st_mode & 0o077:
+            os.chmod(folder, 0o700)
+    except OSError:
+        pass  # not ours to change: the files inside are 0600 all the same
+
+
+def open_store(data_dir: str | Path, *, new: bool = False, **options: Any) -> Store:
+    """The store of a data folder (``<data_dir>/sukno.db``); ``StoreError`` if it cannot be used.
+
+    An existing but empty (0-byte) ``sukno.db`` is refused unless ``new``
+    (``sukno serve --new``, or a folder made just now): a club whose file was
+    truncated must not silently start over with nobody's money.
+    """
     from engine.store_sqlite import SqliteStore
 
     folder = Path(data_dir)
     if not folder.is_dir():
         raise StoreError(f"the data folder {folder} does not exist (create it or choose another)", 78)
-    return SqliteStore(folder / DEFAULT_FILENAME, **options)
+    _private_folder(folder)
+    path = folder / DEFAULT_FILENAME
+    try:
+        empty = path.is_file() and path.stat().st_size == 0
+    except OSError:
+        empty = False
+    if empty and not new:
+        raise StoreError(
+            f"{path} is empty (0 bytes): its accounts and money are gone, or it was never written; "
+            "restore it from a backup, or start a new club over it with --new", 65)
+    return SqliteStore(path, **options)
 
 
 def pot_purse(table_id: TableId) -> str:
@@ -662,6 +696,7 @@ __all__ = [
     "TableJournal",
     "check_funds",
     "header_of",
+    "make_data_folder",
     "open_store",
     "pot_purse",
     "record_of_journal",

@@ -20,7 +20,27 @@ Why these settings:
   an acceptable trade; choose ``durability="power"`` where it is not.
 * **busy_timeout**: a second process briefly holding the lock (a backup, the
   ``sqlite3`` shell) makes us wait instead of fail; past the timeout the
-  database counts as locked and ``StoreError`` says so.
+  database counts as locked and ``StoreError`` says so.  Opening waits up to
+  ``busy_timeout`` (5 s); after that a write waits at most ``write_wait``,
+  which for the server's store (``exclusive=True``) is 50 ms (``WRITE_WAIT``).
+  Why so short: the server calls the store on its event loop, between the
+  rules and the broadcast (an action is committed before anyone sees it, and
+  the commit itself is a fraction of a millisecond), so whatever a write waits
+  every session waits.  Readers never wait in WAL mode, even while another
+  process holds ``BEGIN EXCLUSIVE``; only writes do, and a write that cannot
+  get the lock in 50 ms is refused (the table says "could not write that
+  down" and rebuilds itself from its journal) instead of freezing the club.
+  ``tests/bench/store_lock_bench.py`` measures it; see ``engine.store``.
+* **files 0600, whatever the umask**: the database holds every hidden card,
+  so ``sukno.db`` is created 0600 before SQLite opens it (SQLite gives its
+  ``-wal`` and ``-shm`` the database file's own mode), and loose modes of the
+  three files and the lock file are tightened at open.
+* **checked at open**: ``PRAGMA quick_check`` (a damaged page is refused at
+  start with the reason, not discovered by every later write), and the file's
+  identity (device, inode) is kept: before each write the path must still name
+  the same file, so a data folder deleted or replaced under a running server
+  stops every write, loudly, instead of acknowledging actions into an
+  unlinked file that a restart would not see.
 * **foreign keys on**; one connection guarded by a lock, so the asyncio loop
   and a helper thread may share the store.
 * **exclusive=True** additionally holds an ``flock`` on ``<file>.lock`` for the
@@ -40,6 +60,7 @@ they are summed in Python.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -68,6 +89,14 @@ try:  # Unix only; without it ``exclusive`` is refused
     import fcntl
 except ImportError:  # pragma: no cover
     fcntl = None  # type: ignore[assignment]
+
+log = logging.getLogger("sukno.store")
+
+WRITE_WAIT = 0.05
+"""How long the server's store (``exclusive=True``) lets a write wait for another process's lock (s)."""
+
+PRIVATE = 0o600
+SIDE_FILES = ("-wal", "-shm", ".lock")
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: accounts and their SSH keys
@@ -170,6 +199,7 @@ class SqliteStore:
         durability: str = "process",
         busy_timeout: float = 5.0,
         exclusive: bool = False,
+        write_wait: float | None = None,
     ):
         if durability not in ("process", "power"):
             raise ValueError("durability is 'process' (synchronous=NORMAL) or 'power' (FULL)")
@@ -178,12 +208,25 @@ class SqliteStore:
         self._lock = threading.RLock()
         self._depth = 0
         self._lockfile: int | None = None
+        self._identity: tuple[int, int] | None = None
+        self.gone: str | None = None
+        """Why nothing more is written (the file vanished), or None."""
         _check_file(self.path)
+        _private_files(self.path)
         if exclusive:
             self._take_lockfile()
         try:
             self._db = self._connect(busy_timeout, "NORMAL" if durability == "process" else "FULL")
+            self._check_integrity()
             self._migrate()
+            _private_files(self.path)
+            wait = (WRITE_WAIT if exclusive else busy_timeout) if write_wait is None else write_wait
+            self._db.execute(f"PRAGMA busy_timeout = {max(0, int(wait * 1000))}")
+            stat = os.stat(self.path)
+            self._identity = (stat.st_dev, stat.st_ino)
+        except OSError as err:
+            self.close()
+            raise StoreError(f"{self.path} cannot be used: {err.strerror or err}", 74) from None
         except sqlite3.Error as err:
             self.close()
             raise _translate(err, self.path) from None
@@ -224,6 +267,29 @@ class SqliteStore:
         db.execute(f"PRAGMA synchronous = {synchronous}")
         db.execute("PRAGMA foreign_keys = ON")
         return db
+
+    def _check_integrity(self) -> None:
+        """``PRAGMA quick_check``: refuse a damaged file at start, with SQLite's first complaints."""
+        rows = [str(r[0]) for r in self._db.execute("PRAGMA quick_check(5)").fetchall()]
+        if rows != ["ok"]:
+            raise StoreError(
+                f"{self.path} is damaged (SQLite's check says: {'; '.join(rows)[:300]}); "
+                "restore it from a backup or move it away", 65)
+
+    def _still_there(self) -> None:
+        """Before a write: the path must still be the file we opened (not deleted, not replaced)."""
+        if self.gone is None and self._identity is not None:
+            try:
+                stat = os.stat(self.path)
+                same = (stat.st_dev, stat.st_ino) == self._identity
+            except OSError:
+                same = False
+            if not same:
+                self.gone = (f"{self.path} was deleted or replaced while the club ran; nothing more is "
+                             "written (restart the server on a data folder that exists)")
+                log.error("THE STORE IS GONE: %s", self.gone)
+        if self.gone is not None:
+            raise StoreError(self.gone, 74)
 
     def _migrate(self) -> None:
         with self._tx():
@@ -317,6 +383,7 @@ class SqliteStore:
                 self._depth = 0
 
     def _begin(self) -> None:
+        self._still_there()
         try:
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as err:
@@ -702,6 +769,28 @@ class SqliteStore:
 
 
 # --- checks and translations ---------------------------------------------------------------
+
+
+def _private_files(path: Path) -> None:
+    """The database 0600 from its first byte (created here, before SQLite, whatever the umask), and
+    loose modes of it and its side files tightened; SQLite makes ``-wal``/``-shm`` with the file's mode."""
+    if not path.exists():
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, PRIVATE)
+        except FileExistsError:
+            pass
+        else:
+            try:
+                os.fchmod(fd, PRIVATE)
+            finally:
+                os.close(fd)
+    for file in (path, *(path.with_name(path.name + side) for side in SIDE_FILES)):
+        try:
+            if file.stat().st_mode & 0o077:
+                os.chmod(file, PRIVATE)
+                log.warning("%s could be read by other users; made it 0600", file)
+        except OSError:
+            pass  # absent, or not ours to change (SQLite then says what it can and cannot do)
 
 
 def _check_file(path: Path) -> None:

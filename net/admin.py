@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from net.admin_commands import COMMANDS, AdminCommands, Reply
-from net.identity import fold
 
 __all__ = ["COMMANDS", "SOCKET_NAME", "AdminCommands", "AdminSocket", "Reply", "admin_runner", "socket_path",
            "start_admin"]
@@ -145,7 +144,7 @@ class AdminSocket:
             argv = request["argv"]
             if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
                 raise TypeError
-        except (ValueError, TypeError, KeyError):
+        except (ValueError, TypeError, KeyError, RecursionError):  # RecursionError: JSON nested too deeply
             return Reply(False, 'bad request: send {"argv": ["command", "arg", …]} on one line', status=2)
         return await self.commands.run(argv, who)
 
@@ -187,18 +186,23 @@ async def start_admin(server: Any, on_shutdown: Callable[[], Any] | None = None)
 def admin_runner(session: Any) -> Callable[[str], Awaitable[Reply | None]]:
     """The ``admin …`` verb of a player's session: the reply, or None when he is no admin.
 
-    Checked at each call, not when the App starts, since a new key has no name
-    until the welcome screen; guests are never admins.
+    Admin is a key, not a name: the session's key must be one of
+    ``commands.admin_keys`` (the config's ``[admin] keys``, and the keys the
+    accounts of ``[admin] accounts`` had when the server started); a name
+    typed at the welcome screen never makes anyone admin.  Guests never are.
     """
 
     async def run(line: str) -> Reply | None:
         server, name = session.server, session.name
         commands = getattr(server, "admin", None)
-        admins = {fold(a) for a in getattr(server.config, "admins", [])}
-        if commands is None or session.guest or not name or fold(name) not in admins:
+        key = None if session.guest else session.conn.fingerprint
+        if commands is None or not name or key is None or key not in commands.admin_keys:
             if name and commands is not None:
-                log.warning("refused admin %r from %s (not an admin)", line[:80], name)
-                commands.audit.write(f"ssh:{name}", ["admin", line[:200]], False, "refused: not an admin")
+                try:  # at most one line a minute per person, however often he tries
+                    if commands.audit.refused(f"ssh:{name}", ["admin", line[:200]], "refused: not an admin"):
+                        log.warning("refused admin %r from %s (not an admin)", line[:80], name)
+                except OSError as err:
+                    log.error("cannot write the audit log: %s", err)
             return None
         try:
             argv = shlex.split(line)

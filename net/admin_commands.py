@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +50,8 @@ help                                    this list"""
 
 COMMANDS = ("tables", "sessions", "open", "close", "seat", "kick", "ban", "unban", "bans", "say",
             "watch", "grant", "shutdown", "help")
+MAX_GRACE = 86400
+"""The longest ``shutdown --grace`` (a day): deals in play finish within it."""
 READ_ONLY = frozenset({"tables", "sessions", "bans", "help"})
 
 
@@ -111,6 +114,8 @@ class AdminCommands:
         self._shutdown_task: asyncio.Task[None] | None = None
         server.gates.append(self._gate)
         self._unsubscribe = self.club.subscribe(self._club_events)
+        self.admin_keys = admin_keys(server.config, getattr(server, "store", None))
+        """The keys whose sessions may type ``admin …`` (``net.admin.admin_runner``)."""
 
     def close(self) -> None:
         self._unsubscribe()
@@ -381,8 +386,8 @@ class AdminCommands:
                 grace = float(str(grace_word))
             except ValueError:
                 raise UsageError(f"--grace takes seconds, not {grace_word!r}") from None
-            if grace < 0:
-                raise UsageError("--grace cannot be negative")
+            if not math.isfinite(grace) or grace < 0 or grace > MAX_GRACE:
+                raise UsageError(f"--grace takes seconds from 0 to {MAX_GRACE}, not {grace_word!r}")
         if self.shutting_down:
             raise AdminError("the club is already shutting down")
         self.shutting_down = True
@@ -435,6 +440,20 @@ class AdminCommands:
             app = session.app
             if app is not None:
                 app.call_later(_back_to_hall, app, table_id)
+
+
+def admin_keys(config: Any, store: Any) -> frozenset[str]:
+    """Admin is a key, not a name: the config's ``[admin] keys``, and the keys that the accounts named
+    in ``[admin] accounts`` have in the store now, at start (a name registered later gets nothing)."""
+    keys = {str(k) for k in getattr(config, "admin_keys", [])}
+    for name in getattr(config, "admins", []):
+        account = store.account(name) if store is not None else None
+        if account is None or not account.keys:
+            log.warning("config: the admin account %r does not exist with a key; it has no admin rights "
+                        "(list its key in [admin] keys)", name)
+            continue
+        keys |= set(account.keys)
+    return frozenset(keys)
 
 
 def _back_to_hall(app: Any, table_id: int) -> None:

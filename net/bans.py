@@ -149,12 +149,37 @@ def _in(address: str, network: str) -> bool:
         return False
 
 
+REFUSED_EVERY = 60.0
+"""Seconds between two audit lines of one person's refused ``admin`` attempts (the rest are counted)."""
+REFUSED_KEEP = 1000
+
+
 class AuditLog:
-    """Who did what, when: one JSON line per admin action, appended and flushed."""
+    """Who did what, when: one JSON line per admin action, appended and flushed.
+
+    Refused attempts of non-admins are the one thing a stranger can make it
+    write, so they are aggregated: one line per person per ``REFUSED_EVERY``
+    seconds, saying how many were refused since the last line.
+    """
 
     def __init__(self, path: Path, clock: Any = time.time) -> None:
         self.path = path
         self.clock = clock
+        self._refused: dict[str, tuple[float, int]] = {}  # who → (when his last line was written, refused since)
+
+    def refused(self, who: str, argv: list[str], text: str) -> bool:
+        """A refused attempt: written if ``who`` had no line in the last minute; True when written."""
+        now = self.clock()
+        last, since = self._refused.pop(who, (None, 0))
+        if last is not None and now - last < REFUSED_EVERY:
+            self._refused[who] = (last, since + 1)
+            return False
+        if len(self._refused) >= REFUSED_KEEP:  # bounded: the oldest entry goes (dicts keep insertion order)
+            self._refused.pop(next(iter(self._refused)))
+        self._refused[who] = (now, 0)
+        more = f" ({since} more refused since the last line)" if since else ""
+        self.write(who, argv, False, text + more)
+        return True
 
     def write(self, who: str, argv: list[str], ok: bool, text: str) -> None:
         entry = {

@@ -21,10 +21,17 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         print(json.dumps({"ok": False, "error": f"{args.file}: {err}"}, ensure_ascii=False))
         print(f"sukno replay: {args.file}: {err}", file=sys.stderr)
         return 2
-    status, out = replay(record)
-    if args.brief:
-        out.pop("deals", None)
-    print(json.dumps(out, ensure_ascii=False, indent=1 if args.pretty else None))
+    try:
+        status, out = replay(record)
+        if args.brief:
+            out.pop("deals", None)
+        shown = json.dumps(out, ensure_ascii=False, indent=1 if args.pretty else None)
+    except (ValueError, OverflowError, RecursionError, MemoryError) as err:  # numbers past what Python prints
+        reason = (str(err).splitlines() or [type(err).__name__])[0][:200]
+        print(json.dumps({"ok": False, "error": f"{args.file}: {reason}"}, ensure_ascii=False))
+        print(f"sukno replay: {args.file}: cannot be replayed: {reason}", file=sys.stderr)
+        return 2
+    print(shown)
     if status:
         where = f" (deal {out.get('deal')}, action {out.get('action')})" if "deal" in out else ""
         print(f"sukno replay: {out.get('error')}{where}", file=sys.stderr)
@@ -111,6 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port to listen on (default 2222; 0: any free port)")
     serve.add_argument("--data", metavar="DIR", help="data folder: host key, accounts (default ./data)")
+    serve.add_argument("--new", action="store_true",
+                       help="start a new club even over an empty (0-byte) sukno.db (refused otherwise)")
     serve.set_defaults(func=_cmd_serve)
     admin = sub.add_parser(
         "admin", help="administer the running club: a console, or one command (sukno admin help)"

@@ -9,6 +9,7 @@ must not silently leave the default in force.
 from __future__ import annotations
 
 import copy
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +48,7 @@ DEFAULTS: dict[str, Any] = {
         "buffer_limit": 262144,
     },
     "admin": {
+        "keys": [],
         "accounts": [],
         "shutdown_grace": 60,
     },
@@ -58,6 +60,9 @@ DEFAULTS: dict[str, Any] = {
         {"game": "speculator", "options": {}},
     ],
 }
+
+
+_FINGERPRINT = re.compile(r"^SHA256:[A-Za-z0-9+/]{43}=?$")
 
 
 class ConfigError(ValueError):
@@ -90,7 +95,9 @@ class Config:
     tables: list[dict[str, Any]] = field(default_factory=list)
     grant: int = 10000
     admins: list[str] = field(default_factory=list)
+    admin_keys: list[str] = field(default_factory=list)
     shutdown_grace: float = 60
+    new: bool = False  # ``sukno serve --new``: an empty sukno.db may start a new club (not a config key)
 
 
 def _merge(base: dict[str, Any], over: Mapping[str, Any], where: str = "") -> dict[str, Any]:
@@ -152,6 +159,10 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     admin = merged["admin"]
     if not isinstance(admin["accounts"], list) or not all(isinstance(a, str) for a in admin["accounts"]):
         raise ConfigError("admin.accounts must be a list of account names")
+    keys = admin["keys"]
+    if not isinstance(keys, list) or not all(isinstance(k, str) and _FINGERPRINT.match(k.strip()) for k in keys):
+        raise ConfigError("admin.keys must be a list of key fingerprints as ssh-keygen -l shows them, "
+                          "e.g. \"SHA256:Xr6N…\"")
     if not isinstance(server["host"], str) or not isinstance(server["data"], str):
         raise ConfigError("server.host and server.data are strings")
     port = server["port"]
@@ -173,6 +184,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         tables=[dict(t) for t in tables],
         grant=_number("club", "grant", merged["club"]["grant"], int),
         admins=list(admin["accounts"]),
+        admin_keys=[k.strip() for k in keys],
         shutdown_grace=_number("admin", "shutdown_grace", admin["shutdown_grace"], float),
         **ints,
     )

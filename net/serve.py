@@ -28,16 +28,17 @@ def config_from_args(args: argparse.Namespace) -> Config:
         config.port = args.port
     if args.data:
         config.data = Path(args.data).expanduser()
+    config.new = bool(getattr(args, "new", False))
     return config
 
 
 async def run(config: Config) -> int:
-    from engine.store import StoreError, open_store
+    from engine.store import StoreError, make_data_folder, open_store
     from net.server import SuknoServer
 
     try:
-        config.data.mkdir(parents=True, exist_ok=True)
-        store = open_store(config.data, exclusive=True)
+        fresh = make_data_folder(config.data)  # 0700; a folder made now may start a new club
+        store = open_store(config.data, exclusive=True, new=fresh or config.new)
     except OSError as err:
         print(f"sukno serve: cannot use the data folder {config.data}: {err.strerror or err}", file=sys.stderr)
         return 74

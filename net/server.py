@@ -175,10 +175,10 @@ class SuknoServer:
         self.config = config
         self._own_store = store is None
         if store is None:  # ``sukno serve`` opens it itself to report a StoreError; tests need not
-            from engine.store import open_store
+            from engine.store import make_data_folder, open_store
 
-            config.data.mkdir(parents=True, exist_ok=True)
-            store = open_store(config.data, exclusive=True)
+            fresh = make_data_folder(config.data)
+            store = open_store(config.data, exclusive=True, new=fresh or config.new)
         self.store = store
         if club is None:
             from engine.club import Club
@@ -191,7 +191,7 @@ class SuknoServer:
             log.info("tables: %s", ", ".join(f"{t.id} {t.game_name}" for t in club.tables.values()))
         self.club = club
         if accounts is None:
-            accounts = StoreAccounts(store, config.grant)
+            accounts = StoreAccounts(store, config.grant, reserved=config.admins)
         self.accounts = accounts
         self._player_app = player_app or _club_app
         # SpectatorApp leaves its own bottom row empty for the watcher's command line.
