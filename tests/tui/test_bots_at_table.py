@@ -29,7 +29,8 @@ async def test_sit_bot_then_bots_play_and_the_clock_runs_out():
         await type_line(pilot, "sit 1")
         await type_line(pilot, "sit bot")
         await type_line(pilot, "сесть бот")
-        assert "bot-Mitya sits down at table 1, seat 2." in text(app)
+        assert sum("bot-Mitya sits down" in row for row in rows(app)) == 1  # told once (issue 13 item 17)
+        assert "bot-Mitya sits down in seat 2." in text(app)
         assert table.seats == ["anna", "bot-Mitya", "bot-Vanya"]
         assert "(2 of 3 ready)" in text(app)  # bots are always ready
         await type_line(pilot, "start")

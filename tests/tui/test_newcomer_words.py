@@ -103,3 +103,28 @@ async def test_the_halls_here_lists_people_in_the_hall_not_at_tables(fake_game):
         screen = text(app)
         assert "Here: gleb." in screen
         assert "Here: boris" not in screen and "vera," not in screen
+
+
+@pytest.mark.parametrize("lang,pot", [("en", "The pot holds 4 k."), ("ru", "В кону 4 к.")])
+async def test_money_ends_a_sentence_with_one_full_stop(fake_game, lang, pot):
+    club = Club([{"game": "highcard"}], seed=3)
+    table = club.tables[1]
+    app = ClubApp(club, "anna", lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "sit 1")
+        table.sit("boris")
+        table.start("boris")
+        await type_line(pilot, "start")
+        await type_line(pilot, "look")
+        screen = text(app)
+        assert pot in screen
+        assert "k.." not in screen and "к.." not in screen and "р.." not in screen
+
+
+async def test_sit_bot_at_the_table_is_told_once():
+    club = Club([{"game": "french3", "think": 0}], seed=3)
+    app = ClubApp(club, "anna", lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "сесть 1")
+        await type_line(pilot, "сесть бот")
+        assert sum("bot-Mitya садится" in row for row in text(app).splitlines()) == 1

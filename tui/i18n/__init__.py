@@ -8,6 +8,7 @@ key in tests rather than a traceback on someone's screen.  A count is written
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tui.i18n import en, ru
@@ -29,10 +30,24 @@ def has(lang: str, key: str) -> bool:
     return key in CATALOGUES.get(lang, {}) or key in en.MESSAGES
 
 
+_STOP_AFTER = re.compile(r"\{(\w+)\}\.")
+
+
+def _one_stop(text: str, params: dict[str, Any]) -> str:
+    """``{price}.`` with a price ``30 k.`` ends in one full stop, not ``30 k..`` (issue 13 item 17)."""
+    def fix(match: re.Match[str]) -> str:
+        value = params.get(match.group(1))
+        if isinstance(value, str) and value.endswith(".") and not value.endswith(".."):
+            return match.group(0)[:-1]
+        return match.group(0)
+
+    return _STOP_AFTER.sub(fix, text) if "}." in text else text
+
+
 def tr(lang: str, key: str, **params: Any) -> str:
     text = CATALOGUES.get(lang, en.MESSAGES).get(key) or en.MESSAGES.get(key) or key
     try:
-        return render(lang, text, params)
+        return render(lang, _one_stop(text, params), params)
     except (KeyError, IndexError, ValueError):
         return text
 

@@ -253,7 +253,8 @@ class ClubScreen(Screen):
                 return
             seat = int(args[1]) - 1
         name = table.sit_bot(seat)
-        self.say_line(self.t("cmd.bot_sat", name=name, id=table.id, seat=(table.seat_of(name) or 0) + 1))
+        if self.table_here() is not table:  # at that table its log tells it already: once (issue 13 item 17)
+            self.say_line(self.t("cmd.bot_sat", name=name, id=table.id, seat=(table.seat_of(name) or 0) + 1))
 
     def show_help(self, topic: str) -> None:
         topic = commands.HELP_ALIASES.get(topic.lower(), topic.lower())
