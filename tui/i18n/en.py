@@ -422,4 +422,5 @@ MESSAGES: dict[str, str] = {
     "pref.cards_words": "Cards are said in words from now on: queen of spades.",
     "pref.cards_symbols": "Cards are written as symbols from now on: Q♠.",
     "text.dropped": "({count:plural:# line was|# lines were} skipped while your terminal was not reading; log 20 tells them again.)",
+    "table.your_turn": "your turn",
 }

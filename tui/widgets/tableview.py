@@ -22,6 +22,7 @@ from engine.table import Table
 from tui.commands import show_action
 from tui.i18n import money, tr
 from tui.narrate import narrate
+from tui.text.answers import TRICK_CARDS, TRICK_ENDS
 from tui.widgets.felt import Felt
 from tui.widgets.hand import Hand
 from tui.widgets.log import EventLog
@@ -91,6 +92,9 @@ class TableView(Vertical):
         self.view: dict[str, Any] = {}
         self.chosen: set[Card] = set()
         self.hint_override = ""
+        self._playing: list[tuple[int, Card]] = []  # the cards of the trick being played, from the log
+        self.finished: list[tuple[int, Card]] = []  # the trick just taken, shown until the next card lands
+        self.finished_by: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="theader", classes="header")
@@ -120,6 +124,7 @@ class TableView(Vertical):
         self.lang, self.ascii = lang, ascii
         self.query_one(EventLog).clear_lines()
         self.seq = 0
+        self._playing, self.finished, self.finished_by = [], [], None
         self.sync()
 
     def sync(self) -> None:
@@ -129,9 +134,17 @@ class TableView(Vertical):
         if self.is_online is not None:
             view["away"] = [n for n in table.seated() if not is_bot(n) and not self.is_online(n)]
         me = view.get("seat")
+        log = self.query_one(EventLog)
+        for entry in table.log_since(self.seq):
+            self.seq = entry.seq
+            self._follow_trick(entry.event)
+            style = "cyan" if entry.event.kind == "say" else ""
+            line = narrate(entry.event, entry.names, self.lang, self.ascii)
+            if line:
+                log.add(Text(line, style=style))
         self.query_one("#theader", Static).update(
             Text(" " + header_text(table, view, self.lang, self.ascii), style="bold"), layout=False)
-        self.query_one(Felt).show(view, me, self.lang, self.ascii)
+        self.query_one(Felt).show(self.felt_view(view), me, self.lang, self.ascii)
         legal = self.legal()
         playable = {a for act in legal for a in act.args if isinstance(a, Card)}
         hand = self.my_hand()
@@ -141,15 +154,41 @@ class TableView(Vertical):
         else:
             note = tr(self.lang, "table.watching", id=table.id) if me is None else ""
         self.query_one(Hand).show(hand, playable, self.chosen, note, self.ascii)
-        log = self.query_one(EventLog)
-        for entry in table.log_since(self.seq):
-            self.seq = entry.seq
-            style = "cyan" if entry.event.kind == "say" else ""
-            line = narrate(entry.event, entry.names, self.lang, self.ascii)
-            if line:
-                log.add(Text(line, style=style))
         self.show_hint(self.hint_override or self.hint_text(view, legal))
-        self.query_one(TimerBar).set_deadline(table.timer_deadline(), self.ascii)
+        self.query_one(TimerBar).set_deadline(table.timer_deadline(), self.ascii, self.turn_of(view))
+
+    def _follow_trick(self, event: Any) -> None:
+        """Keep the cards of the trick from the log, so a taken trick can stay whole on the felt for a beat."""
+        if event.kind == "deal_start":
+            self._playing, self.finished, self.finished_by = [], [], None
+        elif event.kind in TRICK_CARDS and isinstance(event.data.get("card"), Card) and event.seat is not None:
+            if not self._playing:
+                self.finished, self.finished_by = [], None  # the next trick's first card: the old one goes
+            self._playing.append((event.seat, event.data["card"]))
+        elif event.kind in TRICK_ENDS and self._playing:
+            self.finished, self.finished_by, self._playing = self._playing, event.seat, []
+
+    def felt_view(self, view: dict[str, Any]) -> dict[str, Any]:
+        """The view drawn on the felt: a trick just taken stays whole (its winner's card marked) until the next card."""
+        if view.get("trick") or not self.finished:
+            return view
+        shown = dict(view)
+        shown["trick"] = [[s, c] for s, c in self.finished]
+        taker = next((c for s, c in self.finished if s == self.finished_by), None)
+        if taker is not None:
+            shown["best"] = taker
+        return shown
+
+    def turn_of(self, view: dict[str, Any]) -> str:
+        """Whose time the bar counts: ``you``, one name, or nobody in particular (several act at once)."""
+        to_act = list(view.get("to_act") or [])
+        names = view.get("names", [])
+        if len(to_act) != 1 or not self.table.in_deal():
+            return ""
+        seat = to_act[0]
+        if seat == view.get("seat"):
+            return tr(self.lang, "table.your_turn")
+        return names[seat] if seat < len(names) and names[seat] else ""
 
     def show_hint(self, text: str) -> None:
         self.query_one("#hint", Static).update(Text(" " + text, style="dim"), layout=False)

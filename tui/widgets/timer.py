@@ -9,14 +9,30 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
+from rich.text import Text
 from textual.timer import Timer
 from textual.widgets import Static
 
 BAR = 10
+LOW = 0.25  # under a quarter of the time left the bar turns red, under a half yellow
+WHO = 16  # at most this many cells of the name of whose time it is (a name is at most 16)
+
+
+GREEN, YELLOW, RED = "#6cbf6c", "#e0c040", "#ff5050"
+
+
+def bar_style(left: float, span: float) -> str:
+    """The bar's colour for the time left: green, then yellow, red when little is left."""
+    share = left / span if span > 0 else 0.0
+    if share <= LOW or left <= 5:
+        return f"bold {RED}"
+    if share <= 0.5:
+        return YELLOW
+    return GREEN
 
 
 class TimerBar(Static):
-    """``⏱ ███████░░░ 42 s`` until ``deadline`` (in ``clock()`` time)."""
+    """``boris ⏱ ███████░░░ 42 s`` until ``deadline`` (in ``clock()`` time): whose time, how much is left."""
 
     DEFAULT_CSS = """
     TimerBar { width: 22; height: 1; }
@@ -28,10 +44,14 @@ class TimerBar(Static):
         self.deadline: float | None = None
         self.span = 1.0
         self.ascii = False
+        self.who = ""
+        self._cells = 0
         self._timer: Timer | None = None
 
-    def set_deadline(self, deadline: float | None, ascii: bool = False) -> None:
+    def set_deadline(self, deadline: float | None, ascii: bool = False, who: str = "") -> None:
+        """Show the time to ``deadline``; ``who`` names whose time it is (empty: everyone's, e.g. a trade window)."""
         self.ascii = ascii
+        self.who = who
         if deadline != self.deadline:
             self.deadline = deadline
             if deadline is not None:
@@ -52,4 +72,18 @@ class TimerBar(Static):
         left = max(0.0, self.deadline - self.clock())
         full = round(BAR * min(1.0, left / self.span))
         fill, empty, clock = ("#", ".", "T") if self.ascii else ("█", "░", "⏱")
-        self.update(f"{clock} {fill * full}{empty * (BAR - full)} {int(left + 0.999):>3} s", layout=False)
+        style = bar_style(left, self.span)
+        text = Text()
+        if self.who:
+            who = Text(self.who, style="bold")
+            who.truncate(WHO, overflow="ellipsis")
+            text.append_text(who)
+            text.append(" ")
+        text.append(f"{clock} ")
+        text.append(fill * full, style=style)
+        text.append(empty * (BAR - full), style="dim")
+        text.append(f" {int(left + 0.999):>3} s ", style=style if style != GREEN else "")
+        if text.cell_len != self._cells:  # a layout pass only when the name (so the width) changes
+            self._cells = text.cell_len
+            self.styles.width = text.cell_len
+        self.update(text, layout=False)
