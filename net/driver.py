@@ -37,7 +37,8 @@ ENTER_APP_MODE = (
     "\x1b[?1000h\x1b[?1003h\x1b[?1006h"  # mouse: clicks, motion, SGR coordinates
     "\x1b[?2004h"  # bracketed paste
     "\x1b[?7l"  # no line wrap: a full last cell must not scroll the screen
-    "\x1b[?25l"  # hide the cursor
+    "\x1b[?25h"  # show the cursor: Textual puts it on the command line's caret after every frame,
+    # and screen readers and braille displays follow it (issue 17)
 )
 LEAVE_APP_MODE = (
     "\x1b[?2004l\x1b[?1006l\x1b[?1003l\x1b[?1000l\x1b[?7h\x1b[0m\x1b[?25h\x1b[?1049l"
@@ -106,6 +107,8 @@ def full_frame(app: App[Any]) -> str:
         out.append(f"\x1b[{y + 1};1H")
         out.append(strip.render(console))
     out.append("\x1b[0m")
+    x, y = screen.outer_size.clamp_offset(app.cursor_position)
+    out.append(f"\x1b[{y + 1};{x + 1}H")  # the caret, where Textual's own frames leave the cursor
     return "".join(out)
 
 

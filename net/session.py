@@ -369,6 +369,8 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         problem = self.server.accounts.register(self.conn.fingerprint, name, self.lang)
         if problem is None:
             self.name = name.strip()
+            if self.prefs is not None:
+                self.saved_prefs(self.prefs)  # from now on his settings are kept
             log.info("registered %s for key %s from %s", clean(self.name), self.conn.fingerprint, self.conn.peer)
         return problem
 
@@ -451,4 +453,7 @@ def _club_app(session: Session) -> Any:
         register=session.register,
         on_watch=session.on_watch,
         admin=admin_runner(session),
+        prefs=session.prefs,
+        ring=lambda: session.send(b"\x07"),
+        on_mode=session.switch_mode,
     )

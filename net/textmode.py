@@ -159,7 +159,7 @@ class TextChannel:
 
         self.club = TextClub(
             session.server.club, session.name, write=self.write_line, lang=session.lang, ascii=session.ascii,
-            guest=session.guest, prefs=prefs, register=self._register, admin=admin_runner(session),
+            guest=session.guest, prefs=prefs, register=session.register, admin=admin_runner(session),
             spawn=self._spawn, bell=self.bell, on_quit=self.finish, on_mode=session.switch_mode,
         )
         self.club.wake = self._schedule
@@ -186,12 +186,6 @@ class TextChannel:
             self.done.set_result(None)
 
     stop = finish
-
-    def _register(self, name: str) -> str | None:
-        problem = self.session.register(name)
-        if problem is None:
-            self.session.saved_prefs(self.club.prefs)
-        return problem
 
     def _spawn(self, work: Awaitable[Any]) -> None:
         async def run() -> None:

@@ -39,6 +39,7 @@ from tui.i18n import LANGS
 from tui.screens.hall import HallScreen
 from tui.screens.table import TableScreen
 from tui.screens.welcome import WelcomeScreen
+from tui.text.prefs import Prefs
 
 
 log = logging.getLogger("sukno.tui")
@@ -79,6 +80,9 @@ class ClubApp(App):
         on_watch: Callable[[int], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
         admin: AdminRunner | None = None,
+        prefs: Prefs | None = None,
+        ring: Callable[[], None] | None = None,
+        on_mode: Callable[[str], bool] | None = None,
     ):
         super().__init__()
         self.club = club
@@ -90,6 +94,9 @@ class ClubApp(App):
         self.on_watch = on_watch
         self.clock = clock
         self.admin = admin  # the house's commands (tui.admin_verb); net refuses non-admins
+        self.prefs = prefs or Prefs()  # bell, mode… (tui.text.prefs), kept in the store by net
+        self.ring = ring  # sends BEL through the session's link (not behind the next frame)
+        self.on_mode = on_mode  # ``mode text``: net moves this session to the text mode
         self._entered = False
         self._unsubscribe: Callable[[], None] | None = None
 
@@ -152,6 +159,11 @@ class ClubApp(App):
             relang = getattr(screen, "relang", None)
             if relang is not None:
                 relang()
+
+    def ring_bell(self) -> None:
+        """It became the player's turn: BEL, if he turned the bell on (off by default on the screen)."""
+        if self.prefs.bell_on(False):
+            (self.ring or self.bell)()
 
     # -- messages from other sessions -----------------------------------------------------
 

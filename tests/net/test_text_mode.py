@@ -8,6 +8,8 @@ got is checked for escape sequences (there must be none).
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from sshclient import make_config, new_key, running, until
 from textclient import connect_text, first_choice
@@ -25,6 +27,11 @@ WORDS = {
            "hand": "У вас на руке: ", "felt": ("На сукне: ", "На сукне карт нет"), "seat": "Место 1: Anna (вы)",
            "ready": "Наберите start (начать), когда готовы"},
 }
+
+
+def bells(raw: bytes) -> int:
+    """BEL characters that ring: not those ending an OSC sequence (Textual's pointer shape)."""
+    return re.sub(rb"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)", b"", bytes(raw)).count(b"\x07")
 
 
 def is_prompt(line: str) -> bool:
@@ -94,3 +101,88 @@ async def test_a_whole_deal_by_sentences_and_prompts(tmp_path, term, lang):
         await until(lambda: not server.sessions, what="the session ends")
         assert not server.club.is_online("Anna")
         assert server.club.tables[1].seats[0] == "Anna"  # leaving keeps the seat
+
+
+async def test_bell_on_the_screen_and_mode_text_kept_for_the_next_visit(tmp_path):
+    """The screen: no BEL by default, BEL once ``bell on``; ``mode text`` moves the session and is saved."""
+    from sshclient import connect
+
+    config = make_config(tmp_path / "data", tables=TABLES)
+    async with running(config) as server:
+        key = new_key()
+        screen = await connect(server.port, key=key)
+        await screen.wait("book of names")
+        screen.line("Anna")
+        await screen.wait("Anna ·")
+        screen.line("sit 1")
+        await screen.wait("Table 1 ·")
+        for _ in range(3):
+            screen.line("sit bot")
+        await screen.wait("bot-Sonya")
+        table = server.club.tables[1]
+
+        async def play_out() -> None:
+            while table.in_deal():
+                await until(lambda: bool(table.legal_actions("Anna")) or not table.in_deal(), what="a turn")
+                legal = table.legal_actions("Anna")
+                if legal:
+                    seq = table.last_seq
+                    screen.line(legal[0].text())
+                    await until(lambda: table.last_seq > seq, what="the move")
+
+        screen.line("start")
+        await until(table.in_deal, what="the deal")
+        await play_out()
+        assert bells(screen.session.raw) == 0  # off by default on the screen
+        screen.line("bell on")
+        await screen.wait("A bell rings")
+        screen.line("start")
+        await until(lambda: bool(table.legal_actions("Anna")), what="Anna's turn")
+        await until(lambda: bells(screen.session.raw) > 0, what="a bell when her turn came")
+        await play_out()
+        assert server.store.settings("Anna") == {"bell": "on"}
+        screen.line("mode text")
+        await until(lambda: server.store.settings("Anna").get("mode") == "text", what="mode saved")
+        await until(lambda: b"in text mode" in screen.session.raw, what="the text mode in the same session")
+        await screen.close()
+
+        again = await connect_text(server.port, key=key, term="xterm-256color")  # a capable terminal, no command
+        await again.wait("in text mode")
+        assert b"\x1b[?1049h" not in again.raw  # no alternate screen
+        again.send("mode")
+        await again.wait("The mode is text now")
+        await again.close()
+
+
+async def test_a_watcher_in_text_mode_hears_public_events_and_no_hidden_card(tmp_path):
+    """``watch 1`` in text mode: sentences of the public events; hand, table and trick hide every hand."""
+    import asyncio
+
+    config = make_config(tmp_path / "data", tables=TABLES)
+    async with running(config) as server:
+        table = server.club.tables[1]
+        watcher = await connect_text(server.port, key=None, term=None, command="watch 1")
+        await watcher.wait("You watch table 1")
+        anna = await connect_text(server.port, key=new_key(), term=None, command="text")
+        player = asyncio.get_running_loop().create_task(play_one_deal(server, anna, "en", "Anna"))
+        await until(lambda: player.done() or (table.in_deal() and table.game.phase == "play"), what="play")
+        assert not player.done(), player
+        start = len(watcher.lines())
+        watcher.send("hand")
+        watcher.send("table")
+        watcher.send("trick")
+        await watcher.wait(lambda t: t.startswith(("On the felt", "No cards are on the felt")))
+        from engine.game import ADMIN
+
+        hidden = {c.text() for hand in table.game.view(ADMIN)["hands"] for c in hand}  # hands only shrink
+        hidden.discard(table.game.trump_card.text() if table.game.trump_card is not None else "")
+        answers = "\n".join(watcher.lines()[start:])
+        assert "You are watching: you hold no cards here." in answers
+        assert not [c for c in hidden if c in answers], answers
+        await asyncio.wait_for(player, 30)
+        await watcher.wait("The deal is over.")
+        told = "\n".join(watcher.lines())
+        assert "Your hand" not in told and " plays " in told and " takes trick " in told
+        assert b"\x1b" not in watcher.raw
+        await watcher.close()
+        await anna.close()

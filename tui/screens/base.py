@@ -191,6 +191,17 @@ class ClubScreen(Screen):
 
             for line in (balance_lines if verb == "balance" else history_lines)(app):
                 self.say_line(line)
+        elif verb in commands.ASK_VERBS:  # the text mode's questions, answered in the log (tui.text.answers)
+            from tui.text.answers import ask
+
+            for line in ask(verb, args, self.table_here(), app.player, app.lang, app.ascii, app.clock(),
+                            app.club.is_online):
+                self.say_line(line)
+        elif verb in commands.SETTING_VERBS:  # bell, mode, brief, cards (tui.text.prefs)
+            changed, answer = app.prefs.apply(verb, args, app.lang, text_mode=False)
+            self.say_line(answer)
+            if changed and verb == "mode" and app.prefs.mode == "text" and app.on_mode is not None:
+                app.on_mode("text")
         elif verb == "replay":
             from tui.history import replay_screen
 

@@ -32,6 +32,7 @@ class TableScreen(ClubScreen):
         super().__init__()
         self.table = table
         self._unsubscribe = None
+        self._my_turn = False
 
     def compose(self) -> ComposeResult:
         app = self.club_app
@@ -65,6 +66,10 @@ class TableScreen(ClubScreen):
     def on_table_update(self) -> None:
         self.tview.hint_override = ""
         self.tview.sync()
+        mine = bool(self.legal())
+        if mine and not self._my_turn:
+            self.club_app.ring_bell()  # BEL when it becomes his turn, if he asked for it (bell on)
+        self._my_turn = mine
 
     def hint(self, text: str) -> None:
         self.tview.show_hint(text)

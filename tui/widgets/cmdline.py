@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from textual.binding import Binding
+from textual.geometry import Offset
 from textual.message import Message
 from textual.widgets import Input
 
@@ -45,6 +46,16 @@ class CommandLine(Input):
         self.history: list[str] = []
         self._index = 0
         self.completer: Callable[[str], tuple[str, list[str]]] | None = None
+
+    @property
+    def cursor_screen_offset(self) -> Offset:
+        """The caret on the screen, where the terminal's own cursor is put after each frame (issue 17).
+
+        Textual counts one cell more at the end of the text (room for its block cursor), so the
+        real cursor, which screen readers and braille displays follow, sat one cell past the caret.
+        """
+        offset = super().cursor_screen_offset
+        return offset - Offset(1, 0) if self.cursor_at_end else offset
 
     def remember(self, line: str) -> None:
         if line and (not self.history or self.history[-1] != line):
