@@ -297,6 +297,7 @@ class DealLog:
     decks: list[list[Card]]
     actions: list[tuple[int, Action]]
     money: list[int]
+    fair: dict[str, str] | None = None  # set by a table when a sealed deal ends (engine.shuffle)
 
 
 class Game(ABC):

@@ -17,6 +17,7 @@ from typing import Any, Mapping
 from engine.cards import CardError, parse_card
 from engine.game import DeckError, Game, GivenDecks, IllegalAction, OptionError
 from engine.games import get_game
+from engine.shuffle import DealCheck, FairError, check_fair, verify_deal
 
 FORMAT = "sukno-record/1"
 MAX_NAME = 64
@@ -31,6 +32,7 @@ class RecordError(ValueError):
 class RecordDeal:
     decks: list[list[Any]]  # deck orders as Cards
     actions: list[str]  # "Name: verb args"
+    fair: dict[str, str] | None = None  # sukno-shuffle/1: protocol, seal, seed, cut (engine.shuffle)
 
 
 @dataclass
@@ -50,11 +52,15 @@ class Record:
             "players": list(self.players),
             "dealer": self.dealer,
             "pot": self.pot,
-            "deals": [
-                {"decks": [[str(c) for c in d] for d in deal.decks], "actions": list(deal.actions)}
-                for deal in self.deals
-            ],
+            "deals": [_deal_json(deal) for deal in self.deals],
         }
+
+
+def _deal_json(deal: RecordDeal) -> dict[str, Any]:
+    out: dict[str, Any] = {"decks": [[str(c) for c in d] for d in deal.decks], "actions": list(deal.actions)}
+    if deal.fair is not None:
+        out["fair"] = dict(deal.fair)
+    return out
 
 
 def load_record(source: str | Path | Mapping[str, Any]) -> Record:
@@ -146,7 +152,13 @@ def _check_deal(number: int, raw: Any) -> RecordDeal:
     actions = raw.get("actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError(f"deal {number}: 'actions' must be a list of lines 'Name: verb args'")
-    return RecordDeal(decks, list(actions))
+    fair = None
+    if "fair" in raw:
+        try:
+            fair = check_fair(raw["fair"])
+        except FairError as err:
+            raise RecordError(f"deal {number}: {err}") from None
+    return RecordDeal(decks, list(actions), fair)
 
 
 def _bad_card(value: Any) -> Any:
@@ -216,6 +228,7 @@ def record_of(game: Game, start_dealer: int | None = None) -> Record:
             RecordDeal(
                 [list(d) for d in log.decks],
                 [f"{game.names[seat]}: {action.text()}" for seat, action in log.actions],
+                dict(log.fair) if log.fair else None,
             )
             for log in game.deals
         ],
@@ -232,3 +245,15 @@ def rebuild(record: Record) -> Game:
             name, _, text = line.partition(":")
             game.apply(record.players.index(name.strip()), text.strip())
     return game
+
+
+def verify(record: Record) -> list[DealCheck]:
+    """``sukno verify``: each deal's verdict (engine.shuffle), up to the first that is not fair."""
+    size = get_game(record.game).deck_size
+    out: list[DealCheck] = []
+    for number, deal in enumerate(record.deals, 1):
+        check = verify_deal(number, deal.fair, deal.decks, size)
+        out.append(check)
+        if not check.ok:
+            break
+    return out

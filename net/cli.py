@@ -113,6 +113,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--out", metavar="FILE", help="the file to write (default: standard output)")
     export.add_argument("--data", metavar="DIR", default="data", help="the club's data folder (default ./data)")
     export.set_defaults(func=_cmd_export)
+    from net.fair_cli import add_parsers as add_fair
+
+    add_fair(sub)  # verify, shuffle
     serve = sub.add_parser("serve", help="open the club: an SSH server (then: ssh -p 2222 localhost)")
     serve.add_argument("--config", metavar="FILE", help="a TOML file like config/sukno.toml (default: built-in)")
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
