@@ -33,6 +33,7 @@ DEFAULTS: dict[str, Any] = {
         "max_sessions_per_address": 50,
         "max_sessions_per_account": 3,
         "connections_per_minute": 60,
+        "connection_burst": 10,
         "input_bytes_per_second": 4096,
         "input_burst": 65536,
         "idle_timeout": 3600,
@@ -84,6 +85,7 @@ class Config:
     max_sessions_per_address: int = 50
     max_sessions_per_account: int = 3
     connections_per_minute: int = 60
+    connection_burst: int = 10
     input_bytes_per_second: int = 4096
     input_burst: int = 65536
     idle_timeout: float = 3600

@@ -1,4 +1,4 @@
-"""The door's limits: connections per address, sessions in all, per address and per account, idle and time.
+"""The door's limits: connections per address (checked at accept), sessions in all, per address and per account, idle and time.
 
 Kept in one place so each number of the config's limits is found next to the
 one check that enforces it.  A refusal is a short phrase (``"4 from 10.0.0.7"``)
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from net.config import Config
@@ -38,22 +39,74 @@ class TokenBucket:
         return True
 
 
+ADDRESSES_MAX = 4096
+"""Addresses whose connection rate is remembered; the least recently seen is forgotten first."""
+
+DOOR_SLACK = 10
+"""Connections over a session cap still let in, so that a person is told "the club is full".
+
+Refused at the door a client shows only "connection closed" (no SSH client prints
+the line sent before the version), so the door refuses on the caps only past this
+margin; the rate (``connection_burst``, ``connections_per_minute``) is what stops a flood.
+"""
+
+
 class Limits:
     """The caps of the config over the server's live ``sessions`` (the server's own set)."""
 
     def __init__(self, config: Config, sessions: set[Session]) -> None:
         self.config = config
         self.sessions = sessions
-        self._buckets: dict[str, TokenBucket] = {}
+        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+        self._live: dict[str, int] = {}  # open TCP connections per address (bounded by the caps)
+        self.live_total = 0
+        self.refused_at_door = 0
+        """Connections closed at accept, before any key exchange (for tests and the bench)."""
+
+    # -- the door: checked when a TCP connection is accepted, before SSH begins ---------------
 
     def admit_connection(self, peer: str) -> str | None:
+        """None and the connection is counted, or why it is refused (then it is not counted).
+
+        Checked at accept, so a flood costs one ``accept`` and one ``close`` per connection,
+        not a key exchange and a login each (issue 12, item 6).
+        """
+        config = self.config
         bucket = self._buckets.get(peer)
         if bucket is None:
-            if len(self._buckets) > 10000:
-                self._buckets.clear()
-            rate = self.config.connections_per_minute
-            bucket = self._buckets[peer] = TokenBucket(rate / 60, max(1, rate))
-        return None if bucket.take(1) else f"{peer}: too many connections"
+            rate = config.connections_per_minute
+            burst = min(max(1, rate), max(1, config.connection_burst))
+            bucket = self._buckets[peer] = TokenBucket(rate / 60, burst)
+            while len(self._buckets) > ADDRESSES_MAX:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(peer)
+        refusal = None
+        if self._live.get(peer, 0) >= config.max_sessions_per_address + DOOR_SLACK:
+            refusal = f"{config.max_sessions_per_address} from {peer}"
+        elif self.live_total >= config.max_sessions + DOOR_SLACK:
+            refusal = f"{config.max_sessions} sessions"
+        elif not bucket.take(1):
+            refusal = f"{peer}: too many connections"
+        if refusal is not None:
+            self.refused_at_door += 1
+            return refusal
+        self._live[peer] = self._live.get(peer, 0) + 1
+        self.live_total += 1
+        return None
+
+    def connection_closed(self, peer: str) -> None:
+        """An admitted connection ended (every admitted one comes here once)."""
+        count = self._live.get(peer, 0) - 1
+        if count > 0:
+            self._live[peer] = count
+        else:
+            self._live.pop(peer, None)
+        self.live_total = max(0, self.live_total - 1)
+
+    def remembered(self) -> int:
+        """How many addresses' rates are kept (at most ``ADDRESSES_MAX``)."""
+        return len(self._buckets)
 
     def admit_session(self, session: Session) -> str | None:
         config = self.config

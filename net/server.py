@@ -27,10 +27,11 @@ from asyncssh.mac import get_mac_algs
 
 from net.collector import collect_when_quiet, tune_gc
 from net.config import Config
+from net.door import Door
 from net.identity import StoreAccounts
 from net.limits import Limits
 from net.runtime import Runtime
-from net.session import Session, _club_app, locale_of
+from net.session import START_TIMEOUT, Session, _club_app, locale_of
 from net.spectate import Hubs, HubKey
 from net.texts import text
 from net.textual_compat import keep_tasks_lazy
@@ -111,6 +112,8 @@ class _Connection(asyncssh.SSHServer):
         self.fingerprint: str | None = None
         self.guest = False
         self.refused: str | None = None
+        self.open_sessions: set[Session] = set()
+        self._door_timer: asyncio.TimerHandle | None = None
         self.username = ""
         self.client_version = ""
         """The client's user name and version string: its own words, logged only through
@@ -120,12 +123,43 @@ class _Connection(asyncssh.SSHServer):
         self.conn = conn
         peer = conn.get_extra_info("peername")
         self.peer = str(peer[0]) if peer else "?"
-        self.refused = self.server.limits.admit_connection(self.peer)
-        self.server.connections.add(self)
+        self.server.connections.add(self)  # admitted by the door (net.door) before SSH began
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.conn = None
         self.server.connections.discard(self)
+        self._disarm()
+
+    # -- a connection holds sessions, or is closed ----------------------------------------
+
+    def auth_completed(self) -> None:
+        self._arm()  # logged in: now it must open a session in time
+
+    def session_opened(self, session: Session) -> None:
+        self.open_sessions.add(session)
+        self._disarm()
+
+    def session_closed(self, session: Session) -> None:
+        self.open_sessions.discard(session)
+        if not self.open_sessions and self.conn is not None:
+            self._arm()
+
+    def _arm(self) -> None:
+        """Close this connection if it holds no session for the login timeout (it costs a place)."""
+        self._disarm()
+        wait = self.server.config.login_timeout or START_TIMEOUT
+        self._door_timer = asyncio.get_running_loop().call_later(wait, self._no_session)
+
+    def _disarm(self) -> None:
+        if self._door_timer is not None:
+            self._door_timer.cancel()
+            self._door_timer = None
+
+    def _no_session(self) -> None:
+        self._door_timer = None
+        if not self.open_sessions and self.conn is not None:
+            log.info("connection from %s opened no session; closed", self.peer)
+            self.conn.close()
 
     def begin_auth(self, username: str) -> bool:
         self.username = username[:256]
@@ -242,8 +276,9 @@ class SuknoServer:
         )
         if config.ciphers:
             options["encryption_algs"] = config.ciphers
+        # Listening through the door: over-limit connections are closed before the key exchange.
         self._acceptor = await asyncssh.create_server(
-            lambda: _Connection(self), config.host, config.port, **options
+            lambda: _Connection(self), config.host, config.port, tunnel=Door(self.limits), **options
         )
         sockets = self._acceptor.sockets
         if sockets:
@@ -271,6 +306,7 @@ class SuknoServer:
 
     def forget(self, session: Session) -> None:
         self.sessions.discard(session)
+        session.conn.session_closed(session)
 
     # -- stop ---------------------------------------------------------------------------
 

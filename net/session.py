@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("sukno.server")
 
+START_TIMEOUT = 30.0
+"""Seconds a channel may stay open without asking for a shell (when the config has no login timeout)."""
+
 TERM_MAX = 256
 """Characters of the client's TERM kept (nothing reads more; a 30 KB TERM is cut here)."""
 
@@ -67,6 +70,11 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.driver: Any = None
         self.member: Member | None = None
         self.closed = False
+        """Ending: no more input is taken (the client left, sent EOF, or is being shown out)."""
+        self._gone = False  # the channel is lost: nothing more can be written
+        self._finished = False  # the exit status is sent
+        self._cleaned = False  # _cleanup ran (it runs once, whoever calls it first)
+        self._start_timer: asyncio.TimerHandle | None = None
         self.started = time.monotonic()
         self.last_input = self.started
         self.watching: int | None = None
@@ -87,6 +95,12 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:  # type: ignore[type-arg]
         self.chan = chan
         chan.set_write_buffer_limits(high=self.server.config.buffer_limit)
+        # Counted and listed from the channel's opening, not from its shell request: a
+        # channel that never asks for one is shown out after the login timeout.
+        self.server.sessions.add(self)
+        self.conn.session_opened(self)
+        wait = self.server.config.login_timeout or START_TIMEOUT
+        self._start_timer = asyncio.get_running_loop().call_later(wait, self._never_started)
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any) -> bool:
         self.has_pty = True
@@ -107,8 +121,21 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return False
 
     def session_started(self) -> None:
+        if self._start_timer is not None:
+            self._start_timer.cancel()
+            self._start_timer = None
+        if self.closed:  # the channel went away between its opening and its shell request
+            self._cleanup()
+            return
         self._task = asyncio.get_running_loop().create_task(self._main(), name="sukno session")
-        self.server.sessions.add(self)
+
+    def _never_started(self) -> None:
+        """No shell or command was asked for in time: close the channel, free the place."""
+        self._start_timer = None
+        if self._task is None:
+            log.info("session from %s never started; closed", self.conn.peer)
+            self.closed = True
+            self._cleanup()
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         if self.closed:
@@ -133,11 +160,16 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.text.resize(self.cols)
 
     def eof_received(self) -> bool:
+        # The client can type no more (``ssh -tt host </dev/null``): the session ends; the
+        # channel stays open for its exit status, and is then closed (it once hung forever).
         self._lost()
-        return False
+        return True
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._gone = True
         self._lost()
+        if self._task is None:  # never started: no _main to clean up after it
+            self._cleanup()
 
     def pause_writing(self) -> None:
         self._chan_paused = True
@@ -166,7 +198,7 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return size
 
     def send(self, data: bytes) -> None:
-        if self.closed or self.chan is None:
+        if self._gone or self._finished or self.chan is None:
             return
         try:
             self.chan.write(data)
@@ -205,11 +237,12 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.send((line.replace("\n", "\r\n") + "\r\n").encode("utf-8", "replace"))
 
     def finish(self, status: int = 0, message: str | None = None) -> None:
-        """Say goodbye (if anything to say) and close with an exit status."""
-        if self.closed or self.chan is None:
+        """Say goodbye (if anything to say) and close with an exit status (once)."""
+        if self._finished or self._gone or self.chan is None:
             return
         if message:
             self.write_line(message)
+        self._finished = True
         try:
             self.chan.exit(status)
         except (asyncssh.Error, OSError):
@@ -226,7 +259,6 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.finish(1, text(self.lang, "failed"))
         finally:
             self._cleanup()
-            self.server.forget(self)
 
     async def _serve(self) -> None:
         assert self.chan is not None
@@ -401,6 +433,13 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._end_watch(None)
 
     def _cleanup(self) -> None:
+        """The session's end, whatever ended it: the channel is closed and the server forgets it."""
+        if self._start_timer is not None:
+            self._start_timer.cancel()
+            self._start_timer = None
+        if self._cleaned:
+            return
+        self._cleaned = True
         if self._poll is not None:
             self._poll.cancel()
             self._poll = None
@@ -411,12 +450,13 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             clean(self.name or "-", 32), self.conn.fingerprint or ("guest" if self.guest else "-"),
             clean(self.term or "-", 32), self.cols, self.rows, self.lang, duration,
         )
-        if self.chan is not None and not self.closed:
+        self.closed = True
+        if self.chan is not None and not self._gone:
             try:
                 self.chan.close()
             except (asyncssh.Error, OSError):
                 pass
-        self.closed = True
+        self.server.forget(self)
 
     async def close(self, message: str | None = None) -> None:
         """Close from the server's side (shutdown, idle): say why, end the App, wait."""
@@ -436,7 +476,8 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             except (asyncio.TimeoutError, asyncio.CancelledError):
                 pass
         self.finish(0, message)
-
+        if self._task is None or not self._task.done():  # never started, or its App hangs
+            self._cleanup()
 
 
 def _club_app(session: Session) -> Any:

@@ -94,9 +94,15 @@ async def connect(
     pty: bool = True,
     window: int | None = None,
     command: str | None = None,
+    local_addr: str | None = None,
 ) -> Client:
-    """A client with a key (or a guest without one) and a pty of the given size."""
+    """A client with a key (or a guest without one) and a pty of the given size.
+
+    ``local_addr`` (e.g. ``127.0.0.2``, a loopback alias) makes it come from another address.
+    """
     options: dict[str, Any] = dict(known_hosts=None, username="tester", agent_path=None)
+    if local_addr:
+        options["local_addr"] = (local_addr, 0)
     if key is not None:
         options["client_keys"] = [key]
     else:
@@ -127,6 +133,7 @@ def new_key() -> asyncssh.SSHKey:
 def make_config(data: Path, **over: Any) -> Config:
     config = Config(port=0, data=data, tables=[{"game": "stukolka", "options": {}}])
     config.idle_timeout = 0
+    config.connection_burst = 60  # tests connect many clients at once; the door's own tests lower it
     for key, value in over.items():
         setattr(config, key, value)
     return config

@@ -1,0 +1,82 @@
+"""The club's door: every TCP connection is checked as it is accepted, before SSH begins.
+
+A refused connection (too many from its address, too fast, the club full)
+costs one ``accept``, one short line and one ``close``: no key exchange, no
+login, no App.  Refused after login, as before, a storm of 200 connections in
+5 s from one address made a player from another address wait 9 s for his
+first screen (issue 12, item 6).
+
+asyncssh has no hook before the key exchange, but it listens through any
+object with a ``create_server(factory, host, port)`` coroutine (its
+``tunnel`` option): ``Door`` is one, and listens itself with a protocol that
+consults the limits, then hands an admitted connection to asyncssh.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+from net.limits import Limits
+from net.texts import text
+
+
+class _Gate(asyncio.Protocol):
+    """One accepted TCP connection: refused here, or passed through to asyncssh's connection."""
+
+    def __init__(self, limits: Limits, factory: Callable[[str, int], Any]) -> None:
+        self.limits = limits
+        self.factory = factory
+        self.inner: Any = None
+        self.peer = "?"
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        self.peer = str(peer[0]) if peer else "?"
+        refusal = self.limits.admit_connection(self.peer)
+        if refusal is not None:
+            # RFC 4253 §4.2 lets a server send lines before its version; clients show or skip them.
+            lines = "".join(f"{text(lang, 'full', what=refusal)}\r\n" for lang in ("en", "ru"))
+            assert isinstance(transport, asyncio.WriteTransport)
+            transport.write(lines.encode("utf-8"))
+            transport.close()
+            return
+        self.inner = self.factory("", 0)
+        self.inner.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self.inner is not None:
+            self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received() if self.inner is not None else None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.inner is not None:
+            self.limits.connection_closed(self.peer)
+            self.inner.connection_lost(exc)
+            self.inner = None
+
+    def pause_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.resume_writing()
+
+
+class Door:
+    """What asyncssh listens through (its ``tunnel=``): our own listening socket with a ``_Gate`` each."""
+
+    def __init__(self, limits: Limits, backlog: int = 256) -> None:
+        self.limits = limits
+        self.backlog = backlog
+
+    async def create_server(self, factory: Callable[[str, int], Any], host: str, port: int) -> asyncio.Server:
+        loop = asyncio.get_running_loop()
+        return await loop.create_server(lambda: _Gate(self.limits, factory), host or None, port,
+                                        backlog=self.backlog, reuse_address=True)
+
+
+__all__ = ["Door"]
