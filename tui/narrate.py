@@ -47,7 +47,36 @@ def show(value: Any, names: Sequence[str], lang: str, ascii: bool, key: str = ""
 
 
 def narrate(event: Event, names: Sequence[str], lang: str, ascii: bool = False) -> str:
-    """The sentence for one event."""
+    """The sentence for one event (English when the player's catalogue has none, plainly when neither has)."""
+    told = sentence(event, names, lang, ascii)
+    if told is None and lang != "en":
+        told = sentence(event, names, "en", ascii)
+    if told is not None:
+        return told
+    who = names[event.seat] if event.seat is not None and 0 <= event.seat < len(names) else ""
+    params = _params(event, names, lang, ascii)
+    data = " ".join(f"{k}={v}" for k, v in params.items() if k not in ("who", "seatno"))
+    return tr(lang, "ev.generic", who=f"{who}: " if who else "", kind=event.kind.replace("_", " "),
+              data=f" ({data})" if data else "")
+
+
+def sentence(event: Event, names: Sequence[str], lang: str, ascii: bool = False) -> str | None:
+    """The catalogue's own sentence in ``lang`` ("" for an event told otherwise); None if no entry fits."""
+    params = _params(event, names, lang, ascii)
+    catalogue = CATALOGUES.get(lang, {})
+    for key in (f"ev.{event.kind}", f"ev.{event.kind}.alt"):  # .alt: the same kind with other data
+        template = catalogue.get(key)
+        if template is None:
+            continue
+        try:
+            return _tidy(render(lang, template, params))
+        except (KeyError, IndexError, ValueError):
+            continue
+    return None
+
+
+def _params(event: Event, names: Sequence[str], lang: str, ascii: bool) -> dict[str, Any]:
+    """The event's data made readable, plus ``who`` and ``seatno``."""
     who = names[event.seat] if event.seat is not None and 0 <= event.seat < len(names) else ""
     params: dict[str, Any] = {k: show(v, names, lang, ascii, k) for k, v in event.data.items()}
     action = event.data.get("action")
@@ -61,17 +90,7 @@ def narrate(event: Event, names: Sequence[str], lang: str, ascii: bool = False) 
         params.setdefault("suit", card.suit.text(ascii))
     if "k" in params:
         params.setdefault("count", params["k"])  # french3 names the bought count k
-    for key in (f"ev.{event.kind}", f"ev.{event.kind}.alt"):  # .alt: the same kind with other data
-        template = CATALOGUES.get(lang, {}).get(key) or CATALOGUES["en"].get(key)
-        if template is None:
-            continue
-        try:
-            return _tidy(render(lang, template, params))
-        except (KeyError, IndexError, ValueError):
-            continue
-    data = " ".join(f"{k}={v}" for k, v in params.items() if k not in ("who", "seatno"))
-    return tr(lang, "ev.generic", who=f"{who}: " if who else "", kind=event.kind.replace("_", " "),
-              data=f" ({data})" if data else "") 
+    return params
 
 
 def _tidy(text: str) -> str:

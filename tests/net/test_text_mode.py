@@ -186,3 +186,25 @@ async def test_a_watcher_in_text_mode_hears_public_events_and_no_hidden_card(tmp
         assert b"\x1b" not in watcher.raw
         await watcher.close()
         await anna.close()
+
+
+async def test_an_unknown_term_gets_the_text_mode_and_a_pty_gets_the_line_editor(tmp_path):
+    """TERM unknown to terminfo → text mode; on a real terminal (``ssh -t host text``) Up recalls a line."""
+    config = make_config(tmp_path / "data", tables=TABLES)
+    async with running(config) as server:
+        odd = await connect_text(server.port, key=None, term="nosuchterm-9000")
+        await odd.wait("in text mode")
+        assert b"\x1b" not in odd.raw
+        await odd.close()
+
+        xterm = await connect_text(server.port, key=None, term="xterm-256color", command="text")
+        await xterm.wait("in text mode")
+        xterm.send("who")
+        await xterm.wait("Online (")
+        xterm.chan.write(b"\x1b[A\r")  # Up: the line editor gives back "who"
+        await xterm.wait("Online (")
+        await xterm.close()
+
+        screen = await connect_text(server.port, key=None, term="xterm-256color", command="screen")
+        await until(lambda: b"\x1b[?1049h" in screen.raw, what="the screen for ssh -t host screen")
+        await screen.close()

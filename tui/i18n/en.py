@@ -253,7 +253,7 @@ MESSAGES: dict[str, str] = {
     "ev.ready": "{who} is ready: done trading.",
     "ev.window_open": "{who} holds the best card, {card}: trading is open.",
     "ev.window_closed": "Trading is closed.",
-    "ev.speculator": "The speculator K♠ turns up: a redeal.",
+    "ev.speculator": "{who} turns up the speculator, the king of spades: a redeal.",
     "ev.win": "{who} wins with {card} and takes {pot}.",
     "ev.take": "{who} takes card {place} from {from}.",
     "ev.draw": "{who} draws a card.",

@@ -259,7 +259,7 @@ MESSAGES: dict[str, str] = {
     "ev.ready": "{who} больше не торгуется.",
     "ev.window_open": "У {who} старшая карта, {card}: торг открыт.",
     "ev.window_closed": "Торг закрыт.",
-    "ev.speculator": "Открылся спекулянт, К♠: пересдача.",
+    "ev.speculator": "{who} открывает спекулянта, короля пик: пересдача.",
     "ev.win": "{who} выигрывает картой {card} и берёт {pot}.",
     "ev.take": "{who} берёт карту {place} у {from}.",
     "ev.draw": "{who} тянет карту из колоды.",
