@@ -342,7 +342,7 @@ class AdminCommands:
             message = line(session.lang)
             app, member = session.app, session.member
             if app is not None:
-                app.call_later(app.notify, message, title=text(session.lang, "announce"), timeout=30, markup=False)
+                app.call_later(app.announce, message)  # a log line (tui.app.ClubApp.announce)
             elif member is not None:
                 member.say_note(message)
             elif getattr(session, "text", None) is not None:

@@ -45,7 +45,7 @@ DEFAULTS: dict[str, Any] = {
         "grant": 10000,
     },
     "spectators": {
-        "buckets": ["80x24", "120x40"],
+        "buckets": ["80x24", "100x30", "120x40", "160x50"],
         "buffer_limit": 262144,
     },
     "admin": {
@@ -92,7 +92,7 @@ class Config:
     max_session_time: float = 0
     max_cols: int = 250
     max_rows: int = 100
-    buckets: list[tuple[int, int]] = field(default_factory=lambda: [(80, 24), (120, 40)])
+    buckets: list[tuple[int, int]] = field(default_factory=lambda: [(80, 24), (100, 30), (120, 40), (160, 50)])
     buffer_limit: int = 262144
     tables: list[dict[str, Any]] = field(default_factory=list)
     grant: int = 10000

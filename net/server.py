@@ -228,7 +228,7 @@ class SuknoServer:
             accounts = StoreAccounts(store, config.grant, reserved=config.admins)
         self.accounts = accounts
         self._player_app = player_app or _club_app
-        # SpectatorApp leaves its own bottom row empty for the watcher's command line.
+        # SpectatorApp leaves its own bottom two rows empty for the watcher's note and command line.
         self.hubs = Hubs(spectator_app or self._spectator_app, config.buckets,
                          buffer_limit=config.buffer_limit, reserve_rows=0)
         self.sessions: set[Session] = set()

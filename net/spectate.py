@@ -12,10 +12,10 @@ once and writes it to every :class:`Member`.
 - A member whose channel or connection buffer is over the limit is *stale*:
   his frames are skipped (he costs nothing) and he gets the cached full screen
   once his buffers drain.
-- Each watcher's own command line is the bottom row of his window, drawn here
+- Each watcher's own note and command line are the bottom two rows of his window, drawn here
   with plain escape sequences; his keys never reach the shared App.
-- Window sizes are bucketed (the largest bucket that fits; the view sits
-  top-left), because each extra group costs a render per event.
+- Window sizes are bucketed (the widest configured width and the tallest configured
+  height that fit; the view sits top-left), because each extra group costs a render per event.
 """
 
 from __future__ import annotations
@@ -42,9 +42,16 @@ MAX_LINE = 300
 
 
 def bucket_for(cols: int, rows: int, buckets: list[tuple[int, int]]) -> tuple[int, int] | None:
-    """The largest bucket that fits the window, or None if the window is smaller than all."""
-    fitting = [b for b in buckets if b[0] <= cols and b[1] <= rows]
-    return max(fitting, key=lambda b: (b[0] * b[1], b)) if fitting else None
+    """The frame for a window: the widest configured width and the tallest configured height that fit.
+
+    Widths and heights are taken apart (a grid of the configured sizes), so a 160×24 window gets a
+    160-column frame, not an 80-column one; None if the window is smaller than every bucket.
+    """
+    widths = [b[0] for b in buckets if b[0] <= cols]
+    heights = [b[1] for b in buckets if b[1] <= rows]
+    if not widths or not heights:
+        return None
+    return max(widths), max(heights)
 
 
 class Wire(Protocol):
@@ -125,18 +132,22 @@ class Member:
     # -- the command line -----------------------------------------------------------
 
     def command_line(self) -> str:
-        """The bottom row: the note (an answer to the last command) or the prompt and text."""
+        """The bottom two rows: the note (the answer to the last command, or the house's words) over the prompt.
+
+        The answer never takes the prompt's place (issue 13, item 12): the watcher always sees where he types.
+        """
         width = self.cols
-        if self.note and not self.text:
-            body = _fit(self.note, width)
-            return f"\x1b[{self.rows};1H\x1b[0m\x1b[2K\x1b[2m{body}\x1b[0m"
         room = max(0, width - cell_len(self.prompt) - 1)
         shown = self.text
         while cell_len(shown) > room:
             shown = shown[1:]
         line = _fit(self.prompt, width) + shown
         cursor = "\x1b[7m \x1b[0m" if cell_len(line) < width else ""
-        return f"\x1b[{self.rows};1H\x1b[0m\x1b[2K{line}{cursor}"
+        out = f"\x1b[{self.rows};1H\x1b[0m\x1b[2K{line}{cursor}"
+        if self.rows >= 2:
+            note = _fit(self.note, width)
+            out = f"\x1b[{self.rows - 1};1H\x1b[0m\x1b[2K\x1b[33m{note}\x1b[0m" + out
+        return out
 
     def redraw_line(self) -> None:
         if not self.stale:
@@ -171,8 +182,7 @@ class Member:
                     self.on_eof()
                     return
             elif ch.isprintable() and len(self.text) < MAX_LINE:
-                self.text += ch
-                self.note = ""
+                self.text += ch  # the answer stays above the prompt while he types the next line
                 changed = True
         if changed and self.hub is not None:
             self.redraw_line()
@@ -231,9 +241,9 @@ class Hub:
         self.frames += 1
         payload = data.encode("utf-8", "replace")
         rows = self.size[1]
-        # A frame that repaints the App's (empty) bottom row wipes the command line of
+        # A frame that repaints the App's (empty) bottom rows wipes the note and command line of
         # watchers whose window is exactly the bucket's height: draw theirs again.
-        touched = f"\x1b[{rows};" in data
+        touched = f"\x1b[{rows};" in data or f"\x1b[{rows - 1};" in data
         for member in self.members:
             if member.stale:
                 continue

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from rich.text import Text
 from textual.app import App
 from textual.message import Message
 
@@ -166,6 +167,17 @@ class ClubApp(App):
             (self.ring or self.bell)()
 
     # -- messages from other sessions -----------------------------------------------------
+
+    def announce(self, line: str) -> None:
+        """The house's words (admin ``say``, a shutdown): a line in the log, not a toast over it."""
+        say = getattr(self.screen, "say_line", None)
+        if say is not None and getattr(self.screen, "is_mounted", False):
+            try:
+                say(Text(line, style="bold yellow"))
+                return
+            except Exception:  # no log on this screen yet
+                log.exception("announcement not shown in the log")
+        self.notify(line, timeout=15, markup=False)  # the welcome screen has no log
 
     def on_table_changed(self, message: TableChanged) -> None:
         screen = self.screen

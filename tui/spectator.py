@@ -5,8 +5,8 @@ Interface used by ``net/spectate.py``::
     SpectatorApp(club, table_id, *, lang="en", ascii=False)
 
 It draws the public (SPECTATOR) view with the same widgets as the players'
-screens and leaves the bottom row of the screen empty: the server draws each
-spectator's own command line there.  It redraws only on the table's events
+screens and leaves the bottom two rows of the screen empty: the server draws each
+spectator's own note and command line there.  It redraws only on the table's events
 (posted as a coalescing message) and the timer bar's clock; nothing else
 ticks.  The viewer name is None, so ``Table.view_for`` gives the public view
 and no hand is ever in it.
@@ -30,7 +30,7 @@ class SpectatorApp(App):
     CSS_PATH = str(Path(__file__).with_name("sukno.tcss"))
     ENABLE_COMMAND_PALETTE = False
     DEFAULT_CSS = """
-    SpectatorApp #inputrow { height: 1; }
+    SpectatorApp #inputrow { height: 2; }
     """
 
     def __init__(self, club: Club, table_id: int, *, lang: str = "en", ascii: bool = False):

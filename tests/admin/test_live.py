@@ -46,6 +46,15 @@ async def test_say_sessions_close(config):
         assert status == 0 and "told 2 session(s)" in out
         await anna.wait("The house: Table 1 closes now")
         await boris.wait("The house: Table 1 closes now")
+        for client in (anna, boris):  # one log line (issue 13, item 14): said once, no "The house: The house"
+            screen = client.text()
+            assert screen.count("The house: Table 1 closes now") == 1 and "The house: The house" not in screen
+        await asyncio.sleep(1.0)
+        assert "The house: Table 1 closes now" in anna.text()  # it stays in the log, it does not fade
+        rows = anna.text().split("\n")
+        said = next(i for i, row in enumerate(rows) if "The house: Table 1 closes now" in row)
+        assert rows[said].startswith("The house") and said < len(rows) - 2  # a log line above the hint and prompt
+        assert boris.text().split("\n")[-1].startswith("watching")  # the watcher's prompt is still there
 
         status, _, _ = await sukno_admin(config.data, "close", "1")
         assert status == 0 and server.club.tables == {}

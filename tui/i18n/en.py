@@ -85,7 +85,7 @@ MESSAGES: dict[str, str] = {
     "table.hint_ready": "Type start when you are ready ({ready} of {total} ready).",
     "table.hint_need": "Waiting for {count:plural:one more player|# more players} to sit down (or: sit bot).",
     "table.hint_over": "The session is over. Type start for a new one, or stand.",
-    "table.hint_spectator": "You are watching. say … to talk, leave to go back to the hall.",
+    "table.hint_spectator": "You are watching: say … to talk, leave for the hall.",
     "table.hand_keys": "a card's number 1–{last} and Enter, or click a card",
     "table.no_hand": "",
     "table.balance": "{name}: {money}",

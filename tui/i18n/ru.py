@@ -85,7 +85,7 @@ MESSAGES: dict[str, str] = {
     "table.hint_ready": "Наберите start (начать), когда готовы (готовы {ready} из {total}).",
     "table.hint_need": "Ждём ещё {count:plural:# игрока|# игроков|# игроков} (или: сесть бот).",
     "table.hint_over": "Игра окончена. start — новая, встать — уйти с места.",
-    "table.hint_spectator": "Вы смотрите. сказать … — говорить, уйти — в зал.",
+    "table.hint_spectator": "Вы смотрите: сказать … — говорить, уйти — в зал.",
     "table.hand_keys": "номер карты 1–{last} и Enter или щелчок по карте",
     "table.no_hand": "",
     "table.balance": "{name}: {money}",

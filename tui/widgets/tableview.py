@@ -195,8 +195,11 @@ class TableView(Vertical):
 
     def hint_text(self, view: dict[str, Any], legal: list[Action]) -> str:
         lang, table = self.lang, self.table
-        if view.get("seat") is None:
-            return tr(lang, "table.hint_spectator")
+        if view.get("seat") is None:  # a watcher: whose turn it is (his own commands are on his prompt)
+            names = view.get("names", [])
+            waiting = ", ".join(names[s] for s in view.get("to_act", []) if s < len(names) and names[s])
+            return tr(lang, "table.hint_wait", names=waiting) if table.in_deal() and waiting \
+                else tr(lang, "table.hint_spectator")
         if legal:
             return tr(lang, "table.hint_act", actions=actions_hint(legal, lang, self.ascii))
         if table.in_deal():
