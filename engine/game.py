@@ -441,6 +441,16 @@ class Game(ABC):
         self.deals[-1].actions.append((seat, action))
         return self._apply(seat, action)
 
+    def why_not(self, seat: int, action: Action) -> IllegalAction | None:
+        """Why ``action`` would be refused for ``seat`` on his turn (None: it is legal, or not his turn).
+
+        Nothing changes: the TUI's hint says why a rule narrows the choice before anyone is refused.
+        """
+        action = self._normalize(action)
+        if not self.in_deal or seat not in self._to_act() or self._allows(seat, action):
+            return None
+        return self._why_illegal(seat, action, self._legal(seat))
+
     def _allows(self, seat: int, action: Action) -> bool:
         """Whether ``action`` (normalized) is legal for ``seat``, whose turn it is.
 

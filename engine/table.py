@@ -395,6 +395,13 @@ class Table:
             return []
         return self.game.legal_actions(seat)
 
+    def why_not(self, name: str, action: Action) -> IllegalAction | None:
+        """``Game.why_not`` for a seated player: the reason a rule bars ``action`` now, or None."""
+        seat = self.seat_of(name)
+        if seat is None or self.game is None:
+            return None
+        return self.game.why_not(seat, action)
+
     def deadline(self) -> float | None:
         """When ``tick`` is next needed: the game's own timer, a bot's move, a turn clock, a grace."""
         times = [self.game.deadline() if self.in_deal() else None, self.auto.deadline(self)]  # type: ignore[union-attr]

@@ -28,6 +28,11 @@ def explain(err: IllegalAction, lang: str, ascii: bool = False) -> str:
     return err.message
 
 
+def params_for(err: IllegalAction, lang: str, ascii: bool = False) -> dict[str, Any]:
+    """The refusal's parameters as the catalogue writes them (cards in the player's notation, his verbs)."""
+    return {k: _param(k, v, lang, ascii) for k, v in err.params.items()}
+
+
 def _param(key: str, value: Any, lang: str, ascii: bool) -> Any:
     if isinstance(value, (Card, Suit)):
         return value.text(ascii)

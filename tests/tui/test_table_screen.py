@@ -13,6 +13,12 @@ from tui.commands import show_action
 from tui.screens.table import TableScreen
 
 
+def typed(action, lang: str, ascii: bool = False) -> str:
+    """What a person types for ``action``: a bare ``buy`` (keep the hand) is typed ``buy 0`` (issue 13 item 7)."""
+    line = show_action(action, lang, ascii)
+    return line + " 0" if action.verb == "buy" and not action.args else line
+
+
 def hand_of(app: ClubApp) -> list[Card]:
     return app.screen.tview.my_hand()
 
@@ -127,19 +133,19 @@ async def test_a_whole_stukolka_deal_at_120x40():
         await type_line(pilot, "начать")
         game = table.game
         assert game is not None and game.in_deal
-        typed = 0
+        count = 0
         for _ in range(200):
             if not game.in_deal:
                 break
             seat = game.to_act()[0]
             action = game.legal_actions(seat)[0]
             if seat == 0:
-                await type_line(pilot, show_action(action, "ru", False))
-                typed += 1
+                await type_line(pilot, typed(action, "ru"))
+                count += 1
             else:
                 table.act(game.names[seat], action.text())
                 await pilot.pause()
-        assert not game.in_deal and typed >= 2
+        assert not game.in_deal and count >= 2
         screen = text(app)
         assert "Сдача окончена." in screen
         assert "Наберите start" in screen
@@ -188,7 +194,7 @@ async def test_every_registered_game_renders_through_a_deal(game_name):
             seat = rng.choice(game.to_act())
             action = rng.choice(game.legal_actions(seat))
             if seat == 0:
-                await type_line(pilot, show_action(action, "ru", app.ascii))
+                await type_line(pilot, typed(action, "ru", app.ascii))
             else:
                 table.act(game.names[seat], action.text(), now=app.clock())
                 await pilot.pause()

@@ -7,6 +7,8 @@ coalesced ``TableChanged`` message from the table's subscription.
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 
 from engine.cards import Card
@@ -117,8 +119,18 @@ class TableScreen(ClubScreen):
         if app.player not in self.table.seats:
             self.error(self.t("cmd.spectator_no_act"))
             return True
+        if command.card is not None:  # a card typed alone: the one legal action with it (discard 8♠ …)
+            verb = next((a.verb for a in self.legal() if a.args == (command.card,)), verb)
+            command = Command(verb, command.args, command.rest, command.word, command.card)
+        if verb == "buy":
+            command = buy_command(self, command)
+            if command is None:
+                return True
+        before = my_cards(self)
         self.tview.chosen.clear()
         self.table.act(app.player, commands.action_text(command), now=app.clock())
+        if verb == "buy":
+            tell_bought(self, before, command)
         return True
 
     def explain(self, err) -> str:
@@ -126,10 +138,10 @@ class TableScreen(ClubScreen):
         legal = self.legal()
         listed = any(word in reason.lower() for word in ("you may", "можно"))
         if legal and not listed and not err.key.startswith("table."):
-            from tui.widgets.tableview import actions_hint
+            from tui.hints import actions_hint
 
-            return self.t("action.suggest", reason=reason, actions=actions_hint(legal, self.club_app.lang,
-                                                                               self.club_app.ascii))
+            return self.t("action.suggest", reason=reason, actions=actions_hint(
+                legal, self.club_app.lang, self.club_app.ascii, self.tview.my_hand()))
         return reason
 
     def describe(self) -> None:
@@ -212,3 +224,52 @@ class TableScreen(ClubScreen):
             except CardError:
                 pass
         return out
+
+
+# -- buying (the three-hander's widow, Стуколка's buying; issue 13 item 7) ------------------
+# Functions of the screen, not methods: the text mode borrows ``TableScreen.handle_here`` and
+# gives only ``table``, ``club_app``, ``legal``, ``t``, ``say_line`` and ``error``.
+
+
+def my_cards(screen: Any) -> list[Card]:
+    """The player's hand from his view (the text mode borrows this screen's verbs: no widgets here)."""
+    view = screen.table.view_for(screen.club_app.player)
+    seat, hands = view.get("seat"), view.get("hands") or []
+    if seat is None or seat >= len(hands) or hands[seat] is None:
+        return []
+    return list(hands[seat])
+
+
+def buy_command(screen: Any, command: Command) -> Command | None:
+    """``buy 0`` keeps the hand; a bare ``buy`` where cards may be given asks which (None: nothing done)."""
+    if command.args in (("0",), ("0", "0")):
+        return Command("buy", (), "", command.word)
+    if command.args:
+        return command
+    legal = screen.legal()
+    giving = [a for a in legal if a.verb == "buy" and a.args and all(isinstance(c, Card) for c in a.args)]
+    if not giving or Action("buy") not in legal:
+        return command  # buying blind or standing pat is the only bare buy there is
+    app = screen.club_app
+    most = max(len(a.args) for a in giving)
+    low = sorted(my_cards(screen), key=lambda c: (c.rank, c.suit))[:min(2, most)]
+    word = commands.verb_word("buy", app.lang)
+    example = " ".join([word] + [c.text(app.ascii) for c in low])
+    screen.say_line(screen.t("hint.buy_which", verb=word, most=most, example=example), style="yellow")
+    return None
+
+
+def tell_bought(screen: Any, before: list[Card], command: Command) -> None:
+    """Only the buyer learns which cards came in."""
+    after = my_cards(screen)
+    if not before or not after:
+        return
+    gave = [c for c in before if c not in after]
+    got = [c for c in after if c not in before]
+    ascii = screen.club_app.ascii
+    if gave or got:
+        screen.say_line(screen.t("hint.bought", gave=" ".join(c.text(ascii) for c in gave) or "—",
+                                 got=" ".join(c.text(ascii) for c in got) or "—"))
+    elif not command.args:
+        screen.say_line(screen.t("hint.kept"))
+

@@ -19,7 +19,7 @@ from engine.autoplay import is_bot
 from engine.cards import Card
 from engine.game import Action
 from engine.table import Table
-from tui.commands import show_action
+from tui.hints import actions_hint, prompt  # noqa: F401  (actions_hint: imported from here before)
 from tui.i18n import money, tr
 from tui.narrate import narrate
 from tui.text.answers import TRICK_CARDS, TRICK_ENDS
@@ -43,30 +43,6 @@ def header_text(table: Table, view: dict[str, Any], lang: str, ascii: bool) -> s
         trump=tr(lang, "table.trump", suit=trump.text(ascii)) if trump is not None and hasattr(trump, "text") else "",
         deal=view.get("deal_no", 0),
     )
-
-
-def actions_hint(legal: list[Action], lang: str, ascii: bool) -> str:
-    """``knock · pass · play 9♣/4♦`` — the legal actions, grouped by verb."""
-    by_verb: dict[str, list[Action]] = {}
-    for action in legal:
-        by_verb.setdefault(action.verb, []).append(action)
-    parts = []
-    for verb, actions in by_verb.items():
-        with_args = [a for a in actions if a.args]
-        plain = [a for a in actions if not a.args]
-        if plain:
-            parts.append(show_action(plain[0], lang, ascii))
-        priced = len(with_args) == 1 and all(type(x) is int for x in with_args[0].args)
-        if priced:  # a price: the one listed action stands for every price from it up (Спекулянт)
-            parts.append(f"{show_action(Action(verb), lang, ascii)} N≥{with_args[0].args[0]}")
-        elif with_args:
-            if len(with_args) > 6:
-                parts.append(show_action(Action(verb), lang, ascii) + " …")
-            else:
-                first = show_action(with_args[0], lang, ascii)
-                rest = [" ".join(x.text(ascii) if isinstance(x, Card) else str(x) for x in a.args) for a in with_args[1:]]
-                parts.append("/".join([first] + rest))
-    return " · ".join(parts)
 
 
 class TableView(Vertical):
@@ -201,7 +177,7 @@ class TableView(Vertical):
             return tr(lang, "table.hint_wait", names=waiting) if table.in_deal() and waiting \
                 else tr(lang, "table.hint_spectator")
         if legal:
-            return tr(lang, "table.hint_act", actions=actions_hint(legal, lang, self.ascii))
+            return prompt(table, self.viewer or "", view, legal, lang, self.ascii)
         if table.in_deal():
             names = view.get("names", [])
             waiting = ", ".join(names[s] for s in view.get("to_act", []) if s < len(names))

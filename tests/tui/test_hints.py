@@ -1,0 +1,126 @@
+"""Issue 13 items 7 and 9: the "You may" line names every choice and says why a rule narrows it; buying.
+
+Read off the screen at 80×24 (Textual Pilot), in English and in Russian.
+"""
+
+from __future__ import annotations
+
+import pytest
+from screen import rows, text, type_line
+
+from engine.club import Club
+from tui.app import ClubApp
+
+
+def flat(app: ClubApp) -> str:
+    return " ".join(text(app).split())
+
+
+def hint_row(app: ClubApp) -> str:
+    return next(row for row in reversed(rows(app)) if row.strip())
+
+
+async def french3_exchange(pilot, club: Club) -> None:
+    """Seed 10: anna is the eldest, the first to buy from the widow."""
+    await type_line(pilot, "sit 1")
+    table = club.tables[1]
+    for name in ("boris", "vera"):
+        table.sit(name)
+        table.start(name)
+    await type_line(pilot, "start")
+    assert table.game.to_act() == (0,) and table.game.phase == "exchange"
+
+
+@pytest.mark.parametrize("lang,hint,ask,kept", [
+    ("en", "You may: buy 0 keeps all · buy + up to 12 cards to give (buy 3♦ 4♣)",
+     "Which cards do you give? Type buy and up to 12 cards of your hand, e.g. buy 3♦ 4♣; buy 0 keeps your hand.",
+     "You keep your hand: no card bought."),
+    ("ru", "Можно: купить 0 — оставить всё · купить + до 12 карт на сброс (купить 3♦ 4♣)",
+     "Какие карты отдаёте? Наберите купить и до 12 карт из руки, например купить 3♦ 4♣; купить 0 — оставить свои карты.",
+     "Вы оставляете свои карты: ничего не прикуплено."),
+])
+async def test_the_three_handers_buy_names_the_cards_and_bare_buy_asks(lang, hint, ask, kept):
+    club = Club([{"game": "french3", "clock": 0}], seed=10)
+    app = ClubApp(club, "anna", lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await french3_exchange(pilot, club)
+        game = club.tables[1].game
+        assert hint_row(app).strip() == hint
+        await type_line(pilot, "buy" if lang == "en" else "купить")
+        assert ask in flat(app)
+        assert game.to_act() == (0,) and game.bought[0] is None  # nothing was bought
+        await type_line(pilot, "buy 0" if lang == "en" else "купить 0")
+        assert kept in flat(app)
+        assert game.bought[0] == 0 and game.to_act() == (1,)
+
+
+async def test_the_buyer_learns_which_cards_came_in_and_nobody_else_does():
+    club = Club([{"game": "french3", "clock": 0}], seed=10)
+    app = ClubApp(club, "anna")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await french3_exchange(pilot, club)
+        game = club.tables[1].game
+        coming = list(game.widow[:2])
+        await type_line(pilot, "buy 3d 4c")
+        got = " ".join(c.text() for c in sorted(coming))
+        line = next(row for row in rows(app) if row.startswith("You gave"))
+        assert {"3♦", "4♣"} <= set(line.split()) and all(c.text() in line for c in coming), (line, got)
+        public = " ".join(str(e.event.data) for e in club.tables[1].log_since(0))
+        assert not any(str(c) in public for c in coming)  # the log tells a count, not the cards
+
+
+async def to_follow(pilot, club: Club) -> None:
+    """French three-hander, seed 10, everyone stands pat; play until anna follows with a narrowed choice."""
+    table = club.tables[1]
+    game = table.game
+    for _ in range(200):
+        seat = game.to_act()[0]
+        if game.phase == "play" and seat == 0 and game.trick:
+            legal = {a.args[0] for a in game.legal_actions(0)}
+            if legal != set(game.hands[0]):
+                break
+        action = "buy" if game.phase == "exchange" else game.legal_actions(seat)[0].text()
+        table.act(game.names[seat], action)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("lang,reason", [("en", "— you must follow {suit} (§3.5)"),
+                                         ("ru", "— нужно ходить в масть {suit} (§3.5)")])
+async def test_the_hint_says_why_the_cards_are_narrowed_before_any_refusal(lang, reason):
+    club = Club([{"game": "french3", "clock": 0}], seed=10)
+    app = ClubApp(club, "anna", lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await french3_exchange(pilot, club)
+        await to_follow(pilot, club)
+        game = club.tables[1].game
+        led = game.trick[0][1].suit
+        legal = [a.args[0] for a in game.legal_actions(0)]
+        row = hint_row(app)
+        if any(c.suit == led for c in game.hands[0]):
+            assert reason.format(suit=led.text()) in row, row
+        else:
+            assert "(R20)" in row, row
+        assert all(c.text() in row for c in legal)
+
+
+@pytest.mark.parametrize("lang,bid", [("en", "bid N — your price, at least 1 k."),
+                                      ("ru", "даю N — ваша цена, не меньше 1 к.")])
+async def test_a_price_is_said_in_words(lang, bid):
+    club = Club([{"game": "speculator", "clock": 0}], seed=3)
+    table = club.tables[1]
+    app = ClubApp(club, "anna", lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "sit 1")
+        for name in ("boris", "vera"):
+            table.sit(name)
+            table.start(name)
+        await type_line(pilot, "start")
+        game = table.game
+        for _ in range(30):
+            if any(a.verb == "bid" for a in game.legal_actions(0)):
+                break
+            seat = game.to_act()[0]
+            table.act(game.names[seat], "reveal" if game.phase == "reveal" else "ready")
+        await pilot.pause()
+        assert bid in hint_row(app)
+        assert "N≥" not in text(app)
