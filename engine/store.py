@@ -6,7 +6,27 @@ embedded backend is SQLite (``engine.store_sqlite.SqliteStore``), and a
 PostgreSQL backend shared by several ``sukno serve`` processes would be a
 second class with the same methods, not a rewrite.  Nothing here imports
 asyncio; every call is synchronous and short (an append + commit is well
-under a millisecond with SQLite on this machine: ``tests/bench/journal_bench.py``).
+under a millisecond with SQLite on this machine: ``tests/bench/journal_bench.py``)
+and never waits long for a lock (below).
+
+The event loop and the store (issue 12)
+---------------------------------------
+The server calls the store on its asyncio loop, on purpose: an action is
+applied, committed and only then broadcast, all in one turn of the loop, so
+nobody ever sees a change that is not on disk (kill -9 loses nothing,
+``tests/net/test_crash_recovery.py``).  A store thread would have to hold the
+broadcast until its commit returned, and every table's order of events with
+it, for a commit that takes a fraction of a millisecond.  What made that
+dangerous is waiting: another process holding the database's lock (a backup,
+the ``sqlite3`` shell with ``BEGIN EXCLUSIVE``) made every write wait up to
+SQLite's busy timeout, and every session with it.  So the server's store
+(``exclusive=True``) lets a write wait at most ``WRITE_WAIT`` (50 ms) for
+such a lock and then refuses it: the table says "could not write that down",
+rebuilds itself from its journal and everyone else goes on; reads never wait
+in WAL mode.  The calls that are not per action are bounded too: history and
+statements take a ``limit``, a record is read by its id.  A vanished file
+(the data folder deleted) stops every write (``StoreError``, the table says
+the book is gone).  ``tests/bench/store_lock_bench.py`` prints the figures.
 
 How the server uses it
 ----------------------

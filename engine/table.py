@@ -87,16 +87,30 @@ class TableError(IllegalAction):
 _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)?|\x1b[@-_]?|\x9b[0-?]*[ -/]*[@-~]")
 
 
+MAX_MARKS = 2
+"""Combining marks kept on one character (a Zalgo line of hundreds of marks draws over everyone's screen)."""
+
+
 def sanitize(text: str, limit: int = MAX_CHAT) -> str:
-    """Chat text safe to draw in anyone's terminal: no escapes, no control characters, capped."""
+    """Chat text safe to draw in anyone's terminal: no escapes, no control characters, at most
+    ``MAX_MARKS`` combining marks on a character (the rest dropped), capped."""
     text = _ESCAPES.sub("", str(text))
     kept = []
+    marks = MAX_MARKS  # none before the first character
     for ch in text:
         cat = unicodedata.category(ch)
+        if cat.startswith("M"):
+            if marks < MAX_MARKS:
+                kept.append(ch)
+                marks += 1
+            continue
+        marks = 0
         if ch in "\t\n\r" or cat.startswith("Z"):
             kept.append(" ")
         elif not cat.startswith("C"):
             kept.append(ch)
+        else:
+            marks = MAX_MARKS
     clean = " ".join("".join(kept).split())
     return clean[:limit]
 
@@ -286,6 +300,11 @@ class Table:
             raise TableError("table.in_deal_start", "A deal is being played now.")
         if self.closing:
             raise TableError("table.closing", "The house is closing this table; no new deal starts.")
+        if self.keeper is not None and not is_bot(name):  # R5: a table at_zero="refuse" deals in only
+            try:  # who can pay its stake from his club balance now, not only when he sat down
+                self.keeper.check_funds(name)
+            except NotEnoughMoney as err:
+                raise TableError(err.key, err.message, **err.params) from None
         if self.auto.settings.fill and self.game is None:
             while not self.full():
                 self.sit_bot()
@@ -524,6 +543,9 @@ class Table:
                 keeper.rebuild()
             except Exception:
                 log.exception("table %s: cannot be rebuilt from its journal", self.id)
+            if getattr(keeper.store, "gone", None):  # the database file vanished: trying again will not help
+                raise TableError("store.gone", "The club's book is gone from the disk; nothing can be written "
+                                 "until the house restarts the club. That did not happen.") from None
             raise TableError(
                 "store.failed", "The club could not write that down, so it did not happen; try again."
             ) from None

@@ -40,6 +40,8 @@ DEFAULTS: dict[str, Any] = {
         "max_session_time": 0,
         "max_cols": 250,
         "max_rows": 100,
+        "chat_lines_per_second": 1,
+        "chat_burst": 5,
     },
     "club": {
         "grant": 10000,
@@ -92,6 +94,8 @@ class Config:
     max_session_time: float = 0
     max_cols: int = 250
     max_rows: int = 100
+    chat_lines_per_second: float = 1.0
+    chat_burst: int = 5
     buckets: list[tuple[int, int]] = field(default_factory=lambda: [(80, 24), (100, 30), (120, 40), (160, 50)])
     buffer_limit: int = 262144
     tables: list[dict[str, Any]] = field(default_factory=list)
@@ -170,7 +174,8 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     port = server["port"]
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise ConfigError(f"server.port must be 0–65535, not {port!r}")
-    ints = {k: _number("limits", k, v, int) for k, v in limits.items() if k not in ("idle_timeout", "max_session_time")}
+    floats = ("idle_timeout", "max_session_time", "chat_lines_per_second")
+    ints = {k: _number("limits", k, v, int) for k, v in limits.items() if k not in floats}
     return Config(
         host=server["host"],
         port=port,
@@ -181,6 +186,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         ciphers=_ciphers(server["ciphers"]),
         idle_timeout=_number("limits", "idle_timeout", limits["idle_timeout"], float),
         max_session_time=_number("limits", "max_session_time", limits["max_session_time"], float),
+        chat_lines_per_second=_number("limits", "chat_lines_per_second", limits["chat_lines_per_second"], float),
         buckets=sorted(_bucket(b) for b in spect["buckets"]),
         buffer_limit=_number("spectators", "buffer_limit", spect["buffer_limit"], int),
         tables=[dict(t) for t in tables],

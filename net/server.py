@@ -224,6 +224,9 @@ class SuknoServer:
                 log.error("not restored: %s", problem)
             log.info("tables: %s", ", ".join(f"{t.id} {t.game_name}" for t in club.tables.values()))
         self.club = club
+        from tui.chat import limit_chat
+
+        limit_chat(club, config.chat_lines_per_second, config.chat_burst)
         if accounts is None:
             accounts = StoreAccounts(store, config.grant, reserved=config.admins)
         self.accounts = accounts

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import textwrap
+import time
 from typing import TYPE_CHECKING, Any
 
 from net.spectate import Member
 from net.texts import SPECTATOR_VERBS, text
+from tui.chat import chat_allowed
 
 if TYPE_CHECKING:
     from net.server import SuknoServer
@@ -112,6 +114,9 @@ class Watching:
         table = club.tables.get(self.watching)
         try:
             if verb == "say" and table is not None:
+                if not chat_allowed(club, name, time.monotonic()):
+                    member.say_note(text(self.lang, "slow"))
+                    return
                 table.say(name, rest)
             elif verb == "look" and table is not None:
                 member.say_note(self._look(table))

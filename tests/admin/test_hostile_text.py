@@ -31,6 +31,8 @@ async def test_announcements_are_text(config):
             status, out, _ = await sukno_admin(config.data, "say", words)
             assert status == 0, out
             await anna.wait(words)
+        anna.line("bid -5")  # another game's verb at a Стуколка table (issue 12, item 11)
+        await anna.wait("This game has no 'bid'; it knows")
         anna.line("look")
         await anna.wait("> look")
         assert not anna.session.closed.is_set()
@@ -85,7 +87,41 @@ async def test_chat_and_names_are_text(config):
         anna.line("sit 1")
         boris.line("sit 1")
         await until(lambda: server.club.where("Boris") is not None, what="Boris seated")
-        for words in HOSTILE[3:]:
-            anna.line(f"say {words}")
-            await boris.wait(words)
+        for words in HOSTILE[3:]:  # Boris speaks now: five lines at once is each one's share (item 7)
+            boris.line(f"say {words}")
+            await anna.wait(words)
         assert not anna.session.closed.is_set() and not boris.session.closed.is_set()
+
+
+async def test_chat_is_throttled_per_person_and_zalgo_is_cut(config):
+    """A burst of 30 lines: five reach the hall and Anna is told to slow down; 280 combining marks on one
+    letter reach others as two."""
+    async with admin_server(config) as server:
+        anna = await register(server.port, "Anna")
+        boris = await register(server.port, "Boris")
+        for i in range(30):
+            anna.line(f"say burst{i:02d}")
+        await anna.wait("Slow down")
+        await boris.wait("burst04")
+        said = [e.event.data["text"] for e in server.club.hall_since(0) if e.event.kind == "say"]
+        assert said == [f"burst{i:02d}" for i in range(5)]
+        assert "burst05" not in boris.text()
+        boris.line("say Z" + "\u0301" * 280 + "zalgo")
+        await anna.wait("zalgo")
+        said = [e.event.data for e in server.club.hall_since(0) if e.event.kind == "say"]
+        assert said[-1] == {"name": "Boris", "text": "Z\u0301\u0301zalgo"}
+
+
+async def test_a_watcher_is_throttled_too(config):
+    async with admin_server(config) as server:
+        boris = await register(server.port, "Boris")
+        boris.line("watch 1")
+        await until(lambda: any(s.watching == 1 for s in server.sessions), what="Boris watching")
+        await boris.wait("say look sit leave")
+        for i in range(20):
+            boris.line(f"say w{i:02d}")
+        await boris.wait("Slow down")
+        table = server.club.tables[1]
+        await until(lambda: sum(e.event.kind == "say" for e in table.log_since(0)) >= 5, what="five lines said")
+        said = [e.event.data["text"] for e in table.log_since(0) if e.event.kind == "say"]
+        assert said == [f"w{i:02d}" for i in range(5)]

@@ -61,3 +61,22 @@ def test_the_refusal_memory_is_bounded(tmp_path) -> None:
     for i in range(3000):
         audit.refused(f"ssh:p{i}", ["admin", "x"], "refused")
     assert len(audit._refused) <= 1000
+
+
+def test_chat_bucket_per_name() -> None:
+    from tui.chat import ChatLimiter
+
+    limiter = ChatLimiter(rate=1.0, burst=5)
+    assert [limiter.allow("Anna", 0.0) for _ in range(8)] == [True] * 5 + [False] * 3
+    assert limiter.allow("Boris", 0.0)  # each person has his own
+    assert not limiter.allow("Anna", 0.5) and limiter.allow("Anna", 1.6)
+    assert [limiter.allow("Anna", 100.0) for _ in range(6)] == [True] * 5 + [False]  # refills to the burst only
+
+
+def test_combining_marks_are_capped_per_character() -> None:
+    from engine.table import MAX_MARKS, sanitize
+
+    assert MAX_MARKS == 2
+    assert sanitize("Z" + "\u0301" * 280 + "a\u0300\u0301\u0302b") == "Z\u0301\u0301a\u0300\u0301b"
+    assert sanitize("\u0301\u0301hi") == "hi"  # marks on nothing are dropped
+    assert sanitize("e\u0301 ё и\u0306") == "e\u0301 ё и\u0306"  # ordinary accents stay

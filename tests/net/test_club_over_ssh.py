@@ -189,7 +189,7 @@ async def test_dropped_player_keeps_seat_and_reconnect_resumes(config):
 
 async def test_slow_watcher_does_not_hold_up_others_and_is_repainted(tmp_path):
     """A watcher who stops reading is skipped (not queued for), and gets the whole screen when he reads again."""
-    config = make_config(tmp_path / "data", buffer_limit=4096)
+    config = make_config(tmp_path / "data", buffer_limit=4096, chat_burst=100)  # a talker past the chat limit
     async with running(config) as server:
         talker = await register(server.port, "Talker")
         steady = await register(server.port, "Steady")

@@ -99,7 +99,7 @@ async def test_no_app_outlives_its_session(tmp_path):
 
 async def test_player_who_stops_reading_is_repainted_when_he_reads_again(tmp_path):
     """A player's own App stops sending while he does not read, and sends the whole screen after."""
-    config = make_config(tmp_path / "data", buffer_limit=4096)
+    config = make_config(tmp_path / "data", buffer_limit=4096, chat_burst=100)  # a talker past the chat limit
     async with running(config) as server:
         talker = await register(server.port, "Talker")
         slow = await register(server.port, "Slow", window=1024)

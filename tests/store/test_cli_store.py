@@ -79,9 +79,26 @@ def garbage(data: Path) -> None:
     (data / "sukno.db").write_bytes(b"this is not a database at all" * 200)
 
 
+def damaged(data: Path) -> None:
+    """A real club's file with its pages overwritten past the header (issue 12, item 9)."""
+    with SqliteStore(data / "sukno.db") as store:
+        for i in range(300):
+            store.create_account(f"Player{i}", key=f"SHA256:{i}", grant=i)
+    with open(data / "sukno.db", "r+b") as f:
+        size = f.seek(0, 2)
+        f.seek(3 * 4096)
+        f.write(b"\xa5" * (size - 4 * 4096))
+
+
+def emptied(data: Path) -> None:
+    (data / "sukno.db").write_bytes(b"")
+
+
 @pytest.mark.parametrize("spoil, status, words", [
     (newer, 78, "newer sukno"),
     (garbage, 65, "not an SQLite database"),
+    (damaged, 65, "sukno.db is damaged"),
+    (emptied, 65, "is empty (0 bytes)"),
 ])
 def test_serve_refuses_a_database_it_cannot_use(tmp_path, spoil, status, words):
     spoil(tmp_path)
@@ -96,3 +113,21 @@ def test_serve_refuses_a_data_folder_in_use(tmp_path):
     finally:
         held.close()
     assert proc.returncode == 75 and "another 'sukno serve'" in proc.stderr
+
+
+def test_serve_new_starts_a_club_over_an_empty_file(tmp_path):
+    """``--new`` is what lets an empty sukno.db become a new club (here: it opens, then is stopped)."""
+    emptied(tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "net.cli", "serve", "--data", str(tmp_path), "--port", "0",
+                             "--new"], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    try:
+        for line in proc.stderr:
+            assert "Traceback" not in line
+            if "the club is open" in line:
+                break
+        else:
+            raise AssertionError(f"sukno serve --new ended with {proc.wait()}")
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    assert (tmp_path / "sukno.db").stat().st_size > 0

@@ -50,3 +50,26 @@ async def test_a_held_lock_refuses_actions_and_stalls_nobody(tmp_path: Path) -> 
             holder.wait()
         anna.line("stand")
         await until(lambda: server.club.where("Anna") is None, what="Anna stood up once the lock was gone")
+
+
+async def test_a_deleted_data_folder_stops_actions_loudly(tmp_path: Path, caplog) -> None:
+    """The data folder is deleted under a running club: the next action is refused (the book is gone, not
+    "try again"), a registration too, the server's log says so, and nothing is acknowledged."""
+    import logging
+    import shutil
+
+    caplog.set_level(logging.INFO, logger="sukno")
+    config = make_config(tmp_path / "d")
+    async with running(config) as server:
+        anna = await register(server.port, "Anna")
+        anna.line("sit 1")
+        await until(lambda: server.club.where("Anna") is not None, what="Anna seated")
+        shutil.rmtree(config.data)
+        anna.line("stand")
+        await anna.wait("book is gone from the disk")
+        assert server.club.where("Anna") is not None
+        newcomer = await connect(server.port, key=new_key(), cols=100, rows=30)
+        await newcomer.wait("book of names")
+        newcomer.line("Boris")
+        await newcomer.wait("could not write your name down")
+        assert any("THE STORE IS GONE" in r.getMessage() for r in caplog.records)

@@ -51,6 +51,7 @@ MESSAGES: dict[str, str] = {
     "cmd.need_table": "Which table? Type {verb} N, e.g. {verb} 1.",
     "cmd.bad_number": "{value!r} is not a table number.",
     "cmd.bad_seat": "{value!r} is not a seat number.",
+    "chat.slow": "Slow down: at most 5 lines at once, then one a second; that line was not said.",
     "cmd.say_what": "Say what? Type say and your words.",
     "cmd.not_at_table": "You are not at a table; that works at a table.",
     "cmd.guest_sit": "Guests may watch and talk but not sit down to play: make a key with  ssh-keygen -t ed25519  and connect again to get a name.",
@@ -340,6 +341,7 @@ MESSAGES: dict[str, str] = {
     ),
     "rules.highcard": "High card: a test game. Knock, then play; the highest card of the led suit wins.",
     # the store: balance, history, replay
+    "store.gone": "The club's book is gone from the disk: nothing can be written until the house restarts the club, so that did not happen.",
     "store.failed": "The club could not write that down, so it did not happen; try again in a moment.",
     "store.not_enough_money": "Your club balance is {balance:plural:# kopeck|# kopecks} and this table needs at least {needed:plural:# kopeck|# kopecks}; it does not allow debt.",
     "balance.line": "Your club balance: {money}.",

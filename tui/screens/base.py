@@ -20,6 +20,7 @@ from engine.game import IllegalAction
 from engine.table import Table
 from tui import commands, refusals
 from tui.admin_verb import run_admin
+from tui.chat import chat_allowed
 from tui.commands import BOT_WORDS, Command, UnknownCommand
 from tui.i18n import LANGS, has, money, tr
 from tui.widgets.cmdline import CommandLine
@@ -153,6 +154,9 @@ class ClubScreen(Screen):
         elif verb == "say":
             if not command.rest:
                 self.error(self.t("cmd.say_what"))
+                return
+            if not chat_allowed(app.club, app.player, app.clock()):
+                self.error(self.t("chat.slow"))
                 return
             table = self.table_here()
             (table.say if table is not None else app.club.say)(app.player, command.rest)
