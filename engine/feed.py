@@ -54,8 +54,18 @@ class Feed:
         return self._seq
 
     def since(self, seq: int = 0) -> list[LogEntry]:
-        """Entries after ``seq`` (0: all that are kept)."""
-        return [e for e in self._log if e.seq > seq]
+        """Entries after ``seq`` (0: all that are kept).
+
+        Read from the newest end: a subscriber asks for the few entries it has not
+        seen yet, hundreds of times per event when many watch (the text mode).
+        """
+        out: list[LogEntry] = []
+        for entry in reversed(self._log):
+            if entry.seq <= seq:
+                break
+            out.append(entry)
+        out.reverse()
+        return out
 
     def publish(self, events: list[Event], names: tuple[str, ...] = ()) -> None:
         """Log ``events`` and tell every subscriber."""

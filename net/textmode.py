@@ -28,9 +28,10 @@ import logging
 import os
 import re
 from collections import deque
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable
+from typing import TYPE_CHECKING, Any, Awaitable, Iterator
 
 from tui.i18n import tr
 from tui.text.club import TextClub
@@ -144,6 +145,7 @@ class TextChannel:
         self._esc = ""
         self._last_cr = False
         self._queue: deque[str] = deque()
+        self._batch: list[str] | None = None
         self._dropped = 0
         self._wake: asyncio.Handle | None = None
         self._first = first
@@ -203,10 +205,25 @@ class TextChannel:
 
     def _news(self) -> None:
         self._wake = None
+        with self._batching():
+            try:
+                self.club.news()
+            except Exception:  # a narration bug must not end the session
+                log.exception("text news for %s failed", self.session.name)
+
+    @contextmanager
+    def _batching(self) -> Iterator[None]:
+        """The lines of one burst go out in one write (one SSH packet, not one per line)."""
+        if self._batch is not None:
+            yield
+            return
+        self._batch = []
         try:
-            self.club.news()
-        except Exception:  # a narration bug must not end the session
-            log.exception("text news for %s failed", self.session.name)
+            yield
+        finally:
+            lines, self._batch = self._batch, None
+            if lines:
+                self._emit(lines)
 
     # -- input --------------------------------------------------------------------------------
 
@@ -262,11 +279,12 @@ class TextChannel:
     def got_line(self, line: str) -> None:
         line = line[:MAX_LINE]
         self.session.last_input = asyncio.get_running_loop().time()
-        try:
-            self.club.line(line)
-        except Exception:
-            log.exception("text line %r of %s failed", line, self.session.name)
-            self.write_line(tr(self.club.lang, "cmd.failed"))
+        with self._batching():
+            try:
+                self.club.line(line)
+            except Exception:
+                log.exception("text line %r of %s failed", line, self.session.name)
+                self.write_line(tr(self.club.lang, "cmd.failed"))
 
     def resize(self, cols: int) -> None:
         if self.editor is not None:
@@ -275,31 +293,38 @@ class TextChannel:
     # -- output -----------------------------------------------------------------------------
 
     def write_line(self, line: str) -> None:
-        """One sentence to the client (queued while it does not read)."""
+        """One sentence to the client (with the others of its burst; queued while it does not read)."""
+        if self._batch is not None:
+            self._batch.append(line)
+        else:
+            self._emit([line])
+
+    def _emit(self, lines: list[str]) -> None:
         if self.session.paused or self._queue:
-            if len(self._queue) >= QUEUE_LINES:
-                self._queue.popleft()
-                self._dropped += 1
-            self._queue.append(line)
+            for line in lines:
+                if len(self._queue) >= QUEUE_LINES:
+                    self._queue.popleft()
+                    self._dropped += 1
+                self._queue.append(line)
             self.session._schedule_poll()
             return
-        self._out(line)
+        self._out(lines)
 
-    def _out(self, line: str) -> None:
+    def _out(self, lines: list[str]) -> None:
         if self.editor is not None:
-            self.editor.process_output(line + "\n")  # the typed line is kept below it
+            self.editor.process_output("\n".join(lines) + "\n")  # the typed line is kept below them
         elif self._typed and self.pty:
-            self.send_raw("\r\n" + line + "\r\n" + self._typed)
+            self.send_raw("\r\n" + "\r\n".join(lines) + "\r\n" + self._typed)
         else:
-            self.send_raw(line + self.newline)
+            self.send_raw(self.newline.join(lines) + self.newline)
 
     def resume(self) -> None:
         """The client reads again: what waited goes out (and how much was dropped)."""
         if self._dropped:
             dropped, self._dropped = self._dropped, 0
-            self._out(tr(self.club.lang, "text.dropped", count=dropped))
+            self._out([tr(self.club.lang, "text.dropped", count=dropped)])
         while self._queue and not self.session.paused:
-            self._out(self._queue.popleft())
+            self._out([self._queue.popleft() for _ in range(min(50, len(self._queue)))])
         if self._queue:
             self.session._schedule_poll()
 

@@ -1,6 +1,6 @@
 """Text-mode bench (issue 17): what a text-mode session costs, and how soon its sentences arrive.
 
-Run:  python tests/bench/text_bench.py [--sessions 50 200] [--pty-share 0.5] [--deals 6]
+Run:  python tests/bench/text_bench.py [--sessions 50 100 200] [--pty-share 0.5] [--deals 6]
 
 The server runs in its own process (its memory is read alone, from
 /proc/PID/status VmRSS); the clients are asyncssh sessions in this process,
@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import re
 import subprocess
 import sys
@@ -117,7 +118,10 @@ async def run(n: int, pty_share: float, deals: int) -> dict[str, Any]:
         for i, key in enumerate(keys):
             store.create_account("Anna" if i == 0 else f"W{i:04d}", key=key.get_fingerprint("sha256"), grant=100_000)
         store.close()
-        proc = subprocess.Popen([sys.executable, __file__, "--serve", str(data)], stdout=subprocess.PIPE,
+        server_argv = [sys.executable, __file__, "--serve", str(data)]
+        if os.environ.get("TEXT_BENCH_SERVER"):  # a harness hook: another server script (a profiler)
+            server_argv = [sys.executable, os.environ["TEXT_BENCH_SERVER"], str(data)]
+        proc = subprocess.Popen(server_argv, stdout=subprocess.PIPE,
                                 cwd=ROOT, text=True)
         try:
             port = json.loads(proc.stdout.readline())["port"]  # type: ignore[union-attr]
@@ -185,7 +189,7 @@ async def run(n: int, pty_share: float, deals: int) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sessions", type=int, nargs="+", default=[50, 200])
+    parser.add_argument("--sessions", type=int, nargs="+", default=[50, 100, 200])
     parser.add_argument("--pty-share", type=float, default=0.5, help="share of watchers with a pty (TERM dumb)")
     parser.add_argument("--deals", type=int, default=6, help="deals Anna plays (each gives her 1–4 moves)")
     parser.add_argument("--serve", type=Path, help=argparse.SUPPRESS)

@@ -21,11 +21,13 @@ when the table or the hall has changed and writes the lines.
 from __future__ import annotations
 
 import time
+import weakref
 from typing import Any, Awaitable, Callable
 
 from rich.text import Text
 
 from engine.cards import Card
+from engine.feed import LogEntry
 from engine.game import IllegalAction
 from engine.table import Table
 from tui import refusals
@@ -47,6 +49,22 @@ RESULTS = frozenset({
 CHAT = frozenset({"say"})
 ARRIVAL_LINES = 5
 """Events told again on arriving at a table (``log N`` tells more)."""
+TOLD_KEEP = 2048
+_TOLD: weakref.WeakKeyDictionary[Table, dict[tuple[int, str, bool], str]] = weakref.WeakKeyDictionary()
+
+
+def told(table: Table, entry: LogEntry, lang: str, ascii: bool) -> str:
+    """The sentence of a table's log entry, made once for everyone who hears it in this language."""
+    cache = _TOLD.get(table)
+    if cache is None:
+        cache = _TOLD[table] = {}
+    key = (entry.seq, lang, ascii)
+    line = cache.get(key)
+    if line is None:
+        if len(cache) >= TOLD_KEEP:
+            cache.clear()
+        line = cache[key] = narrate(entry.event, entry.names, lang, ascii)
+    return line
 
 
 class _Chosen:
@@ -347,7 +365,9 @@ class TextClub:
             return
         for entry in table.log_since(self._seq):
             self._seq = entry.seq
-            self._tell(entry.event, entry.names)
+            self._tell(table, entry)
+        if self.player not in table.seats:
+            return  # a watcher: no hand, no turn (and no view to build for each of hundreds)
         view = table.view_for(self.player)
         hand = frozenset(answers.my_hand(view))
         new = [c for c in answers.my_hand(view) if c not in self._hand]
@@ -371,17 +391,18 @@ class TextClub:
         view = view if view is not None else table.view_for(self.player)
         return answers.prompt_text(table, view, self.legal(), self.lang, self.ascii)
 
-    def _tell(self, event: Any, names: tuple[str, ...]) -> None:
+    def _tell(self, table: Table, entry: LogEntry) -> None:
+        event = entry.event
         if event.kind in CHAT:
-            self.say_line(self.t("text.chat", line=narrate(event, names, self.lang, self.ascii)))
+            self.say_line(self.t("text.chat", line=told(table, entry, self.lang, self.ascii)))
             return
-        if self.prefs.brief and event.kind not in RESULTS and not self._about_me(event, names):
+        if self.prefs.brief and event.kind not in RESULTS and not self._about_me(event):
             return
-        line = narrate(event, names, self.lang, self.ascii)
+        line = told(table, entry, self.lang, self.ascii)
         if line:
             self.say_line(line)
 
-    def _about_me(self, event: Any, names: tuple[str, ...]) -> bool:
+    def _about_me(self, event: Any) -> bool:
         """Brief still tells what the club did for this person (his run-out clock)."""
         return event.kind == "timeout" and event.data.get("name") == self.player
 
