@@ -8,6 +8,7 @@ got is checked for escape sequences (there must be none).
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -156,8 +157,6 @@ async def test_bell_on_the_screen_and_mode_text_kept_for_the_next_visit(tmp_path
 
 async def test_a_watcher_in_text_mode_hears_public_events_and_no_hidden_card(tmp_path):
     """``watch 1`` in text mode: sentences of the public events; hand, table and trick hide every hand."""
-    import asyncio
-
     config = make_config(tmp_path / "data", tables=TABLES)
     async with running(config) as server:
         table = server.club.tables[1]
@@ -208,3 +207,40 @@ async def test_an_unknown_term_gets_the_text_mode_and_a_pty_gets_the_line_editor
         screen = await connect_text(server.port, key=None, term="xterm-256color", command="screen")
         await until(lambda: b"\x1b[?1049h" in screen.raw, what="the screen for ssh -t host screen")
         await screen.close()
+
+
+async def test_a_script_pipes_lines_in_and_reads_sentences_out(tmp_path):
+    """``printf 'tables\\nwho\\nquit\\n' | ssh host text``: plain LF lines, then a clean exit."""
+    import asyncssh
+
+    config = make_config(tmp_path / "data", tables=TABLES)
+    async with running(config) as server:
+        async with asyncssh.connect("127.0.0.1", server.port, known_hosts=None, client_keys=None,
+                                    password="", agent_path=None, username="x") as conn:
+            result = await asyncio.wait_for(conn.run("text", input="tables\nwho\nquit\n"), 10)
+        assert result.exit_status == 0
+        out = result.stdout
+        assert "in text mode" in out and "Stukolka" in out and "Online (1): guest-1 (guest)." in out
+        assert "\x1b" not in out and "\r" not in out
+        await until(lambda: not server.sessions, what="the session ends")
+
+
+async def test_the_house_is_heard_and_a_kick_says_goodbye_in_text_mode(tmp_path):
+    """``admin say`` reaches a text session as a line; ``kick`` ends it with the reason, the seat kept."""
+    from net.admin import AdminCommands
+
+    config = make_config(tmp_path / "data", tables=TABLES)
+    async with running(config) as server:
+        client = await connect_text(server.port, key=new_key(), term="dumb")
+        await client.wait("What shall he write?")
+        client.send("Vera")
+        await client.wait("in text mode")
+        house = AdminCommands(server)
+        reply = await house.do_say(["closing", "at", "ten"], "test")
+        assert reply.ok and reply.data["sessions"] == 1
+        await client.wait("[house] The house: closing at ten")
+        reply = await house.do_kick(["Vera", "too", "loud"], "test")
+        assert reply.ok
+        await client.wait("too loud")
+        await asyncio.wait_for(client.session.closed.wait(), 10)
+        assert b"\x1b" not in client.raw
