@@ -30,6 +30,8 @@ Why these settings:
   process holds ``BEGIN EXCLUSIVE``; only writes do, and a write that cannot
   get the lock in 50 ms is refused (the table says "could not write that
   down" and rebuilds itself from its journal) instead of freezing the club.
+  After one such refusal the next writes do not wait at all until one
+  succeeds, so a 15 s lock costs the loop one 50 ms wait, not one per action.
   ``tests/bench/store_lock_bench.py`` measures it; see ``engine.store``.
 * **files 0600, whatever the umask**: the database holds every hidden card,
   so ``sukno.db`` is created 0600 before SQLite opens it (SQLite gives its
@@ -209,6 +211,8 @@ class SqliteStore:
         self._depth = 0
         self._lockfile: int | None = None
         self._identity: tuple[int, int] | None = None
+        self._wait_ms = int(busy_timeout * 1000)
+        self._held_off = False  # another process held the lock at the last try: writes do not wait
         self.gone: str | None = None
         """Why nothing more is written (the file vanished), or None."""
         _check_file(self.path)
@@ -221,7 +225,8 @@ class SqliteStore:
             self._migrate()
             _private_files(self.path)
             wait = (WRITE_WAIT if exclusive else busy_timeout) if write_wait is None else write_wait
-            self._db.execute(f"PRAGMA busy_timeout = {max(0, int(wait * 1000))}")
+            self._wait_ms = max(0, int(wait * 1000))
+            self._db.execute(f"PRAGMA busy_timeout = {self._wait_ms}")
             stat = os.stat(self.path)
             self._identity = (stat.st_dev, stat.st_ino)
         except OSError as err:
@@ -387,7 +392,25 @@ class SqliteStore:
         try:
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as err:
-            raise _translate(err, self.path) from None
+            failure = _translate(err, self.path)
+            if failure.exit_status == 75:
+                self._contended(True)
+            raise failure from None
+        if self._held_off:
+            self._contended(False)
+
+    def _contended(self, locked: bool) -> None:
+        """Another process holds the lock: after one write waited ``write_wait`` for it in vain, the next
+        ones do not wait at all (refused at once while it is held, done at once when it is free), so a
+        long lock costs the loop one wait, not one per action; the first write that succeeds restores it."""
+        if locked and not self._held_off:
+            self._db.execute("PRAGMA busy_timeout = 0")
+            self._held_off = True
+            log.warning("%s is locked by another process: writes are refused until it lets go", self.path)
+        elif not locked and self._held_off:
+            self._db.execute(f"PRAGMA busy_timeout = {self._wait_ms}")
+            self._held_off = False
+            log.info("%s is free again: writes go on", self.path)
 
     def _rollback(self) -> None:
         try:

@@ -6,8 +6,9 @@ A real server on port 0 (this process, with its clients: the figures include the
 clients' own work, a pessimistic figure).  Anna sits at table 1 and Boris is in
 the hall.  For ``--seconds`` without a lock, then for ``--seconds`` while a
 subprocess holds ``BEGIN EXCLUSIVE``, Boris alternates ``look`` and ``who``
-every 200 ms and Anna types ``stand`` (a write, refused under the lock with
-"could not write that down") every 200 ms.  Printed: p50/p99/max of Boris's
+every 200 ms and Anna alternates ``stand`` (a write, refused under the lock
+with "could not write that down"; without the lock ``tables`` instead) and
+``who`` every 100 ms.  First, the refused write alone (no SSH) is timed.  Printed: p50/p99/max of Boris's
 reply time (line sent → its answer on his screen), of Anna's reply time, and
 of the event loop's lag (a 10 ms sleeper's overshoot), in milliseconds.
 Target (issue 12): p99 ≤ 100 ms for everyone while the lock is held.
@@ -32,6 +33,11 @@ from sshclient import connect, make_config, new_key, running  # noqa: E402
 from test_safety import hold_lock  # noqa: E402
 
 
+def say(line: str) -> None:
+    """Print past Textual (its Apps swap ``sys.stdout`` while they run in this process)."""
+    print(line, file=sys.__stdout__, flush=True)
+
+
 def figures(samples: list[float]) -> str:
     if not samples:
         return "no samples"
@@ -50,14 +56,15 @@ async def reply_time(client, line: str, done) -> float:
     return (time.perf_counter() - start) * 1000
 
 
-def answered(verb: str, other: str):
+def answered(verb: str, other: str, words: str = "Anna"):
+    """The screen shows the answer to the latest ``verb`` (typed in turn with ``other``)."""
     def check(screen: str) -> bool:
         mine, theirs = screen.rfind(f"> {verb}"), screen.rfind(f"> {other}")
-        return mine > theirs and "Anna" in screen[mine + len(verb) + 2:]
+        return mine > theirs and words in screen[mine + len(verb) + 2:]
     return check
 
 
-async def phase(anna, boris, seconds: float) -> tuple[list[float], list[float], list[float]]:
+async def phase(anna, boris, seconds: float, locked: bool = True) -> tuple[list[float], list[float], list[float]]:
     looks: list[float] = []
     actions: list[float] = []
     lags: list[float] = []
@@ -78,12 +85,13 @@ async def phase(anna, boris, seconds: float) -> tuple[list[float], list[float], 
             i += 1
             await asyncio.sleep(0.2)
 
-    async def anna_types() -> None:
+    async def anna_types() -> None:  # stand (refused under the lock) and who, in turn; without it: tables, who
+        first, words = ("stand", "could not write that down") if locked else ("tables", "Stukolka")
         while time.perf_counter() < stop:
-            before = anna.text().count("could not write that down")
-            actions.append(await reply_time(
-                anna, "stand", lambda s: s.count("could not write that down") > before or "You do not sit" in s))
-            await asyncio.sleep(0.2)
+            actions.append(await reply_time(anna, first, answered(first, "who", words)))
+            await asyncio.sleep(0.1)
+            await reply_time(anna, "who", answered("who", first))
+            await asyncio.sleep(0.1)
 
     await asyncio.gather(lag_probe(), boris_types(), anna_types())
     return looks, actions, lags
@@ -102,29 +110,53 @@ async def main(seconds: float, hold: float) -> None:
             boris.line("Boris")
             await boris.wait("Boris ·")
             anna.line("sit 1")
-            await anna.wait("> sit 1")
-            await asyncio.sleep(0.5)
-            print("without a lock (Boris only: Anna's stand would succeed)")
-            looks = []
-            stop = time.perf_counter() + seconds
-            verbs = ("look", "who")
-            i = 0
-            while time.perf_counter() < stop:
-                looks.append(await reply_time(boris, verbs[i % 2], answered(verbs[i % 2], verbs[(i + 1) % 2])))
-                i += 1
-                await asyncio.sleep(0.2)
-            print(f"  Boris look/who ms: {figures(looks)}")
+            await anna.wait("Anna sits down")
+            say("without a lock (Anna types tables/who instead: her stand would succeed)")
+            looks, actions, lags = await phase(anna, boris, seconds, locked=False)
+            say(f"  Boris look/who ms: {figures(looks)}")
+            say(f"  Anna tables ms: {figures(actions)}")
+            say(f"  event loop lag ms: {figures(lags)}")
             holder = hold_lock(config.data / "sukno.db", hold)
             try:
-                print(f"while another process holds BEGIN EXCLUSIVE ({hold:.0f} s)")
+                say(f"while another process holds BEGIN EXCLUSIVE ({hold:.0f} s)")
                 looks, actions, lags = await phase(anna, boris, seconds)
-                print(f"  Boris look/who ms: {figures(looks)}")
-                print(f"  Anna stand (refused) ms: {figures(actions)}")
-                print(f"  event loop lag ms: {figures(lags)}")
-                print(f"  the lock still held at the end: {holder.poll() is None}")
+                say(f"  Boris look/who ms: {figures(looks)}")
+                say(f"  Anna stand (refused) ms: {figures(actions)}")
+                say(f"  event loop lag ms: {figures(lags)}")
+                say(f"  the lock still held at the end: {holder.poll() is None}")
             finally:
                 holder.kill()
                 holder.wait()
+
+
+def store_alone(hold: float, count: int = 200) -> None:
+    """The refused write itself, without SSH or screens: a table action under the lock, timed."""
+    from engine.club import Club
+    from engine.store import make_data_folder, open_store
+    from engine.table import TableError
+
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp) / "d"
+        make_data_folder(data)
+        store = open_store(data, exclusive=True)
+        store.create_account("Anna", grant=10_000)
+        table = Club([{"game": "stukolka"}], store=store, now=0.0).tables[1]
+        table.sit("Anna")
+        holder = hold_lock(data / "sukno.db", hold)
+        times = []
+        try:
+            for _ in range(count):
+                start = time.perf_counter()
+                try:
+                    table.stand("Anna")
+                except TableError:
+                    pass
+                times.append((time.perf_counter() - start) * 1000)
+        finally:
+            holder.kill()
+            holder.wait()
+        store.close()
+    say(f"the store alone: a refused table action, first {times[0]:.1f} ms, then {figures(times[1:])}")
 
 
 if __name__ == "__main__":
@@ -132,4 +164,8 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=6.0)
     parser.add_argument("--hold", type=float, default=15.0)
     options = parser.parse_args()
+    import logging
+
+    logging.disable(logging.ERROR)  # one "not saved" line per refused action otherwise
+    store_alone(options.hold)
     asyncio.run(main(options.seconds, options.hold))

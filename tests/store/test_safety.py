@@ -145,9 +145,13 @@ def test_a_locked_store_refuses_a_write_fast_and_still_reads(tmp_path: Path) -> 
             store.touch("Anna")
         assert caught.value.exit_status == 75 and "locked" in str(caught.value)
         assert holder.poll() is None  # refused while the 15 s lock is still held: it did not wait it out
+        assert store._held_off  # the next writes do not wait for it at all
+        with pytest.raises(StoreError):
+            store.create_account("Boris", key="SHA256:b")
         assert store.balance("Anna") == 100  # readers do not wait in WAL mode
     finally:
         holder.kill()
         holder.wait()
-    store.touch("Anna")  # the lock is gone: writing works again
+    store.touch("Anna")  # the lock is gone: writing works again, and waits as before
+    assert not store._held_off and store.account("Boris") is None
     store.close()
