@@ -1,0 +1,164 @@
+"""The text mode's club without SSH (issue 17): questions, settings, prompts, the bell, chat, refusals.
+
+A ``TextClub`` on an in-process club, its lines collected; the table is driven
+through the same ``Table`` calls the bots and the clock use.  Every answer is
+compared with what the table itself holds.
+"""
+
+from __future__ import annotations
+
+from engine.club import Club
+from engine.game import SPECTATOR
+from tui.text.club import TextClub
+from tui.text.prefs import Prefs
+
+
+def seated(lang: str = "en", clock: int = 0, **kwargs) -> tuple[Club, TextClub, list[str]]:
+    club = Club([{"game": "stukolka", "think": 0, "clock": clock}], seed=11)
+    lines: list[str] = []
+    person = TextClub(club, "anna", write=lines.append, lang=lang, clock=lambda: 100.0, **kwargs)
+    person.wake = lambda: person.news()
+    person.start()
+    for line in ("sit 1", "sit bot", "sit bot", "sit bot"):
+        person.line(line)
+    return club, person, lines
+
+
+def after(lines: list[str], mark: int) -> list[str]:
+    return lines[mark:]
+
+
+def play_until_play_phase(club: Club, person: TextClub) -> None:
+    table = club.tables[1]
+    person.line("start")
+    for _ in range(40):
+        if table.in_deal() and table.game.phase == "play" and person.legal():
+            return
+        legal = person.legal()
+        if legal:
+            person.line(legal[0].text())
+        club.tick(1e6)
+        if not table.in_deal():
+            person.line("start")
+    raise AssertionError("never reached play with Anna to move")
+
+
+def test_the_prompt_says_whose_turn_and_what_may_be_done_and_the_bell_rings_once() -> None:
+    rings: list[int] = []
+    club, person, lines = seated(bell=lambda: rings.append(1))
+    mark = len(lines)
+    play_until_play_phase(club, person)
+    prompts = [line for line in after(lines, mark) if line.startswith("Your turn. You may ")]
+    assert prompts and len(rings) >= 1
+    last = prompts[-1]
+    legal = [a.args[0].text() for a in person.legal() if a.verb == "play"]
+    assert all(card in last for card in legal)
+    table = club.tables[1]
+    view = table.view_for("anna")
+    if view["trick"] and len(legal) < len(view["hands"][0]):
+        assert " — you must " in last
+    before = len(rings)
+    person.line("hand")  # asking again does not ring
+    person.news()
+    assert len(rings) == before
+
+
+def test_questions_are_answered_from_the_table_in_both_languages() -> None:
+    club, person, lines = seated()
+    play_until_play_phase(club, person)
+    table = club.tables[1]
+    view = table.view_for("anna")
+    mark = len(lines)
+    for question in ("hand", "trick", "table", "pot", "score", "time", "last", "log 3"):
+        person.line(question)
+    told = after(lines, mark)
+    assert told[0] == "Your hand: " + ", ".join(c.text() for c in view["hands"][0]) + "."
+    assert any(line.startswith("Table 1, ") and f"deal {view['deal_no']}" in line for line in told)
+    assert sum(line.startswith("Seat ") for line in told) == 4
+    assert any(line.startswith("The pot holds ") for line in told)
+    assert any(line.startswith("Money at this table: ") for line in told)
+    assert "No clock is running." in told
+    assert 3 <= len(told) - told.index("No clock is running.") - 1 <= 4  # last, then three log lines
+    person.line("lang ru")
+    mark = len(lines)
+    for question in ("рука", "стол", "банк", "время"):
+        person.line(question)
+    told = after(lines, mark)
+    assert told[0].startswith("У вас на руке: ")
+    assert any(line.startswith("Место 1: anna (вы)") for line in told)
+    assert any(line.startswith("На кону ") for line in told)
+    assert "Часы не идут." in told
+    assert table.view_for(None)["viewer"] == SPECTATOR
+
+
+def test_time_tells_the_clock_of_the_player_to_act() -> None:
+    club, person, lines = seated(clock=30)
+    play_until_play_phase(club, person)
+    mark = len(lines)
+    person.line("time")
+    (line,) = after(lines, mark)
+    assert line.startswith("You have ") and line.endswith(" seconds left.")
+
+
+def test_cards_in_words_brief_and_chat_with_its_prefix() -> None:
+    saved: dict[str, str] = {}
+    prefs = Prefs(save=lambda k, v: saved.__setitem__(k, v))
+    club, person, lines = seated(prefs=prefs)
+    person.line("cards words")
+    person.line("brief on")
+    assert saved == {"cards": "words", "brief": "on"}
+    play_until_play_phase(club, person)
+    person.line("hand")
+    assert lines[-1].startswith("Your hand: ") and "♠" not in lines[-1] and " of " in lines[-1]
+    club.tables[1].say("bot-Mitya", "ну что же")
+    assert lines[-1] == "[chat] bot-Mitya says: ну что же"
+    told = "\n".join(lines[lines.index("From now on you hear only your turns, the results and the chat."):])
+    assert " knocks." not in told and " passes." not in told  # brief: other players' declarations are not told
+    person.line("brief off")
+    person.line("карты значки")
+    assert saved == {"cards": "symbols", "brief": "off"}
+
+
+def test_refusals_say_why_and_what_may_be_done_and_unknown_words_are_answered() -> None:
+    club, person, lines = seated()
+    play_until_play_phase(club, person)
+    table = club.tables[1]
+    hand = table.view_for("anna")["hands"][0]
+    playable = {a.args[0] for a in person.legal() if a.verb == "play"}
+    wrong = [c for c in hand if c not in playable]
+    assert wrong  # seed 11: a club was led and Anna holds spades too
+    person.line(f"play {wrong[0].text()}")
+    assert "(R41)" in lines[-1] and "You may play " in lines[-1]
+    person.line("frobnicate")
+    assert lines[-1] == "I do not know 'frobnicate'. Type help for the commands."
+    person.line("bell")
+    assert lines[-1] == "The bell is on. Type bell on or bell off."
+    person.line("mode fancy")
+    assert lines[-1] == "The mode is text now. Type mode text or mode screen."
+
+
+def test_mode_screen_asks_the_session_and_says_so_when_it_cannot() -> None:
+    asked: list[str] = []
+    club, person, lines = seated(on_mode=lambda mode: asked.append(mode) or False)
+    person.line("mode screen")
+    assert asked == ["screen"]
+    assert lines[-2].startswith("Screen mode from now on")
+    assert lines[-1].startswith("This connection has no terminal for the screen")
+
+
+def test_a_watcher_hears_the_table_and_no_hand() -> None:
+    club, person, lines = seated()
+    watcher_lines: list[str] = []
+    watcher = TextClub(club, "vera", write=watcher_lines.append)
+    watcher.wake = lambda: watcher.news()
+    watcher.start()
+    watcher.line("watch 1")
+    play_until_play_phase(club, person)
+    watcher.line("hand")
+    assert watcher_lines[-1] == "You are watching: you hold no cards here."
+    assert not any(line.startswith("Your hand") or line.startswith("Your turn") for line in watcher_lines)
+    assert any(" knocks." in line or " passes." in line for line in watcher_lines)
+    watcher.line("leave")
+    assert "vera" not in club.tables[1].spectators
+    watcher.stop()
+    assert not club.is_online("vera")
