@@ -105,6 +105,7 @@ text and sums in Python, never in SQL.
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -113,6 +114,8 @@ from typing import Any, Callable, ContextManager, Iterable, Mapping, Protocol, S
 from engine.cards import CardError, parse_card
 from engine.game import Action, DeckError, Event, Game, GivenDecks, IllegalAction, OptionError
 from engine.record import Record, RecordDeal
+
+log = logging.getLogger("sukno.store")
 
 TableId = int | str
 """The club's id of a table (the store keeps whatever the club uses)."""
@@ -327,11 +330,19 @@ class Store(Protocol):
 
 
 def make_data_folder(data_dir: str | Path) -> bool:
-    """Create the data folder 0700 whatever the umask (or tighten it); True if it did not exist."""
+    """Create the data folder 0700 whatever the umask (or tighten it, and every file in it that others
+    could read: a club from before files were made 0600); True if it did not exist."""
     folder = Path(data_dir)
     new = not folder.exists()
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     _private_folder(folder)
+    for entry in os.scandir(folder):
+        try:
+            if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mode & 0o077:
+                os.chmod(entry.path, 0o600)
+                log.warning("%s could be read by other users; made it 0600", entry.path)
+        except OSError:
+            pass  # not ours to change
     return new
 
 

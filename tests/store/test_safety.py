@@ -49,15 +49,20 @@ def test_files_are_private_whatever_the_umask(tmp_path: Path, open_umask) -> Non
 
 
 def test_loose_modes_are_tightened_at_open(tmp_path: Path) -> None:
+    """A club from before: the folder 0755, its files 0644; the next start makes them private."""
     data = tmp_path / "club"
     data.mkdir()
     SqliteStore(data / "sukno.db").close()
+    for name in ("bans.json", "audit.log", "ssh_host_ed25519_key"):
+        (data / name).write_text("{}")
+        os.chmod(data / name, 0o644)
     os.chmod(data, 0o755)
     os.chmod(data / "sukno.db", 0o644)
     assert make_data_folder(data) is False
     store = open_store(data)
     try:
-        assert mode(data) == 0o700 and mode(data / "sukno.db") == 0o600
+        assert mode(data) == 0o700
+        assert {p.name: mode(p) for p in data.iterdir()} == {p.name: 0o600 for p in data.iterdir()}
     finally:
         store.close()
 
