@@ -124,3 +124,35 @@ async def test_a_price_is_said_in_words(lang, bid):
         await pilot.pause()
         assert bid in hint_row(app)
         assert "N≥" not in text(app)
+
+
+@pytest.mark.parametrize("lang,word,words", [
+    ("en", "golets", "instead of knocking, take the golets, a blind spare hand"),
+    ("en", "take", "take the face-down card at place N of the giver's row (R7)"),
+    ("en", "buy", "buy 0 keeps your hand"),
+    ("en", "sell", "offer the best card, which you hold, for sale"),
+    ("ru", "голец", "вместо стука взять гольца, запасную закрытую руку"),
+    ("ru", "взять", "возьмите закрытую карту с места N в ряду отдающего (R7)"),
+    ("ru", "купить", "купить 0 оставляет ваши карты"),
+    ("ru", "продаю", "выставить на продажу старшую карту"),
+])
+async def test_help_explains_the_games_own_words(fake_game, lang, word, words):
+    club = Club([{"game": "highcard"}], seed=1)
+    app = ClubApp(club, "anna", lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, f"{'help' if lang == 'en' else 'помощь'} {word}")
+        assert words in flat(app)
+
+
+@pytest.mark.parametrize("lang,listed", [("en", "Speculator: reveal, sell, bid, accept, ready."),
+                                         ("ru", "Спекулянт: вскрыть, продаю, даю, принять, готов.")])
+async def test_the_tables_help_lists_this_games_verbs_only(lang, listed):
+    club = Club([{"game": "speculator", "clock": 0}], seed=1)
+    app = ClubApp(club, "anna", lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "sit 1")
+        await type_line(pilot, "help")
+        screen = flat(app)
+        assert listed in screen
+        for other in ("knock", "golets", "discard", "стук", "голец", "снести"):
+            assert other not in screen.split(listed.split(":")[0] + ":")[-1]

@@ -299,7 +299,7 @@ MESSAGES: dict[str, str] = {
     "ev.deal_scored.alt": "Tricks {split}: team {team} writes off {written_off}. Records: A {A}, B {B}.",
     "ev.generic": "{who}{kind}{data}",
     # help
-    "help.topics": "hall, table, cards, russian",
+    "help.topics": "hall, table, cards, russian, or a game's word (help golets, help buy)",
     "help.hall": (
         "In the hall: look (describe the room), tables (list them), who (who is online), "
         "sit N [seat], watch N, say … (or ' …), rules [game], lang ru|en, help [topic], quit. "
@@ -311,6 +311,25 @@ MESSAGES: dict[str, str] = {
         "leave (back to the hall), quit. "
         "Tab completes verbs and your legal cards; Up/Down recall earlier lines."
     ),
+    "help.game": "{game}: {verbs}. Type help and one of them (help {example}) to learn what it means. Also: start when ready, look, say …, sit bot [seat], stand, leave, quit; Tab completes, Up/Down recall lines.",
+    "help.verb.play": "play C (ход): put card C of your hand on the trick, e.g. play Q♠; typing the card alone (qs, дп) does the same, and its number and Enter picks it.",
+    "help.verb.pass": "pass (пас): Стуколка — you do not play this deal and risk nothing more; Копилка — void in the led suit, you let the trick go by without drawing.",
+    "help.verb.take": "take N (взять): Копилка's exchange — take the face-down card at place N of the giver's row (R7); then discard one card for each card taken (R8).",
+    "help.verb.discard": "discard C (снести): put card C of your hand away face down — in Копилка one for each card you took (R8), in Стуколка after buying.",
+    "help.verb.draw": "draw (тянуть): Копилка — void in the led suit, take a card from the stock instead of playing (R9).",
+    "help.verb.buy": "buy (купить): give cards and take as many new ones — buy 7♠ 8♦ gives those two; buy 0 keeps your hand. The three-hander buys from the widow (R19); in Стуколка who plays buys from the stock, and the dealer may buy shlejf.",
+    "help.verb.shlejf": "shlejf (шлейф): Стуколка 58.в — the dealer keeps the trump card face down beside the stock (the shlejf) and always plays (R51, R54).",
+    "help.verb.open": "open (открыть): Стуколка 58.в — the dealer refuses the shlejf: the deal is played as 58.б (R50). At Спекулянт it turns up your next card, as reveal.",
+    "help.verb.look": "look (посмотреть): Стуколка — look at your cards, then knock or pass (instead of going dark, R52); elsewhere look describes the table.",
+    "help.verb.dark": "dark (втёмную): Стуколка 58.в — play without looking at your cards: you are committed, buy 4 and discard 1 (R52).",
+    "help.verb.knock": "knock (стук): Стуколка — say you play this deal; each trick takes its share of the pot, and who plays and takes no trick pays the pot's worth (remiz, R43).",
+    "help.verb.golets": "golets (голец): Стуколка, base game — instead of knocking, take the golets, a blind spare hand: your 3 cards go away and 3 from the stock come; you must then play (R36, R37).",
+    "help.verb.razrez": "razrez (разрез): Стуколка 58.в — after the buying, a player who passed buys back in: takes 4, discards 1, and plays with full risk (R53).",
+    "help.verb.reveal": "reveal (вскрыть, открыть): Спекулянт — turn up your next face-down card; the best card on the board so far may then be traded (R61–R64).",
+    "help.verb.sell": "sell [N] (продаю): Спекулянт — offer the best card, which you hold, for sale; with N you name your asking price in kopecks (R63).",
+    "help.verb.bid": "bid N (даю): Спекулянт — offer N kopecks for the best card on the board; its holder may accept (R63).",
+    "help.verb.accept": "accept NAME (принять): Спекулянт — sell your best card to NAME for the price he bid (R63).",
+    "help.verb.ready": "ready (готов): Спекулянт — you are done trading; the window closes when everyone is ready or its time runs out (R64). At other tables, ready means start.",
     "help.cards": "Cards: rank then suit, e.g. Q♠, qs, 10h, th, дп (дама пик). Ranks 2–10 T J Q K A / В Д К Т; suits ♠♣♦♥ S C D H / п т к б ч.",
     "help.russian": "Russian verbs: ход/играть (play), стук (knock), пас (pass), голец (golets), купить (buy), снести (discard), сесть (sit), смотреть (watch), встать (stand), уйти (leave), сказать (say), кто (who), столы (tables), правила (rules), помощь (help), выход (quit).",
     # rules in brief

@@ -272,9 +272,23 @@ class ClubScreen(Screen):
             self.say_line(self.t("cmd.bot_sat", name=name, id=table.id, seat=(table.seat_of(name) or 0) + 1))
 
     def show_help(self, topic: str) -> None:
-        topic = commands.HELP_ALIASES.get(topic.lower(), topic.lower())
+        """``help [topic]``: a topic, or one game verb in the game's own words (``help golets``);
+        at a table, bare ``help`` lists that game's verbs only (issue 13 item 9)."""
+        word = topic.lower()
+        topic = commands.HELP_ALIASES.get(word, word)
+        table = self.table_here()
+        verb = commands.ALIASES.get(word)
+        if not topic and table is not None:
+            lang = self.club_app.lang
+            verbs = [commands.verb_word(v, lang) for v in table.game_cls.verbs]
+            self.say_line(self.t("help.game", game=table.title.get(lang) or table.game_name,
+                                 verbs=", ".join(verbs), example=verbs[0] if verbs else ""))
+            return
         if not topic:
-            topic = "table" if self.table_here() is not None else "hall"
+            topic = "hall"
+        if topic not in commands.HELP_TOPICS and verb is not None and has(self.club_app.lang, f"help.verb.{verb}"):
+            self.say_line(self.t(f"help.verb.{verb}"))
+            return
         if topic not in commands.HELP_TOPICS:
             self.error(self.t("cmd.no_help", topic=topic, topics=self.t("help.topics")))
             return
