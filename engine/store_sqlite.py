@@ -296,6 +296,15 @@ class SqliteStore:
         if self.gone is not None:
             raise StoreError(self.gone, 74)
 
+    def check(self) -> str | None:
+        """A probe between writes: why nothing can be written any more (the file vanished), or None."""
+        with self._lock:
+            try:
+                self._still_there()
+            except StoreError as err:
+                return err.message
+        return None
+
     def _migrate(self) -> None:
         with self._tx():
             self._check_ours()

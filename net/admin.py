@@ -180,6 +180,7 @@ async def start_admin(server: Any, on_shutdown: Callable[[], Any] | None = None)
         commands.close()
         raise
     server.admin = commands
+    commands.watch_store()
     return admin
 
 

@@ -116,8 +116,30 @@ class AdminCommands:
         self._unsubscribe = self.club.subscribe(self._club_events)
         self.admin_keys = admin_keys(server.config, getattr(server, "store", None))
         """The keys whose sessions may type ``admin …`` (``net.admin.admin_runner``)."""
+        self._probe: asyncio.Task[None] | None = None
+
+    def watch_store(self) -> None:
+        """Probe the store every ``STORE_PROBE`` seconds, so a vanished database is noticed (and everyone
+        told) even while nobody acts; a write would refuse anyway (``engine.store_sqlite``)."""
+        if self._probe is None and hasattr(getattr(self.server, "store", None), "check"):
+            self._probe = asyncio.get_running_loop().create_task(self._probe_store(), name="sukno store probe")
+
+    async def _probe_store(self) -> None:
+        while True:
+            await asyncio.sleep(self.STORE_PROBE)
+            store = getattr(self.server, "store", None)
+            gone = store.check() if store is not None else None
+            if gone:
+                log.error("the club's store is gone; no action is taken any more: %s", gone)
+                self.broadcast(lambda lang: text(lang, "store_gone"))
+                return
+
+    STORE_PROBE = 2.0
 
     def close(self) -> None:
+        if self._probe is not None:
+            self._probe.cancel()
+            self._probe = None
         self._unsubscribe()
         if self._gate in self.server.gates:
             self.server.gates.remove(self._gate)

@@ -16,6 +16,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "failed": "Something went wrong on our side; your seat is kept. Please come back.",
         "prompt": "watching · say look sit leave > ",
         "help": "While watching: say <words> · look · sit [seat] · watch <table> · leave (back to the hall) · quit",
+        "store_gone": "The club's book is gone from the disk: nothing more can be played or written until "
+                      "the house restarts the club.",
         "slow": "Slow down: at most 5 lines at once, then one a second; that line was not said.",
         "unknown": "Unknown command {cmd!r}. While watching: say, look, sit, watch, leave, quit (help).",
         "guest_sit": "Guests may watch and chat but not sit: make a key with  ssh-keygen -t ed25519  and connect again to get a name.",
@@ -42,6 +44,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "failed": "У нас что-то сломалось; ваше место сохранено. Заходите ещё.",
         "prompt": "смотрите · скажи осмотреться сесть уйти > ",
         "help": "Зрителю: скажи <слова> · осмотреться · сесть [место] · смотреть <стол> · уйти (в зал) · выход",
+        "store_gone": "Книга клуба пропала с диска: пока хозяин не перезапустит клуб, ничего не сыграть и "
+                      "не записать.",
         "slow": "Помедленнее: не больше 5 реплик подряд, потом одна в секунду; эта реплика не прозвучала.",
         "unknown": "Не знаю {cmd!r}. Зрителю: скажи, осмотреться, сесть, смотреть, уйти, выход (помощь).",
         "guest_sit": "Гости могут смотреть и говорить, но не играть: создайте ключ командой  ssh-keygen -t ed25519  и зайдите снова, чтобы получить имя.",

@@ -73,3 +73,22 @@ async def test_every_file_is_private_after_a_played_deal(config, open_umask):
         assert files == {name: 0o600 for name in files}
         assert stat.S_IMODE(config.data.stat().st_mode) == 0o700
         assert server.store.history("Anna")  # the deal was recorded: the store was written
+
+
+async def test_a_vanished_store_is_noticed_while_nobody_acts(config, caplog, monkeypatch):
+    """The data folder is deleted while everyone sits still: the house's probe logs it and tells everyone."""
+    import logging
+    import shutil
+
+    from net.admin_commands import AdminCommands
+
+    monkeypatch.setattr(AdminCommands, "STORE_PROBE", 0.1)
+    caplog.set_level(logging.INFO, logger="sukno")
+    async with admin_server(config) as server:
+        anna = await connect(server.port, key=new_key())
+        await anna.wait("book of names")
+        anna.line("Anna")
+        await anna.wait("Anna ·")
+        shutil.rmtree(config.data)
+        await anna.wait("book is gone from the disk")
+        assert any("store is gone" in r.getMessage() for r in caplog.records)
