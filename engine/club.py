@@ -26,6 +26,8 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
   grace: ``engine.autoplay``), the first one back gives him his turns again.  ``tui.app.ClubApp``
   calls them itself on mount/unmount; ``net`` need not.  Leaving never unseats:
   a player who reconnects finds his seat.
+- ``robots``: the names of bot accounts (role ``bot``: programs that play
+  through ``sukno-bot/1``), shared with every table's view; ``is_robot(name)``.
 - ``online() -> list[str]``, ``is_guest(name)``, ``where(name)`` (the table a
   name sits at), ``say(name, text)`` (hall chat, sanitised like table chat),
   ``hall_since(seq)`` (the hall's chat/arrivals with sequence numbers).
@@ -82,6 +84,10 @@ class Club:
         self._sessions: dict[str, int] = {}
         self._guests: set[str] = set()
         self.feed = Feed()
+        self.robots: set[str] = set()
+        """Accounts a program plays (role ``bot``, the bot protocol): marked as bots wherever people see them."""
+        if store is not None:
+            self.robots.update(a.name for a in store.accounts() if a.role == "bot")
         self._seed = seed
         if tables_config is None:
             tables_config = [{"game": name} for name in registry()]
@@ -147,6 +153,7 @@ class Club:
 
     def _add(self, table: Table) -> None:
         self.tables[table.id] = table
+        table.robots = self.robots
         self.tables = dict(sorted(self.tables.items()))
         table.subscribe(lambda events, tid=table.id: self._table_changed(tid, events))
 
@@ -217,6 +224,10 @@ class Club:
 
     def is_guest(self, name: str) -> bool:
         return name in self._guests
+
+    def is_robot(self, name: str) -> bool:
+        """A bot: the house's (``bot-…``) or an account a program plays (``robots``)."""
+        return name in self.robots or name.startswith("bot-")
 
     def say(self, name: str, text: str) -> None:
         clean = sanitize(text)

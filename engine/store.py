@@ -123,7 +123,8 @@ TableId = int | str
 GRANTS = "club:grants"
 """The pool starting grants and admin top-ups are paid from (its balance goes negative)."""
 
-ROLES = ("player", "admin")
+ROLES = ("player", "admin", "bot")
+"""``bot``: an account a program plays through the bot protocol (``net.botproto``), marked as a bot."""
 DEFAULT_FILENAME = "sukno.db"
 
 # Journal entry kinds the restore understands; any other kind is a server note.

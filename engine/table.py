@@ -159,6 +159,8 @@ class Table:
         self._decks: ShuffledDecks | None = None
         self._dealer = 0
         self.feed = Feed()
+        self.robots: set[str] = set()
+        """Bot accounts (the club's ``robots``, shared): the view lists those seated here as ``robots``."""
 
     # -- who is here ----------------------------------------------------------------
 
@@ -562,7 +564,11 @@ class Table:
         view["ready"] = self._ready_names()
         view["table"] = self.id
         view["bots"] = self.bots()
+        view["robots"] = self._robots()
         return view
+
+    def _robots(self) -> list[str]:
+        return [n for n in self.seated() if n in self.robots]
 
     def _ready_names(self) -> list[str]:
         """Who is ready for the next deal: those who said so, and the bots (always ready between deals)."""
@@ -579,7 +585,7 @@ class Table:
             "pot": self.carried_pot, "over": False, "hands": [None] * n, "hand_counts": [0] * n,
             "trick": [], "trump": None, "tricks": [0] * n, "status": [""] * n,
             "seat": seat, "ready": self._ready_names(), "table": self.id,
-            "bots": self.bots(),
+            "bots": self.bots(), "robots": self._robots(),
         }
 
     # -- events -----------------------------------------------------------------------

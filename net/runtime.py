@@ -25,6 +25,7 @@ class Runtime:
         self._unsubscribe: list[Callable[[], None]] = []
         self._watched: set[int] = set()
         self.ticks = 0
+        self._stopping = False
         self.last_event = 0.0
         """When a table last changed (loop time): housekeeping waits for a quiet moment."""
 
@@ -54,7 +55,7 @@ class Runtime:
 
     async def _run(self) -> None:
         last: float | None = None
-        while True:
+        while not self._stopping:
             self._wake.clear()
             deadline = self.club.next_deadline()
             now = self.now()
@@ -80,6 +81,9 @@ class Runtime:
             unsubscribe()
         self._unsubscribe.clear()
         if self._task is not None:
+            # Python 3.11's wait_for swallows a cancel that meets a wake-up: the flag ends the loop anyway.
+            self._stopping = True
+            self._wake.set()
             self._task.cancel()
             try:
                 await self._task

@@ -89,6 +89,7 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.command = ""
         self.text: Any = None  # the text mode's channel (net.textmode), while it runs
         self.prefs: Any = None  # the person's settings (tui.text.prefs), once his name is known
+        self.bot: Any = None  # a ``net.botproto.BotLink`` when the command is ``bot`` (no pty)
 
     # -- asyncssh callbacks ---------------------------------------------------------------
 
@@ -140,6 +141,8 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def data_received(self, data: bytes, datatype: Any) -> None:
         if self.closed:
             return
+        if self.bot is not None:  # the bot protocol limits its own lines (net/botproto.py)
+            return self.bot.feed(data)
         if not self._input.take(len(data)):
             return  # over the input rate: dropped, like keys pressed into a full buffer
         self.last_input = time.monotonic()
@@ -263,6 +266,10 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
     async def _serve(self) -> None:
         assert self.chan is not None
         self.lang, self.ascii = locale_of(dict(self.chan.get_environment()))
+        if not self.has_pty and self.command.strip().lower() == "bot":
+            from net.botproto import serve_bot
+
+            return await serve_bot(self)  # sukno-bot/1: JSON lines (docs/bot-protocol.md)
         if not self.has_pty and not self.command.strip():  # ``ssh -T host``; ``ssh host text`` is the text mode
             self.finish(1, text(self.lang, "no_pty", port=self.server.port, host=self.server.shown_host))
             return
@@ -426,6 +433,8 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.closed:
             return
         self.closed = True
+        if self.bot is not None:
+            self.bot.end()
         if self.app is not None:
             self.app.exit()
         if self.text is not None:
@@ -463,6 +472,9 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.closed:
             return
         self._farewell = message
+        if self.bot is not None:  # a bot hears the farewell as a JSON ``bye``
+            self.bot.end(message)
+            message = None
         if self.app is not None:
             self._next = None
             self.app.exit()

@@ -112,6 +112,8 @@ MESSAGES: dict[str, str] = {
     "status.away": "away",
     "status.ready": "done",
     "status.bot_plays": "a bot plays",
+    "status.robot": "bot",
+    "who.bot": "{name} (bot)",
     # table errors (engine/table.py keys)
     "table.already_seated": "You already sit at table {table}; type stand to give up that seat (between deals).",
     "table.session_running": "A game is in progress at this table; wait for its end.",

@@ -112,6 +112,8 @@ MESSAGES: dict[str, str] = {
     "status.away": "нет на месте",
     "status.ready": "не торгуется",
     "status.bot_plays": "играет бот",
+    "status.robot": "бот",
+    "who.bot": "{name} (бот)",
     # table errors (engine/table.py keys)
     "table.already_seated": "Вы уже сидите за столом {table}; наберите встать, чтобы освободить место (между сдачами).",
     "table.session_running": "За этим столом идёт игра; дождитесь её конца.",

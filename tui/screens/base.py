@@ -358,10 +358,11 @@ def who_line(app: "ClubApp") -> str:
     names = []
     for name in app.club.online():
         table = app.club.where(name)
+        shown = tr(app.lang, "who.bot", name=name) if name in getattr(app.club, "robots", ()) else name
         if table is not None:
-            names.append(tr(app.lang, "who.seat", name=name, id=table.id))
+            names.append(tr(app.lang, "who.seat", name=shown, id=table.id))
         elif app.club.is_guest(name):
             names.append(tr(app.lang, "who.guest", name=name))
         else:
-            names.append(name)
+            names.append(shown)
     return tr(app.lang, "who.list", count=len(names), names=", ".join(names))

@@ -65,6 +65,8 @@ def seat_words(view: dict[str, Any], seat: int, lang: str) -> list[str]:
         words.append(tr(lang, "status.away"))
     if name and name in view.get("bots", []) and not is_bot(name):
         words.append(tr(lang, "status.bot_plays"))  # a stand-in for an away player
+    if name and name in view.get("robots", []):
+        words.append(tr(lang, "status.robot"))  # a program plays this account (sukno-bot/1)
     return words
 
 

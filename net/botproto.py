@@ -1,0 +1,406 @@
+"""The server's side of ``sukno-bot/1``: a bot's connection to the club (docs/bot-protocol.md).
+
+``ssh -T -p PORT NAME@host bot`` (no pty) lands here from ``net.session``.
+``BotSession`` is the protocol itself, transport-free and synchronous: it gets
+checked messages (``net.botwire``) and the time, and answers through ``send``;
+tables tell it their events through their feeds, as they tell the TUI.
+``serve_bot`` wires it to an SSH channel.
+
+Decisions (why):
+
+- A bot is a player with a key, like a person: the same name rules and
+  grant, the same ``Table.sit``/``start``/``act`` (so the same refusals, turn
+  clocks, grace and stand-in), the same door into the game (``view_for``: its
+  own seat's view, never another seat's hidden card).  Its account has the
+  role ``bot`` and the club marks it (``Club.robots``) on the felt and in the
+  hall.  A person's key may not speak the bot protocol: a bot is always a bot.
+- Refusals carry the engine's catalogue key and the text a person would read
+  (``tui.refusals.explain``) in the bot's language.
+- A turn is offered once per change of the game (a new ``ask`` number); an
+  ``act`` names the ask it answers, so an answer to a turn that is over is
+  refused (``bot.stale_ask``) instead of landing on the next turn.
+- A bot that does not read what it is sent is cut off (``bot.too_slow``)
+  rather than let the club's memory grow; its seat is kept, as for anyone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any, Callable
+
+from engine.game import IllegalAction
+from net.botwire import CLIENT_TYPES, MAX_LINE, PROTOCOL, LineBuffer, TooLong, WireError, decode, encode, \
+    error_message, event_message, plain, say
+from net.limits import TokenBucket
+
+if TYPE_CHECKING:
+    from engine.club import Club
+    from engine.table import Table
+    from net.session import Session
+
+log = logging.getLogger("sukno.bots")
+
+MESSAGES_PER_SECOND = 50
+MESSAGE_BURST = 200
+"""A bot's messages: on average and at once (beyond: ``bot.flood``, the message is dropped)."""
+SLOW_READER = 8
+"""A bot with more than ``SLOW_READER`` × the spectators' ``buffer_limit`` unread is cut off."""
+
+
+def refusal_text(err: IllegalAction, lang: str) -> str:
+    """What a person reads for this refusal (the TUI's catalogue), in ``lang``."""
+    from tui.refusals import explain
+
+    return explain(err, lang)
+
+
+class BotSession:
+    """One bot's conversation with the club (see the module docstring)."""
+
+    def __init__(self, club: Club, accounts: Any, *, fingerprint: str | None, lang: str,
+                 send: Callable[[dict[str, Any]], None], now: Callable[[], float],
+                 admit: Callable[[str], str | None] | None = None, close: Callable[[], None] | None = None):
+        self.club = club
+        self.accounts = accounts
+        self.fingerprint = fingerprint
+        self.lang = lang if lang in ("ru", "en") else "en"
+        self._send = send
+        self.now = now
+        self._admit = admit
+        self._close = close
+        self.name: str | None = None
+        self.entered = False
+        self.following: dict[int, Callable[[], None]] = {}  # table id → unsubscribe
+        self.seq: dict[int, int] = {}  # table id → last event seq sent
+        self.asks: dict[int, tuple[int, tuple]] = {}  # table id → (ask, turn key)
+        self._next_ask = 0
+        self.sent = 0
+
+    # -- out -----------------------------------------------------------------------------
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.sent += 1
+        self._send(message)
+
+    def error(self, key: str, text: str, **extra: Any) -> None:
+        self.send(error_message(key, text, **extra))
+
+    def hello(self) -> None:
+        """The server's first line."""
+        known = None
+        if self.fingerprint is not None:
+            account = self.accounts.store.account_by_key(self.fingerprint)
+            known = account.name if account is not None else None
+        self.send({"type": "hello", "protocol": PROTOCOL, "server": "sukno", "max_line": MAX_LINE,
+                   "known": known is not None, "types": list(CLIENT_TYPES)})
+
+    # -- in ------------------------------------------------------------------------------
+
+    def line(self, raw: bytes | TooLong) -> None:
+        """One line from the bot: checked, then handled; every problem is an ``error`` reply."""
+        if isinstance(raw, TooLong):
+            self.error("bot.too_long", say(self.lang, "bot.too_long", limit=MAX_LINE))
+            return
+        try:
+            message = decode(raw)
+        except WireError as err:
+            self.error(err.key, err.text(self.lang))
+            return
+        self.handle(message)
+
+    def handle(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind != "hello" and self.name is None:
+            self.error("bot.hello_first", say(self.lang, "bot.hello_first"), reply=kind)
+            return
+        try:
+            getattr(self, "_on_" + kind)(message)
+        except IllegalAction as err:  # a table's or the engine's refusal: the text a person reads
+            self.error(err.key or "refused", refusal_text(err, self.lang), reply=kind, table=message.get("table"),
+                       ask=message.get("ask") if kind == "act" else None)
+
+    def _on_hello(self, message: dict[str, Any]) -> None:
+        if message.get("lang") in ("ru", "en"):
+            self.lang = message["lang"]
+        if self.name is not None:
+            self.error("bot.hello_again", say(self.lang, "bot.hello_again", name=self.name), reply="hello")
+            return
+        if self.fingerprint is None:
+            self.error("bot.guest", say(self.lang, "bot.guest"), reply="hello")
+            return
+        store = self.accounts.store
+        account = store.account_by_key(self.fingerprint)
+        if account is None:
+            wanted = str(message.get("name") or "").strip()
+            if not wanted:
+                self.error("bot.need_name", say(self.lang, "bot.need_name"), reply="hello")
+                return
+            problem = self.accounts.register(self.fingerprint, wanted, self.lang)
+            if problem:
+                self.error("account.refused", problem, reply="hello")
+                return
+            try:
+                store.set_role(wanted, "bot")
+            except Exception:  # the account exists; the mark is tried again on the next hello
+                log.exception("cannot mark %s as a bot", wanted)
+            account = store.account_by_key(self.fingerprint)
+            log.info("registered the bot %s", wanted)
+        elif account.role != "bot":
+            self.error("bot.person_key", say(self.lang, "bot.person_key", name=account.name), reply="hello")
+            return
+        name = account.name
+        refusal = self._admit(name) if self._admit else None
+        if refusal:
+            self.error("full", refusal, reply="hello")
+            if self._close:
+                self._close()
+            return
+        self.name = name
+        self.club.robots.add(name)
+        self.club.enter(name, now=self.now())
+        self.entered = True
+        self.send({"type": "welcome", "name": name, "bot": True, "balance": self.club.balance(name),
+                   "lang": self.lang})
+        table = self.club.where(name)
+        if table is not None:  # back after a drop: the seat, the view, the turn if it is ours
+            self._follow(table)
+
+    def _on_tables(self, message: dict[str, Any]) -> None:
+        rows = []
+        for row in self.club.summary():
+            rows.append({"id": row["id"], "game": row["game"], "title": row["title"], "options": row["options"],
+                         "seats": row["seats"], "in_deal": row["in_deal"], "pot": row["pot"],
+                         "spectators": row["spectators"],
+                         "bots": [n for n in row["seats"] if n and (n in self.club.robots or n.startswith("bot-"))]})
+        self.send({"type": "tables", "tables": plain(rows)})
+
+    def _table(self, message: dict[str, Any]) -> Table | None:
+        table = self.club.tables.get(message["table"])
+        if table is None:
+            self.error("bot.no_table", say(self.lang, "bot.no_table", table=message["table"]),
+                       reply=message["type"], table=message["table"])
+        return table
+
+    def _on_sit(self, message: dict[str, Any]) -> None:
+        table = self._table(message)
+        if table is None:
+            return
+        assert self.name is not None
+        other = self.club.where(self.name)
+        if other is not None and other is not table:
+            from engine.table import TableError
+
+            raise TableError("table.already_seated",
+                             f"You already sit at table {other.id}; stand gives up that seat.", table=other.id)
+        seat = table.seat_of(self.name)
+        if seat is None:
+            seat = table.sit(self.name, message.get("seat"))
+        self.send({"type": "seated", "table": table.id, "seat": seat})
+        self._follow(table)
+
+    def _on_start(self, message: dict[str, Any]) -> None:
+        table = self._table(message)
+        if table is not None:
+            assert self.name is not None
+            table.start(self.name, self.now())
+
+    def _on_stand(self, message: dict[str, Any]) -> None:
+        table = self._table(message)
+        if table is None:
+            return
+        assert self.name is not None
+        table.stand(self.name)
+        self._unfollow(table.id)
+        self.send({"type": "stood", "table": table.id})
+
+    def _on_leave(self, message: dict[str, Any]) -> None:
+        """As a person's ``leave``: away from the table's messages, the seat kept (stand gives it up)."""
+        table_id = message["table"]
+        self._unfollow(table_id)
+        self.send({"type": "left", "table": table_id})
+
+    def _on_say(self, message: dict[str, Any]) -> None:
+        assert self.name is not None
+        if message.get("table") is None:
+            self.club.say(self.name, message["text"])
+            return
+        table = self._table(message)
+        if table is not None:
+            table.say(self.name, message["text"])
+
+    def _on_sync(self, message: dict[str, Any]) -> None:
+        table = self._table(message)
+        if table is None:
+            return
+        if table.id not in self.following:
+            self.error("bot.not_following", say(self.lang, "bot.not_following", table=table.id), reply="sync",
+                       table=table.id)
+            return
+        self.asks.pop(table.id, None)
+        self._state(table)
+
+    def _on_act(self, message: dict[str, Any]) -> None:
+        table_id = message["table"]
+        table = self._table(message)
+        if table is None:
+            return
+        assert self.name is not None
+        current = self.asks.get(table_id)
+        if current is not None and current[0] != message["ask"]:
+            self.error("bot.stale_ask", say(self.lang, "bot.stale_ask", ask=message["ask"], current=current[0]),
+                       reply="act", table=table_id, ask=message["ask"])
+            return
+        table.act(self.name, message["action"], self.now())  # a refusal is the person's refusal
+
+    def _on_quit(self, message: dict[str, Any]) -> None:
+        self.send({"type": "bye", "text": say(self.lang, "bot.bye")})
+        if self._close:
+            self._close()
+
+    # -- following a table ------------------------------------------------------------------
+
+    def _follow(self, table: Table) -> None:
+        if table.id not in self.following:
+            self.following[table.id] = table.subscribe(lambda events, t=table: self._table_changed(t))
+        self._state(table)
+
+    def _unfollow(self, table_id: int) -> None:
+        unsubscribe = self.following.pop(table_id, None)
+        if unsubscribe is not None:
+            unsubscribe()
+        self.seq.pop(table_id, None)
+        self.asks.pop(table_id, None)
+
+    def _state(self, table: Table) -> None:
+        """The seat's own view, as the TUI gets it, then its turn if it has one."""
+        self.seq[table.id] = table.last_seq
+        self.send({"type": "state", "table": table.id, "seq": table.last_seq,
+                   "view": plain(table.view_for(self.name))})
+        self._turn(table)
+
+    def _table_changed(self, table: Table) -> None:
+        if table.id not in self.following:
+            return
+        for entry in table.log_since(self.seq.get(table.id, 0)):
+            self.seq[table.id] = entry.seq
+            self.send(event_message(table.id, entry.seq, entry.event))
+            if entry.event.kind == "deal_over":
+                self.send({"type": "deal_end", "table": table.id, "seq": entry.seq,
+                           "money": plain(entry.event.data.get("money", {})),
+                           "pot": entry.event.data.get("pot", 0)})
+        self._turn(table)
+
+    def _turn(self, table: Table) -> None:
+        """A new ``ask`` when the seat may act and the game has moved since the last one."""
+        assert self.name is not None
+        legal = table.legal_actions(self.name)
+        game = table.game
+        if not legal or game is None:
+            self.asks.pop(table.id, None)
+            return
+        key = (id(game), game.deal_no, len(game.deals[-1].actions), tuple(game.to_act()), game.deadline())
+        current = self.asks.get(table.id)
+        if current is not None and current[1] == key:
+            return
+        self._next_ask += 1
+        self.asks[table.id] = (self._next_ask, key)
+        deadline = table.timer_deadline()
+        left = None if deadline is None else max(0, int((deadline - self.now()) * 1000))
+        self.send({"type": "turn", "table": table.id, "ask": self._next_ask, "seq": table.last_seq,
+                   "legal": [a.text() for a in legal], "deadline_ms": left,
+                   "view": plain(table.view_for(self.name))})
+
+    # -- the end ----------------------------------------------------------------------------
+
+    def end(self) -> None:
+        """The connection is gone: stop following; the club hears he left (away, then a stand-in)."""
+        for table_id in list(self.following):
+            self._unfollow(table_id)
+        if self.entered and self.name is not None:
+            self.entered = False
+            self.club.leave(self.name, now=self.now())
+
+
+class BotLink:
+    """A ``BotSession`` over one SSH channel: bytes in, lines out, the end."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        server = session.server
+        config = server.config
+        self.lines = LineBuffer()
+        self.bytes = TokenBucket(config.input_bytes_per_second, config.input_burst)
+        self.messages = TokenBucket(MESSAGES_PER_SECOND, MESSAGE_BURST)
+        self.slow = SLOW_READER * config.buffer_limit
+        self.done = asyncio.get_running_loop().create_future()
+        self.bot = BotSession(server.club, server.accounts, fingerprint=session.conn.fingerprint,
+                              lang=session.lang, send=self.send, now=asyncio.get_running_loop().time,
+                              admit=self._admit, close=self.close)
+
+    def _admit(self, name: str) -> str | None:
+        session = self.session
+        session.name = name
+        refusal = session.server.limits.admit_account(name) or session.server.gate(session)
+        if refusal:
+            session.name = None
+        return refusal
+
+    def send(self, message: dict[str, Any]) -> None:
+        session = self.session
+        if session.closed:
+            return
+        if session.buffered() > self.slow:
+            log.warning("bot %s does not read; cut off", session.name)
+            self.close()
+            return
+        session.send(encode(message))
+
+    def feed(self, data: bytes) -> None:
+        session = self.session
+        for line in self.lines.feed(data):
+            if session.closed or self.done.done():
+                return
+            size = MAX_LINE if isinstance(line, TooLong) else len(line)
+            if not self.bytes.take(size) or not self.messages.take(1):
+                self.bot.error("bot.flood", say(self.bot.lang, "bot.flood"))
+                continue
+            session.last_input = asyncio.get_running_loop().time()
+            try:
+                self.bot.line(line)
+            except Exception:  # a bug here must not end the club: the bot hears an error, the log says why
+                log.exception("bot %s: a message failed", session.name)
+                self.bot.error("failed", say(self.bot.lang, "bot.store"))
+
+    def end(self, farewell: str | None = None) -> None:
+        """The server closes (shutdown, idle) or the client went: say bye if we still can, then stop."""
+        if farewell and not self.session.closed:
+            self.send({"type": "bye", "text": farewell})
+        self.close()
+
+    def close(self) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
+
+
+async def serve_bot(session: Session) -> None:
+    """A bot's whole connection: the door's checks, hello, messages until it ends."""
+    server = session.server
+    refusal = session.conn.refused or server.limits.admit_session(session)
+    link = BotLink(session)
+    session.bot = link
+    try:
+        if refusal:
+            from net.texts import text
+
+            link.bot.error("full", text(session.lang, "full", what=refusal))
+            return
+        link.bot.hello()
+        if session.conn.fingerprint is None:
+            link.bot.error("bot.guest", say(session.lang, "bot.guest"))
+            return
+        await link.done
+    finally:
+        link.close()
+        link.bot.end()
+        session.finish(0)
