@@ -116,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     from net.fair_cli import add_parsers as add_fair
 
     add_fair(sub)  # verify, shuffle
+    from net.botclient import add_parser as add_bot
+
+    add_bot(sub)  # sukno bot: the bot protocol's client
     serve = sub.add_parser("serve", help="open the club: an SSH server (then: ssh -p 2222 localhost)")
     serve.add_argument("--config", metavar="FILE", help="a TOML file like config/sukno.toml (default: built-in)")
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")

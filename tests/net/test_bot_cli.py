@@ -1,0 +1,50 @@
+"""``sukno bot --connect HOST:PORT --key FILE …`` plays a table of a real server through the protocol (issue 19)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+
+import pytest
+from sshclient import make_config, new_key, running
+
+from net.botclient import run
+from net.cli import build_parser
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def key_file(path) -> str:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(new_key().export_private_key())
+    return str(path)
+
+
+async def test_four_sukno_bot_clients_play_two_deals(tmp_path, capsys):
+    config = make_config(tmp_path / "data", tables=[{"game": "stukolka", "think": 0, "clock": 0}])
+    async with running(config) as server:
+        runs = []
+        for i, (name, strategy) in enumerate([("Oscar", "random"), ("Papa", "rules"), ("Quebec", "rules"),
+                                               ("Romeo", "random")]):
+            args = build_parser().parse_args([
+                "bot", "--connect", f"127.0.0.1:{server.port}", "--key", key_file(tmp_path / f"k{i}"),
+                "--name", name, "--table", "1", "--strategy", strategy, "--deals", "2", "--seed", str(i),
+                "--timeout", "60"])
+            runs.append(run(args))
+        assert await asyncio.wait_for(asyncio.gather(*runs), 120) == [0, 0, 0, 0]
+        table = server.club.tables[1]
+        assert sorted(table.seats) == ["Oscar", "Papa", "Quebec", "Romeo"]
+        assert table.game is not None and len(table.game.deals) >= 2
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert sorted(r["name"] for r in lines) == ["Oscar", "Papa", "Quebec", "Romeo"]
+    assert all(r["deals"] == 2 and r["refused"] == 0 for r in lines), lines
+    assert sum(r["actions"] for r in lines) >= 8
+
+
+def test_a_bad_address_is_told_plainly(tmp_path, capsys):
+    args = build_parser().parse_args(["bot", "--connect", "nowhere", "--key", key_file(tmp_path / "k"),
+                                      "--table", "1"])
+    assert args.func(args) == 2
+    assert "HOST:PORT" in capsys.readouterr().err
