@@ -116,11 +116,7 @@ class _EditorSession:
         self._out = out
 
     def data_received(self, data: str, datatype: Any) -> None:
-        for line in data.split("\n"):
-            if line:
-                self._out.got_line(line)
-            elif data == "\n":
-                self._out.got_line("")
+        self._out.got_line(data[:-1] if data.endswith("\n") else data)  # one line per Enter
 
     def soft_eof_received(self) -> None:
         self._out.finish()

@@ -162,3 +162,47 @@ def test_a_watcher_hears_the_table_and_no_hand() -> None:
     assert "vera" not in club.tables[1].spectators
     watcher.stop()
     assert not club.is_online("vera")
+
+
+def test_whose_turn_a_person_is_waited_for_is_said_but_not_in_brief() -> None:
+    club = Club([{"game": "stukolka", "think": 0, "clock": 0}], seed=11)
+    people: dict[str, tuple[TextClub, list[str]]] = {}
+    for name in ("anna", "boris"):
+        lines: list[str] = []
+        person = TextClub(club, name, write=lines.append, clock=lambda: 100.0)
+        person.wake = person.news
+        person.start()
+        person.line("sit 1")
+        people[name] = (person, lines)
+    anna, anna_lines = people["anna"]
+    boris, boris_lines = people["boris"]
+    anna.line("sit bot")
+    anna.line("sit bot")
+    table = club.tables[1]
+    anna.line("start")
+    boris.line("start")
+    waited = False
+    for _ in range(60):
+        if not table.in_deal():
+            break
+        for person in (anna, boris):
+            if person.legal():
+                other_lines = boris_lines if person is anna else anna_lines
+                waited = waited or f"Waiting for {person.player}." in other_lines
+                person.line(person.legal()[0].text())
+                break
+        club.tick(1e6)
+    assert waited
+    boris.line("brief on")
+    mark = len(boris_lines)
+    anna.line("start")
+    boris.line("start")
+    for _ in range(60):
+        if not table.in_deal():
+            break
+        for person in (anna, boris):
+            if person.legal():
+                person.line(person.legal()[0].text())
+                break
+        club.tick(1e6)
+    assert not [line for line in boris_lines[mark:] if line.startswith("Waiting for")]

@@ -466,7 +466,7 @@ MESSAGES: dict[str, str] = {
     "pref.brief_on": "From now on you hear only your turns, the results and the chat.",
     "pref.brief_off": "From now on you hear every event again.",
     "pref.cards_ask": "Cards are said in {value}. Type cards words or cards symbols.",
-    "pref.cards_words": "Cards are said in words from now on: queen of spades.",
+    "pref.cards_words": "Cards and money are said in words from now on: queen of spades, 1 ruble 20 kopecks.",
     "pref.cards_symbols": "Cards are written as symbols from now on: Q♠.",
     "text.dropped": "({count:plural:# line was|# lines were} skipped while your terminal was not reading; log 20 tells them again.)",
     "table.your_turn": "your turn",

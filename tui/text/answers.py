@@ -238,7 +238,7 @@ def why_text(view: dict[str, Any], legal: Sequence[Action], lang: str) -> str:
 
 
 def prompt_text(table: Table, view: dict[str, Any], legal: Sequence[Action], lang: str, ascii: bool) -> str:
-    """What a seated player is asked now: his turn and his choices, or to say start; "" while he waits."""
+    """What a seated player is told now: his turn and his choices, whose turn it is (a person's), or to say start."""
     if view.get("seat") is None:
         return ""
     if legal:
@@ -246,7 +246,10 @@ def prompt_text(table: Table, view: dict[str, Any], legal: Sequence[Action], lan
         return tr(lang, "text.your_turn", actions=action_phrase(legal, lang, ascii),
                   why=f" — {why}" if why else "")
     if table.in_deal():
-        return ""
+        names = view.get("names", [])
+        people = [names[s] for s in view.get("to_act", []) if s < len(names) and names[s]
+                  and not is_bot(names[s]) and names[s] not in view.get("bots", [])]
+        return tr(lang, "table.hint_wait", names=", ".join(people)) if people else ""  # a bot is quick: not said
     if not table.full():
         return tr(lang, "table.hint_need", count=table.seats.count(None))
     me = (view.get("names") or [""])[view["seat"]]

@@ -1,4 +1,6 @@
-"""Cards read aloud: ``Q♠`` → "queen of spades" / "дама пик" (the ``cards words`` setting).
+"""Cards and money read aloud: ``Q♠`` → "queen of spades" / "дама пик", ``1 р. 20 к.`` → "1 рубль 20 копеек".
+
+The ``cards words`` setting.
 
 Every text of the club writes cards in symbols (``Q♠``, ``10♥``) or ASCII
 (``QS``); rather than thread a third notation through every catalogue entry,
@@ -12,6 +14,7 @@ from __future__ import annotations
 import re
 
 from engine.cards import Card, Suit
+from tui.i18n.plural import choose
 
 RANK_WORDS = {
     "en": {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
@@ -32,6 +35,11 @@ _SYMBOL = {"♠": Suit.SPADES, "♣": Suit.CLUBS, "♦": Suit.DIAMONDS, "♥": S
 _RANK = {"J": 11, "Q": 12, "K": 13, "A": 14, **{str(n): n for n in range(2, 11)}}
 _CARD_RE = re.compile(r"(?<![\w])(10|[2-9JQKA])([♠♣♦♥])")
 _SUIT_RE = re.compile(r"[♠♣♦♥]")
+_MONEY_RE = {"en": re.compile(r"(?<![\w.])(-?\d+) (r|k)\.(?=\W|$)"), "ru": re.compile(r"(?<![\w.])(-?\d+) (р|к)\.(?=\W|$)")}
+MONEY_WORDS = {  # one|other, one|few|many (tui.i18n.plural)
+    "en": {"r": ("# ruble", "# rubles"), "k": ("# kopeck", "# kopecks")},
+    "ru": {"р": ("# рубль", "# рубля", "# рублей"), "к": ("# копейка", "# копейки", "# копеек")},
+}
 
 
 def card_words(card: Card, lang: str) -> str:
@@ -45,11 +53,25 @@ def suit_words(suit: Suit, lang: str) -> str:
     return SUIT_ALONE[lang][suit]
 
 
+def money_words(text: str, lang: str) -> str:
+    """``1 r. 20 k.`` → ``1 ruble 20 kopecks`` (a screen reader says "r dot" otherwise)."""
+    lang = lang if lang in MONEY_WORDS else "en"
+
+    def amount(match: re.Match[str]) -> str:
+        said = choose(lang, int(match.group(1)), MONEY_WORDS[lang][match.group(2)])
+        rest = match.string[match.end():]
+        ends = not rest or (rest[0] == " " and rest[1:2].isupper())  # its dot also ended the sentence
+        return said + ("." if ends else "")
+
+    return _MONEY_RE[lang].sub(amount, text)
+
+
 def in_words(text: str, lang: str) -> str:
-    """A line with every card and suit symbol said in words."""
+    """A line with every card, suit symbol and sum of money said in words."""
+    lang = lang if lang in RANK_WORDS else "en"
+    text = money_words(text, lang)
     if not _SUIT_RE.search(text):
         return text
-    lang = lang if lang in RANK_WORDS else "en"
 
     def card(match: re.Match[str]) -> str:
         return f"{RANK_WORDS[lang][_RANK[match.group(1)]]} {SUIT_OF[lang][_SYMBOL[match.group(2)]]}"

@@ -380,6 +380,8 @@ class TextClub:
         self._hand = hand
         prompt = self._prompt_now(table, view)
         turn = bool(prompt) and bool(self.legal())
+        if self.prefs.brief and not turn and table.in_deal():
+            prompt = ""  # brief: only his own turns
         if prompt and prompt != self._prompt:
             if turn and not self._my_turn and self.ring is not None and self.prefs.bell_on(True):
                 self.ring()
