@@ -156,3 +156,43 @@ async def test_the_tables_help_lists_this_games_verbs_only(lang, listed):
         assert listed in screen
         for other in ("knock", "golets", "discard", "стук", "голец", "снести"):
             assert other not in screen.split(listed.split(":")[0] + ":")[-1]
+
+
+@pytest.mark.parametrize("lang,partner,records,order", [
+    ("en", "Your partner is vera, opposite you: team A (anna and vera) against team B (boris and gleb).",
+     "to 0: A 12 · B 12 (you A)", "Trumps, high to low: 6♣ J♣ J♠ J♥ J♦ A♣ K♣ Q♣ 10♣ 9♣ 8♣ 7♣"),
+    ("ru", "Ваш партнёр — vera, напротив вас: команда A (anna и vera) против команды B (boris и gleb).",
+     "до 0: A 12 · B 12 (вы A)", "Козыри, от старшего: 6♣ J♣ J♠ J♥ J♦ A♣ K♣ Q♣ 10♣ 9♣ 8♣ 7♣"),
+])
+async def test_the_pairs_game_says_who_your_partner_is_and_what_the_score_means(lang, partner, records, order):
+    club = Club([{"game": "ukr_pairs", "clock": 0}], seed=2)
+    table = club.tables[1]
+    app = ClubApp(club, "anna", lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "sit 1")
+        for name in ("boris", "vera", "gleb"):
+            table.sit(name)
+            table.start(name)
+        await type_line(pilot, "start")
+        game = table.game
+        await pilot.pause()
+        screen = flat(app)
+        assert partner in screen
+        assert records in screen
+        for _ in range(40):  # to anna's turn with a trick led: she follows (the cards listed) or leads (any card)
+            if game.to_act() == (0,) and game.trick:
+                break
+            seat = game.to_act()[0]
+            table.act(game.names[seat], game.legal_actions(seat)[0].text())
+        await pilot.pause()
+        row = hint_row(app)
+        legal = [a.args[0] for a in game.legal_actions(0)]
+        if set(legal) == set(game.hands[0]):
+            assert ("play any card" if lang == "en" else "ход любой картой") in row, row
+        else:
+            assert "…" not in row and all(c.text() in row for c in legal), row
+        await type_line(pilot, "rules ukr_pairs" if lang == "en" else "правила ukr_pairs")
+        assert order in " ".join(app.screen.log_view.plain().split())  # longer than the table's log rows at 80×24
+        await type_line(pilot, "leave")
+        await type_line(pilot, "rules ukr_pairs" if lang == "en" else "правила ukr_pairs")
+        assert order in flat(app)  # the hall shows it whole

@@ -71,6 +71,9 @@ MESSAGES: dict[str, str] = {
     "cmd.ready": "You are ready. The deal starts when everyone is.",
     # table texts
     "table.header": "Table {id} · {game}{variant} · {pot_label} {pot}{trump} · deal {deal}",
+    "felt.records": "to 0: {records}",
+    "felt.records_you": "to 0: {records} (you {team})",
+    "pairs.partner": "Your partner is {partner}, opposite you: team {team} ({you} and {partner}) against team {other} ({them}). Each team starts with a record of {T} and the deal's winners write points off theirs; the first team at 0 wins the match.",
     "felt.score": "score",
     "table.pot": "pot",
     "felt.trump": "trump",
@@ -352,8 +355,12 @@ MESSAGES: dict[str, str] = {
         "tricks and scored above and below the line; money moves when a game is settled."
     ),
     "rules.ukr_pairs": (
-        "Ukrainian pairs: 2 against 2, 9 cards each, partners sit opposite. Tricks score for the team; "
-        "money moves when a match is won."
+        "Ukrainian pairs: 2 against 2, 36 cards, 9 each, partners sit opposite (team A: seats 1 and 3, team B: 2 and 4). "
+        "Trumps, high to low: 6♣ J♣ J♠ J♥ J♦ A♣ K♣ Q♣ 10♣ 9♣ 8♣ 7♣; the twelve trumps are one suit, so a jack "
+        "follows trumps, not its own suit (R26). Plain suits: A K Q 10 9 8 7 6. Follow the led suit; void, play any card. "
+        "Each team starts with a record of 12 and writes points off it: 8:1 tricks writes off 1, 6:3 writes off 3, "
+        "7:2 and 5:4 nothing; 9:0 wins the match at once. The first team at 0 wins; each loser pays his team's "
+        "record left (R27–R30)."
     ),
     "rules.speculator": (
         "Speculator: everyone antes and gets 3 face-down cards nobody sees. Cards are turned up one by one round "

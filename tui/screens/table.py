@@ -34,6 +34,7 @@ class TableScreen(ClubScreen):
         super().__init__()
         self.table = table
         self._unsubscribe = None
+        self._told_team: tuple | None = None
         self._my_turn = False
 
     def compose(self) -> ComposeResult:
@@ -54,6 +55,7 @@ class TableScreen(ClubScreen):
         app = self.club_app
         self._unsubscribe = self.table.subscribe(app.table_callback(self.table.id))
         self.relang()
+        self.tell_team()
         if self.tview.seat is None:
             self.say_line(self.t("table.watching", id=self.table.id), style="yellow")
 
@@ -68,6 +70,18 @@ class TableScreen(ClubScreen):
     def on_table_update(self) -> None:
         self.tview.hint_override = ""
         self.tview.sync()
+        self.tell_team()
+
+    def tell_team(self) -> None:
+        """A partnership game: once a deal, say who one's partner is and what the records mean (issue 13 item 8)."""
+        view = self.tview.view
+        deal = (view.get("deal_no"), tuple(self.table.seats))
+        if deal == self._told_team or view.get("seat") is None:
+            return
+        line = team_line(view, self.club_app.lang, self.table.options.get("T"))
+        if line:
+            self._told_team = deal
+            self.say_line(line, style="yellow")
         mine = bool(self.legal())
         if mine and not self._my_turn:
             self.club_app.ring_bell()  # BEL when it becomes his turn, if he asked for it (bell on)
@@ -273,3 +287,20 @@ def tell_bought(screen: Any, before: list[Card], command: Command) -> None:
     elif not command.args:
         screen.say_line(screen.t("hint.kept"))
 
+
+def team_line(view: dict[str, Any], lang: str, record: Any) -> str:
+    """``Your partner is vera…``: for a view with ``teams`` (the pairs game), else ''."""
+    from tui.i18n import tr
+
+    teams, seat, names = view.get("teams"), view.get("seat"), view.get("names") or []
+    if not isinstance(teams, dict) or seat is None or not names:
+        return ""
+    mine = next((t for t, seats in teams.items() if seat in seats), None)
+    if mine is None:
+        return ""
+    partner = next((names[s] for s in teams[mine] if s != seat and s < len(names)), "?")
+    other = next((t for t in teams if t != mine), "?")
+    them = " · ".join(names[s] for s in teams.get(other, []) if s < len(names))
+    conj = " и " if lang == "ru" else " and "
+    return tr(lang, "pairs.partner", partner=partner, team=mine, you=names[seat], other=other,
+              them=them.replace(" · ", conj), T=record if isinstance(record, int) else 12)

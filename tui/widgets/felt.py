@@ -325,8 +325,12 @@ def score_text(view: dict[str, Any], lang: str) -> Text:
         below = sheet.get("below") or []
         parts = [f"{n} {a}/{below[i] if i < len(below) else 0}" for i, (n, a) in enumerate(zip(names, sheet["above"]))]
     records = view.get("records")
-    if isinstance(records, dict):
-        parts = [f"{team} {value}" for team, value in records.items()]
+    if isinstance(records, dict):  # the pairs game: what each team has left to write off (issue 13 item 8)
+        listed = " · ".join(f"{team} {value}" for team, value in records.items())
+        seat = view.get("seat")
+        mine = next((t for t, seats in (view.get("teams") or {}).items() if seat is not None and seat in seats), None)
+        text = tr(lang, "felt.records_you", records=listed, team=mine) if mine else tr(lang, "felt.records", records=listed)
+        return Text(text, style="dim")
     if not parts:
         return Text()
     return Text(tr(lang, "felt.score") + ": " + " · ".join(parts), style="dim")
