@@ -36,7 +36,7 @@ from textual.message import Message
 
 from engine.club import Club
 from tui.admin_verb import AdminRunner
-from tui.i18n import LANGS
+from tui.i18n import LANGS, tr
 from tui.screens.hall import HallScreen
 from tui.screens.table import TableScreen
 from tui.screens.welcome import WelcomeScreen
@@ -167,6 +167,17 @@ class ClubApp(App):
             (self.ring or self.bell)()
 
     # -- messages from other sessions -----------------------------------------------------
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C: how to leave, in the player's language (instead of Textual's English toast)."""
+        key = next((k for k, b in self.active_bindings.items() if b.binding.action in ("quit", "app.quit")), "")
+        line = tr(self.lang, "app.ctrl_c", keys="+".join(p.capitalize() for p in key.split("+"))) if key \
+            else tr(self.lang, "app.ctrl_c_type")
+        say = getattr(self.screen, "say_line", None)
+        if say is not None and getattr(self.screen, "is_mounted", False):
+            say(Text(line, style="yellow"))
+        else:
+            self.notify(line, markup=False)
 
     def announce(self, line: str) -> None:
         """The house's words (admin ``say``, a shutdown): a line in the log, not a toast over it."""

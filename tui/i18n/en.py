@@ -477,4 +477,6 @@ MESSAGES: dict[str, str] = {
     "pref.cards_symbols": "Cards are written as symbols from now on: Q♠.",
     "text.dropped": "({count:plural:# line was|# lines were} skipped while your terminal was not reading; log 20 tells them again.)",
     "table.your_turn": "your turn",
+    "app.ctrl_c": "Ctrl+C does not leave the club: type quit, or press {keys}.",
+    "app.ctrl_c_type": "Ctrl+C does not leave the club: type quit.",
 }

@@ -107,13 +107,6 @@ class TableScreen(ClubScreen):
         verb = command.verb
         if verb == "look" and not any(a.verb == "look" for a in self.legal()):
             return False
-        if verb in commands.ASK_VERBS:  # hand, trick, last, pot, …: answered in the log, in sentences
-            from tui.text.answers import ask
-
-            for line in ask(verb, command.args, self.table, app.player, app.lang, app.ascii, app.clock(),
-                            app.club.is_online):
-                self.say_line(line)
-            return True
         if verb == "ready" and "ready" not in self.table.game_cls.verbs:
             verb = "start"  # "ready" means ready to deal where the game has no verb of that name
         if verb == "start":
