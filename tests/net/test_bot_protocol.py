@@ -12,6 +12,7 @@ import asyncio
 import json
 
 import pytest
+from schemacheck import check
 from sshclient import connect, make_config, new_key, running, until
 
 from engine.cards import Card, CardError, parse_card
@@ -110,6 +111,8 @@ async def test_four_bots_play_a_whole_stukolka_deal_while_a_person_watches(tmp_p
         assert sum(p.money for p in players) == sum(deal_end["money"].values())
         assert sum(deal_end["money"].values()) + deal_end["pot"] == 0  # the first deal: the pot was empty
         for client in clients:
+            for message in client.received:  # what the wire carried is what docs/schema says
+                check("server", message)
             kinds = {m["type"] for m in client.received}
             assert {"hello", "welcome", "seated", "state", "turn", "event", "deal_end"} <= kinds
             deal_end = next(m for m in client.received if m["type"] == "deal_end")
@@ -164,6 +167,8 @@ async def test_garbage_is_refused_and_the_connection_stays_usable(tmp_path):
         # Still usable after all that: the table list comes.
         client.send({"type": "tables"})
         tables = await client.expect("tables")
+        for message in client.received:
+            check("server", message)
         assert tables["tables"][0]["game"] == "stukolka" and tables["tables"][0]["seats"] == [None] * 4
         client.send({"type": "sit", "table": 9})
         assert (await client.expect("error"))["key"] == "bot.no_table"

@@ -1,0 +1,93 @@
+"""docs/bot-protocol.md, docs/schema/*.json and the code agree (issue 19).
+
+Every message type the code sends or accepts has a schema and a section of
+the document; every field of a schema is named in its section; every example
+of the document validates; the code's field checks are the schemas'; and
+every message of whole deals of every game, played through the protocol in
+this process, validates against its schema.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from botharness import club_with_store, play_deals
+from schemacheck import SCHEMAS, check, load, problems
+
+from engine.bots import make_bot
+from net.botwire import CLIENT_TYPES, SERVER_TYPES
+
+DOC = Path(__file__).parent.parent.parent / "docs" / "bot-protocol.md"
+
+
+def sections() -> dict[str, dict[str, str]]:
+    """{"client": {type: text}, "server": {…}} from the document's two parts."""
+    text = DOC.read_text(encoding="utf-8")
+    client = text.split("## Client messages", 1)[1].split("## Server messages", 1)[0]
+    server = text.split("## Server messages", 1)[1].split("\n## ", 1)[0]
+    out = {}
+    for side, part in (("client", client), ("server", server)):
+        pieces = re.split(r"^### `([a-z_]+)`$", part, flags=re.M)
+        out[side] = {pieces[i]: pieces[i + 1] for i in range(1, len(pieces), 2)}
+    return out
+
+
+def test_every_type_has_a_schema_and_a_section_and_nothing_else_does():
+    expected = {f"client.{t}" for t in CLIENT_TYPES} | {f"server.{t}" for t in SERVER_TYPES}
+    assert {p.stem for p in SCHEMAS.glob("*.json")} == expected
+    found = sections()
+    assert set(found["client"]) == set(CLIENT_TYPES)
+    assert set(found["server"]) == set(SERVER_TYPES)
+
+
+@pytest.mark.parametrize("side,kind", [("client", t) for t in CLIENT_TYPES] + [("server", t) for t in SERVER_TYPES])
+def test_each_section_names_every_field_and_its_examples_validate(side, kind):
+    schema = load(f"{side}.{kind}")
+    assert schema["properties"]["type"] == {"const": kind}
+    text = sections()[side][kind]
+    for field in schema["properties"]:
+        if field != "type":
+            assert f"`{field}`" in text, f"{side}.{kind}: the document does not name `{field}`"
+    examples = re.findall(r"```json\n(.*?)\n```", text, flags=re.S)
+    assert examples, f"{side}.{kind} has no example"
+    for example in examples:
+        message = json.loads(example)
+        assert message["type"] == kind
+        assert not problems(message, schema), problems(message, schema)
+
+
+@pytest.mark.parametrize("kind", list(CLIENT_TYPES))
+def test_the_code_checks_the_fields_the_client_schemas_list(kind):
+    schema = load(f"client.{kind}")
+    fields = CLIENT_TYPES[kind]
+    assert set(fields) == set(schema["properties"]) - {"type"}
+    assert {f for f, (_, required) in fields.items() if required} == set(schema["required"]) - {"type"}
+
+
+def test_the_schemas_refuse_what_they_should():
+    assert problems({"type": "act", "table": 1, "ask": 2}, load("client.act"))  # no action
+    assert problems({"type": "act", "table": True, "ask": 2, "action": "pass"}, load("client.act"))
+    assert problems({"type": "turn", "table": 1, "ask": 1, "seq": 0, "legal": [], "deadline_ms": None,
+                     "view": {}}, load("server.turn"))
+
+
+GAMES = [("stukolka", 4, {}), ("kopilka", 4, {}), ("french3", 3, {}), ("ukr_pairs", 4, {}),
+         ("speculator", 4, {"W": 5, "Wmax": 10})]
+
+
+@pytest.mark.parametrize("game,players,options", GAMES, ids=[g[0] for g in GAMES])
+def test_every_message_of_whole_deals_validates(tmp_path, game, players, options):
+    club, accounts = club_with_store(tmp_path, [{"game": game, "options": options, "seats": players,
+                                                 "clock": 0, "think": 0}])
+    seen: dict[str, set[str]] = {"client": set(), "server": set()}
+
+    def validate(side: str, message: dict) -> None:
+        check(side, message)
+        seen[side].add(message["type"])
+
+    play_deals(club, accounts, [make_bot(game, "rule", i) for i in range(players)], deals=2, on_send=validate)
+    assert {"hello", "welcome", "seated", "state", "turn", "event", "deal_end"} <= seen["server"]
+    assert {"hello", "sit", "start", "act"} <= seen["client"]
