@@ -226,6 +226,9 @@ class AdminConsole(App[int]):
     def on_command_line_completed(self, message: CommandLine.Completed) -> None:
         self.query_one("#hint", Static).update(Text("  ".join(message.options[:16])))
 
+    def on_command_line_too_long(self, message: CommandLine.TooLong) -> None:
+        self.say(f"the line is full: at most {message.limit} characters", "red")
+
     def say(self, text: str, style: str = "") -> None:
         self.query_one("#out", RichLog).write(Text(text, style=style))
 

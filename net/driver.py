@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+from collections import deque
 from pathlib import Path
 from typing import Any, BinaryIO, Literal, Protocol, TextIO
 
@@ -29,8 +30,19 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
+from net.limits import EVENT_BURST, EVENTS_PER_SECOND, TokenBucket
+
 _LINK_ATTR = "_sukno_link"
 _HOLD_AFTER = frozenset({"enter", "tab", "shift+tab"})
+
+PARSE_SLICE = 512
+"""Characters parsed per turn of the event loop (~3 ms of Textual's parser)."""
+PUMP_SLICE = 16
+"""Events handed to the App per turn of the event loop."""
+PENDING_MAX = 1 << 16
+"""Decoded characters waiting to be parsed, at most (more is dropped: the input burst is 64 KB)."""
+QUEUE_MAX = 4096
+"""Parsed events waiting for the App, at most."""
 
 ENTER_APP_MODE = (
     "\x1b[?1049h"  # alternate screen
@@ -131,7 +143,15 @@ class SSHDriver(Driver):
         self._buffer: list[str] = []
         self._input = True
         self._early: list[bytes | str] | None = []  # keys typed before the first frame
-        self._held: list[Message] | None = None  # keys behind an Enter, until the next frame
+        self._pending = ""  # decoded input not parsed yet (from _pending_at on)
+        self._pending_at = 0
+        self._parse_handle: asyncio.Handle | None = None
+        self._queue: deque[Message] = deque()  # parsed events not yet handed to the App
+        self._pump_handle: asyncio.Handle | None = None
+        self._events = TokenBucket(EVENTS_PER_SECOND, EVENT_BURST)
+        self.dropped = 0
+        """Events dropped over the session's event rate (for tests and the bench)."""
+        self._holding = False  # after an Enter or Tab: the queue waits for the App's next frame
         self._held_frames = 0
         self._held_since = 0.0
         self._frames = 0
@@ -205,7 +225,13 @@ class SSHDriver(Driver):
 
     def disable_input(self) -> None:
         self._input = False
-        self._held = None
+        self._holding = False
+        self._queue.clear()
+        self._pending, self._pending_at = "", 0
+        for handle in (self._parse_handle, self._pump_handle):
+            if handle is not None:
+                handle.cancel()
+        self._parse_handle = self._pump_handle = None
         if self._release_handle is not None:
             self._release_handle.cancel()
             self._release_handle = None
@@ -216,7 +242,7 @@ class SSHDriver(Driver):
     # -- input ------------------------------------------------------------------
 
     def feed(self, data: bytes | str) -> None:
-        """Bytes from the client: decode, parse and post the keys/mouse/paste to the app."""
+        """Bytes from the client: decoded now, parsed and posted to the App a slice at a time."""
         if not self._input:
             return
         if self._early is not None:
@@ -226,16 +252,55 @@ class SSHDriver(Driver):
         text = self._decode(data) if isinstance(data, bytes) else data
         if not text:
             return
+        pending = len(self._pending) - self._pending_at
+        room = PENDING_MAX - pending
+        if room <= 0:
+            return  # already a burst's worth waiting to be parsed: dropped, like a full buffer
+        self._pending = self._pending[self._pending_at:] + text[:room]
+        self._pending_at = 0
+        if self._parse_handle is None:
+            self._parse_some()  # the usual few keys: parsed at once, no turn of the loop lost
+
+    def _parse_some(self) -> None:
+        """Parse at most ``PARSE_SLICE`` characters, then let the loop serve others before the rest.
+
+        Textual's parser costs ~6 us a character: 64 KB parsed in one go held every
+        session for ~0.4 s (issue 12, item 1).
+        """
+        self._parse_handle = None
+        if not self._input:
+            return
+        chunk = self._pending[self._pending_at:self._pending_at + PARSE_SLICE]
+        self._pending_at += len(chunk)
+        if self._pending_at >= len(self._pending):
+            self._pending, self._pending_at = "", 0
         try:
-            for message in self._parser.feed(text):
+            for message in self._parser.feed(chunk):
                 self._deliver(message)
         except Exception:  # ParseError or worse: a sequence the parser chokes on
             # must not end the session: start afresh.
             self._parser = XTermParser()
-        self._schedule_tick()
+        if self._pending:
+            self._parse_handle = self._loop.call_soon(self._parse_some)
+        else:
+            self._schedule_tick()
 
     def _deliver(self, message: Message) -> None:
-        """Post one parsed key/mouse event, holding back what follows an Enter.
+        """Queue one parsed key/mouse/paste event for the App, within the session's event rate."""
+        if not self._events.take(1) or len(self._queue) >= QUEUE_MAX:
+            self.dropped += 1  # over the rate: no person types or moves a mouse that fast
+            return
+        self._queue.append(message)
+        if self._pump_handle is None and not self._holding:
+            self._pump_handle = self._loop.call_soon(self._pump)
+
+    def _pump(self) -> None:
+        """Hand the App a few queued events; the rest wait for the next turn of the loop.
+
+        Textual runs every message queued to an App before it lets the loop go,
+        so 16,000 keys posted at once held every session until all were done.
+        At most ``PUMP_SLICE`` go at a time, and only when the App has taken the
+        last ones: a key costs the others one slice at most.
 
         Keys that arrive in one burst (typed ahead over a slow link, a paste
         without brackets) reach Textual together, and it runs an Enter's action
@@ -244,16 +309,26 @@ class SSHDriver(Driver):
         the App has drawn and has nothing queued (it acted on the Enter and any
         new screen is mounted), or 0.5 s at most.
         """
-        if self._held is not None:
-            if len(self._held) < 4096:
-                self._held.append(message)
+        self._pump_handle = None
+        if self._holding or not self._input:
             return
-        self.process_message(message)
-        if isinstance(message, events.Key) and message.key in _HOLD_AFTER:
-            self._held = []
-            self._held_frames = self._frames
-            self._held_since = self._loop.time()
-            self._release_handle = self._loop.call_later(0.01, self._maybe_release)
+        queue = getattr(self._app, "_message_queue", None)
+        if queue is not None and queue.qsize() >= PUMP_SLICE:  # still busy with the last slice
+            self._pump_handle = self._loop.call_later(0.002, self._pump)
+            return
+        for _ in range(PUMP_SLICE):
+            if not self._queue:
+                return
+            message = self._queue.popleft()
+            self.process_message(message)
+            if isinstance(message, events.Key) and message.key in _HOLD_AFTER:
+                self._holding = True
+                self._held_frames = self._frames
+                self._held_since = self._loop.time()
+                self._release_handle = self._loop.call_later(0.01, self._maybe_release)
+                return
+        if self._queue:
+            self._pump_handle = self._loop.call_soon(self._pump)
 
     def _settled(self) -> bool:
         """The App drew since the Enter and has nothing queued (a new screen is mounted)."""
@@ -271,12 +346,11 @@ class SSHDriver(Driver):
 
     def _maybe_release(self) -> None:
         self._release_handle = None
-        if self._held is None:
+        if not self._holding:
             return
         if self._settled() or self._loop.time() - self._held_since > 0.5:
-            held, self._held = self._held, None
-            for message in held:
-                self._deliver(message)
+            self._holding = False
+            self._pump()
         else:
             self._release_handle = self._loop.call_later(0.01, self._maybe_release)
 

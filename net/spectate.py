@@ -33,12 +33,13 @@ from textual.driver import Driver
 from textual.geometry import Size
 
 from net.driver import full_frame, quiet_app
+from tui.limits import COMMAND_MAX
 
 log = logging.getLogger("sukno.spectate")
 
 _HUB_ATTR = "_sukno_hub"
 ENTER_WATCH_MODE = "\x1b[?1049h\x1b[?7l\x1b[?2004h\x1b[?25l\x1b[H\x1b[2J"
-MAX_LINE = 300
+MAX_LINE = COMMAND_MAX  # the watcher's row holds what the club's command line does
 
 
 def bucket_for(cols: int, rows: int, buckets: list[tuple[int, int]]) -> tuple[int, int] | None:
@@ -138,9 +139,7 @@ class Member:
         """
         width = self.cols
         room = max(0, width - cell_len(self.prompt) - 1)
-        shown = self.text
-        while cell_len(shown) > room:
-            shown = shown[1:]
+        shown = _tail(self.text, room)
         line = _fit(self.prompt, width) + shown
         cursor = "\x1b[7m \x1b[0m" if cell_len(line) < width else ""
         out = f"\x1b[{self.rows};1H\x1b[0m\x1b[2K{line}{cursor}"
@@ -193,13 +192,32 @@ class Member:
         self.redraw_line()
 
 
-def _fit(text: str, width: int) -> str:
-    out = ""
-    for ch in text:
-        if cell_len(out + ch) > width:
+def _tail(text: str, width: int) -> str:
+    """The end of ``text`` that fits ``width`` cells, measured once per character (a key costs O(line))."""
+    if cell_len(text) <= width:
+        return text
+    if text.isascii() and text.isprintable():
+        return text[-width:] if width > 0 else ""
+    used, start = 0, len(text)
+    while start > 0:
+        size = cell_len(text[start - 1])
+        if used + size > width:
             break
-        out += ch
-    return out
+        used += size
+        start -= 1
+    return text[start:]
+
+
+def _fit(text: str, width: int) -> str:
+    """The start of ``text`` that fits ``width`` cells (each character measured once)."""
+    if cell_len(text) <= width:
+        return text
+    used = 0
+    for end, ch in enumerate(text):
+        used += cell_len(ch)
+        if used > width:
+            return text[:end]
+    return text
 
 
 class Hub:

@@ -46,6 +46,7 @@ MESSAGES: dict[str, str] = {
     # commands
     "cmd.failed": "That did not work because of an error in the club; it has been written down.",
     "admin.refused": "Only the club's hosts may use admin.",
+    "cmd.too_long": "The line is full: it holds at most {limit} characters. Press Enter, or shorten it.",
     "cmd.unknown": "I do not know {word!r}. Did you mean {suggest}? Type help for the commands.",
     "cmd.unknown_plain": "I do not know {word!r}. Type help for the commands.",
     "cmd.need_table": "Which table? Type {verb} N, e.g. {verb} 1.",

@@ -46,6 +46,7 @@ MESSAGES: dict[str, str] = {
     # commands
     "cmd.failed": "Не получилось из-за ошибки в клубе; она записана.",
     "admin.refused": "Команда admin — только для хозяев клуба.",
+    "cmd.too_long": "Строка полна: в ней помещается не больше {limit} знаков. Нажмите Enter или сократите её.",
     "cmd.unknown": "Не знаю {word!r}. Может быть, {suggest}? Наберите помощь.",
     "cmd.unknown_plain": "Не знаю {word!r}. Наберите помощь.",
     "cmd.need_table": "Какой стол? Наберите {verb} N, например {verb} 1.",

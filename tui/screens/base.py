@@ -23,6 +23,7 @@ from tui.admin_verb import run_admin
 from tui.chat import chat_allowed
 from tui.commands import BOT_WORDS, Command, UnknownCommand
 from tui.i18n import LANGS, has, money, tr
+from tui.limits import quote
 from tui.widgets.cmdline import CommandLine
 from tui.widgets.log import EventLog
 
@@ -73,6 +74,9 @@ class ClubScreen(Screen):
     def on_command_line_completed(self, message: CommandLine.Completed) -> None:
         self.hint(self.t("cmd.complete", options="  ".join(message.options[:12])))
 
+    def on_command_line_too_long(self, message: CommandLine.TooLong) -> None:
+        self.error(self.t("cmd.too_long", limit=message.limit))
+
     def run_line(self, line: str) -> None:
         """Run one typed line; never lets an exception reach the screen."""
         self.echo(line)
@@ -80,9 +84,9 @@ class ClubScreen(Screen):
             command = commands.parse(line)
         except UnknownCommand as err:
             if err.suggest:
-                self.error(self.t("cmd.unknown", word=err.word, suggest=" / ".join(err.suggest)))
+                self.error(self.t("cmd.unknown", word=quote(err.word), suggest=" / ".join(err.suggest)))
             else:
-                self.error(self.t("cmd.unknown_plain", word=err.word))
+                self.error(self.t("cmd.unknown_plain", word=quote(err.word)))
             return
         if command is None:
             return

@@ -10,11 +10,12 @@ from textual.widgets import Input, Static
 
 from tui.commands import ALIASES
 from tui.i18n import LANGS, tr
+from tui.limits import NAME_MAX, quote
 from tui.screens.base import ClubScreen, log
 from tui.widgets.cmdline import CommandLine
 from tui.widgets.log import EventLog
 
-NAME = re.compile(r"^[A-Za-z0-9_\-\u0400-\u04FF]{2,16}$")
+NAME = re.compile(r"^[A-Za-z0-9_\-\u0400-\u04FF]{2,%d}$" % NAME_MAX)
 """2–16 letters (Latin or Cyrillic), digits, ``_`` or ``-``."""
 
 
@@ -29,7 +30,7 @@ class WelcomeScreen(ClubScreen):
         yield Static("", id="header", classes="header")
         yield EventLog()
         yield Static("", id="hint", classes="hint")
-        yield CommandLine(id="cmd")
+        yield CommandLine(id="cmd", max_length=NAME_MAX)  # a name, ``lang ru`` or ``quit``
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -65,7 +66,7 @@ class WelcomeScreen(ClubScreen):
             self.say_line(self.t("welcome.ask"))
             return
         if not valid_name(name):
-            self.error(self.t("welcome.bad_name", name=name))
+            self.error(self.t("welcome.bad_name", name=quote(name)))
             return
         app = self.club_app
         try:

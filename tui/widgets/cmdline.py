@@ -5,6 +5,11 @@ be completed (``completer``) and hears the outcome through messages.  Digits
 are typed like any other key: ``10h`` and ``8s`` are cards, and only a line
 that is a bare number when Enter is pressed picks a card of the hand (the
 table screen decides that, issue 13).
+
+The line holds at most ``tui.limits.COMMAND_MAX`` characters: a key or a paste
+that would make it longer changes nothing, and the screen hears it once
+(``TooLong``) to say why.  The bound is what makes a key's cost constant:
+Textual's ``Input`` measures its whole value on every key (issue 12, item 1).
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from textual.binding import Binding
 from textual.geometry import Offset
 from textual.message import Message
 from textual.widgets import Input
+
+from tui.limits import COMMAND_MAX
 
 HISTORY = 100
 
@@ -40,8 +47,16 @@ class CommandLine(Input):
 
         options: list[str]
 
+    @dataclass
+    class TooLong(Message):
+        """A key or a paste did not fit: the line holds at most ``limit`` characters."""
+
+        limit: int
+
     def __init__(self, **kwargs: Any):
+        kwargs.setdefault("max_length", COMMAND_MAX)
         super().__init__(**kwargs)
+        self._told_full = False
         self.cursor_blink = False
         self.history: list[str] = []
         self._index = 0
@@ -56,6 +71,17 @@ class CommandLine(Input):
         """
         offset = super().cursor_screen_offset
         return offset - Offset(1, 0) if self.cursor_at_end else offset
+
+    def restricted(self) -> None:
+        """Over the bound: no bell per key (a flood would ring thousands of times), one message."""
+        if not self._told_full:
+            self._told_full = True
+            self.post_message(self.TooLong(self.max_length or COMMAND_MAX))
+
+    def _watch_value(self, value: str) -> None:
+        super()._watch_value(value)
+        if self._told_full and len(value) < (self.max_length or COMMAND_MAX):
+            self._told_full = False  # room again: the next refusal is told again
 
     def remember(self, line: str) -> None:
         if line and (not self.history or self.history[-1] != line):
