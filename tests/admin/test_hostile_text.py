@@ -8,6 +8,8 @@ import pytest
 from adminkit import admin_server, sukno_admin
 from sshclient import Client, connect, new_key, until
 
+from tui.limits import COMMAND_MAX
+
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 HOSTILE = ("x [/] y", "[/b]", "[x]", "[bold red]loud[/]", "[link=http://e.x]l[/link]", "[@click=app.quit]q[/]")
@@ -94,8 +96,8 @@ async def test_chat_and_names_are_text(config):
 
 
 async def test_chat_is_throttled_per_person_and_zalgo_is_cut(config):
-    """A burst of 30 lines: five reach the hall and Anna is told to slow down; 280 combining marks on one
-    letter reach others as two."""
+    """A burst of 30 lines: five reach the hall and Anna is told to slow down; 190 combining marks on one
+    letter (all the command line holds: tui.limits.COMMAND_MAX) reach others as two."""
     async with admin_server(config) as server:
         anna = await register(server.port, "Anna")
         boris = await register(server.port, "Boris")
@@ -106,7 +108,7 @@ async def test_chat_is_throttled_per_person_and_zalgo_is_cut(config):
         said = [e.event.data["text"] for e in server.club.hall_since(0) if e.event.kind == "say"]
         assert said == [f"burst{i:02d}" for i in range(5)]
         assert "burst05" not in boris.text()
-        boris.line("say Z" + "\u0301" * 280 + "zalgo")
+        boris.line("say Z" + "\u0301" * (COMMAND_MAX - 10) + "zalgo")
         await anna.wait("zalgo")
         said = [e.event.data for e in server.club.hall_since(0) if e.event.kind == "say"]
         assert said[-1] == {"name": "Boris", "text": "Z\u0301\u0301zalgo"}
