@@ -19,7 +19,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         record = load_record(args.file)
     except RecordError as err:
         print(json.dumps({"ok": False, "error": f"{args.file}: {err}"}, ensure_ascii=False))
-        print(f"sukno replay: {args.file}: {err}", file=sys.stderr)
+        print(f"sukno replay: {args.file}: {_line(str(err))}", file=sys.stderr)
         return 2
     try:
         status, out = replay(record)
@@ -34,8 +34,14 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     print(shown)
     if status:
         where = f" (deal {out.get('deal')}, action {out.get('action')})" if "deal" in out else ""
-        print(f"sukno replay: {out.get('error')}{where}", file=sys.stderr)
+        print(f"sukno replay: {_line(str(out.get('error')))}{where}", file=sys.stderr)
     return status
+
+
+def _line(text: str, limit: int = 300) -> str:
+    """One line of at most ``limit`` characters (a reason may quote a hostile file's value)."""
+    first = " ".join(text.split())
+    return first if len(first) <= limit else first[: limit - 1] + "…"
 
 
 def _cmd_export(args: argparse.Namespace) -> int:

@@ -78,11 +78,11 @@ async def test_admin_is_a_key_not_a_name(config):
 
 
 async def test_refused_admin_attempts_do_not_grow_the_audit_log(config):
-    """A hundred refused ``admin`` lines from one player write one audit line (the rest are counted)."""
+    """Forty refused ``admin`` lines from one player write one audit line (the rest are counted)."""
     async with admin_server(config) as server:
         boris = await register(server.port, "Boris")
-        for i in range(100):
+        for i in range(40):
             boris.line(f"admin kick x{i}")
-        await boris.wait(lambda screen: "Only the club's hosts" in screen.partition("admin kick x99")[2])
+        await boris.wait(lambda screen: "Only the club's hosts" in screen.partition("admin kick x39")[2], timeout=30)
         lines = (config.data / "audit.log").read_text("utf-8").splitlines()
         assert len(lines) == 1 and json.loads(lines[0])["who"] == "ssh:Boris"

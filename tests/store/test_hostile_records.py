@@ -66,3 +66,13 @@ def test_names_with_spaces_around_them_are_refused(tmp_path: Path, name: str) ->
     path = tmp_path / "names.json"
     path.write_text(json.dumps(data, ensure_ascii=False))
     check_refused(path, "'players' must be a list of names")
+
+
+def test_a_huge_value_is_quoted_in_one_short_line(tmp_path: Path) -> None:
+    data = json.loads((RECORDS / "stukolka_D1.json").read_text("utf-8"))
+    data["options"] = {"a": "x\n" * 50_000}
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(data))
+    status, out, err = replay(path)
+    assert status == 2 and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1 and len(err) < 400
