@@ -206,3 +206,19 @@ def test_whose_turn_a_person_is_waited_for_is_said_but_not_in_brief() -> None:
                 break
         club.tick(1e6)
     assert not [line for line in boris_lines[mark:] if line.startswith("Waiting for")]
+
+
+def test_a_choice_of_several_cards_is_said_in_words_not_listed() -> None:
+    """Стуколка 58.б's buy: give up 0–3 cards (R47) — said as such, not as eight lists of cards."""
+    from tui.text.answers import action_phrase
+    from engine.game import Action
+    from engine.cards import parse_card
+
+    a, b, c = (parse_card(x) for x in ("9♣", "4♦", "K♥"))
+    legal = [Action("buy"), Action("buy", (a,)), Action("buy", (b,)), Action("buy", (a, b)), Action("buy", (a, b, c))]
+    assert action_phrase(legal, "en", False) == "buy or buy and the cards you give up (at most 3 cards; buy alone keeps yours)"
+    assert action_phrase(legal, "ru", False) == (
+        "купить или купить и карты, которые сносите (не больше 3 карт; просто купить — оставить свои)")
+    assert action_phrase([Action("knock"), Action("pass")], "ru", False) == "стук или пас"
+    assert action_phrase([Action("play", (a,)), Action("play", (b,)), Action("play", (c,))], "en", False) == (
+        "play 9♣, 4♦ or K♥")

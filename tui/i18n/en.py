@@ -480,4 +480,5 @@ MESSAGES: dict[str, str] = {
     "table.your_turn": "your turn",
     "app.ctrl_c": "Ctrl+C does not leave the club: type quit, or press {keys}.",
     "app.ctrl_c_type": "Ctrl+C does not leave the club: type quit.",
+    "text.some_cards": "{verb} and the cards you give up (at most {n:plural:# card|# cards}; {verb} alone keeps yours)",
 }

@@ -212,6 +212,9 @@ def action_phrase(legal: Sequence[Action], lang: str, ascii: bool) -> str:
             parts.append(word)
         if len(with_args) == 1 and all(type(x) is int for x in with_args[0].args):
             parts.append(tr(lang, "text.at_least", verb=word, n=with_args[0].args[0]))
+        elif with_args and any(len(a.args) > 1 for a in with_args):  # a set of cards (buy, discard several)
+            most = max(len(a.args) for a in with_args)
+            parts.append(tr(lang, "text.some_cards", verb=word, n=most))
         elif with_args:
             shown = [" ".join(x.text(ascii) if isinstance(x, Card) else str(x) for x in a.args) for a in with_args]
             if len(shown) > 12:
