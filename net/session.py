@@ -374,6 +374,7 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             log.exception("settings of %s could not be read", name)
             return
         prefs.mode, prefs.bell, prefs.brief, prefs.cards = loaded.mode, loaded.bell, loaded.brief, loaded.cards
+        prefs.colour = loaded.colour
         prefs.save = lambda key, value: store.set_setting(name, key, value)
 
     def switch_mode(self, mode: str) -> bool:

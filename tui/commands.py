@@ -20,7 +20,7 @@ from engine.game import Action
 
 ASK_VERBS = ("hand", "trick", "table", "pot", "score", "time", "last", "log")
 """Questions answered in words (``tui.text.answers``): what the felt shows, asked instead of looked at."""
-SETTING_VERBS = ("brief", "bell", "cards", "mode")
+SETTING_VERBS = ("brief", "bell", "cards", "mode", "colour")
 """A person's own settings (``tui.text.prefs``), kept in the store for an account."""
 
 HALL_VERBS = ("look", "tables", "who", "sit", "watch", "stand", "leave", "say", "help", "rules", "lang",
@@ -44,7 +44,7 @@ ALIASES: dict[str, str] = {
     # questions and settings (the text mode's, answered in the screen's log too)
     "рука": "hand", "карты": "cards", "взятка": "trick", "стол": "table", "банк": "pot", "кон": "pot",
     "очки": "score", "итог": "score", "время": "time", "последняя": "last", "прошлая": "last",
-    "журнал": "log", "лог": "log", "кратко": "brief", "звонок": "bell", "режим": "mode",
+    "журнал": "log", "лог": "log", "кратко": "brief", "звонок": "bell", "режим": "mode", "цвет": "colour", "color": "colour",
     # the games (RULES.md §9.2)
     "ход": "play", "играть": "play", "хожу": "play", "пас": "pass", "пасую": "pass",
     "взять": "take", "беру": "take", "снести": "discard", "сношу": "discard", "сброс": "discard",
@@ -70,7 +70,7 @@ RU_VERB: dict[str, str] = {
     "dark": "втёмную", "knock": "стук", "golets": "голец", "razrez": "разрез", "reveal": "вскрыть",
     "sell": "продаю", "bid": "даю", "accept": "принять", "ready": "готов",
     "hand": "рука", "trick": "взятка", "table": "стол", "pot": "банк", "score": "очки", "time": "время",
-    "last": "последняя", "log": "журнал", "brief": "кратко", "bell": "звонок", "cards": "карты", "mode": "режим",
+    "last": "последняя", "log": "журнал", "brief": "кратко", "bell": "звонок", "cards": "карты", "mode": "режим", "colour": "цвет",
 }
 """The Russian spelling shown for a verb (hints, completion)."""
 

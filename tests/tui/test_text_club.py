@@ -222,3 +222,17 @@ def test_a_choice_of_several_cards_is_said_in_words_not_listed() -> None:
     assert action_phrase([Action("knock"), Action("pass")], "ru", False) == "стук или пас"
     assert action_phrase([Action("play", (a,)), Action("play", (b,)), Action("play", (c,))], "en", False) == (
         "play 9♣, 4♦ or K♥")
+
+
+def test_no_colour_unless_asked_then_red_suits_only() -> None:
+    saved: dict[str, str] = {}
+    club, person, lines = seated(prefs=Prefs(save=lambda k, v: saved.__setitem__(k, v)))
+    play_until_play_phase(club, person)
+    assert not any("\x1b" in line for line in lines)
+    person.line("colour on")
+    assert saved == {"colour": "on"}
+    club.tables[1].say("bot-Mitya", "10♥ K♠ A♦")
+    assert lines[-1] == "[chat] bot-Mitya says: \x1b[31m10♥\x1b[39m K♠ \x1b[31mA♦\x1b[39m"
+    person.line("цвет выкл")
+    club.tables[1].say("bot-Mitya", "10♥")
+    assert lines[-1] == "[chat] bot-Mitya says: 10♥" and saved == {"colour": "off"}

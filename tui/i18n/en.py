@@ -415,7 +415,7 @@ MESSAGES: dict[str, str] = {
         "Text mode: type a command and Enter. Ask instead of looking: hand, trick, table (seats and statuses), "
         "pot, score, time, last (the last trick), log N (the last N events again), who. "
         "Settings: brief on|off (only your turns and the results), bell on|off, cards words|symbols, "
-        "mode screen|text. Every verb of the screen works here too:"
+        "colour on|off, mode screen|text. Every verb of the screen works here too:"
     ),
     "text.or": " or ",
     "text.you_may": "You may {actions}.",
@@ -481,4 +481,7 @@ MESSAGES: dict[str, str] = {
     "app.ctrl_c": "Ctrl+C does not leave the club: type quit, or press {keys}.",
     "app.ctrl_c_type": "Ctrl+C does not leave the club: type quit.",
     "text.some_cards": "{verb} and the cards you give up (at most {n:plural:# card|# cards}; {verb} alone keeps yours)",
+    "pref.colour_ask": "Colour is {value}. Type colour on (red suits in red) or colour off.",
+    "pref.colour_on": "Red suits are red from now on.",
+    "pref.colour_off": "No colour from now on: plain text.",
 }

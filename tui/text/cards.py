@@ -53,6 +53,14 @@ def suit_words(suit: Suit, lang: str) -> str:
     return SUIT_ALONE[lang][suit]
 
 
+_RED = re.compile(r"(?:10|[2-9JQKA])?[♦♥]")
+
+
+def in_colour(text: str) -> str:
+    """Red suits in red (``colour on``): the one escape sequence the text mode sends, and only when asked."""
+    return _RED.sub(lambda m: f"\x1b[31m{m.group(0)}\x1b[39m", text)
+
+
 def money_words(text: str, lang: str) -> str:
     """``1 r. 20 k.`` → ``1 ruble 20 kopecks`` (a screen reader says "r dot" otherwise)."""
     lang = lang if lang in MONEY_WORDS else "en"

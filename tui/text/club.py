@@ -38,7 +38,7 @@ from tui.screens.base import ClubScreen
 from tui.screens.hall import HallScreen
 from tui.screens.table import TableScreen
 from tui.text import answers
-from tui.text.cards import in_words
+from tui.text.cards import in_colour, in_words
 from tui.text.prefs import Prefs
 
 RESULTS = frozenset({
@@ -151,7 +151,11 @@ class TextClub:
         line = text.plain if isinstance(text, Text) else str(text)
         for part in line.splitlines() or [""]:
             part = _tidy(part)  # "… 30 k.." as the log tidies it
-            self.write(in_words(part, self.lang) if self.prefs.words else part)
+            if self.prefs.words:
+                part = in_words(part, self.lang)
+            elif self.prefs.colour:
+                part = in_colour(part)
+            self.write(part)
 
     def error(self, text: str) -> None:
         self.say_line(text)

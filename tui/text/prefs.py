@@ -1,4 +1,5 @@
-"""A person's own settings: ``mode text|screen``, ``bell on|off``, ``brief on|off``, ``cards words|symbols``.
+"""A person's own settings: ``mode text|screen``, ``bell on|off``, ``brief on|off``, ``cards words|symbols``,
+``colour on|off`` (the text mode has no colour unless asked: red suits in red).
 
 An account's settings are kept in the store (``Store.settings``/``set_setting``);
 a guest's last until he leaves.  The words are typed in either language
@@ -20,7 +21,7 @@ log = logging.getLogger("sukno.tui")
 ON = {"on": True, "вкл": True, "да": True, "yes": True, "off": False, "выкл": False, "нет": False, "no": False}
 MODES = {"text": "text", "текст": "text", "screen": "screen", "экран": "screen"}
 CARDS = {"words": "words", "слова": "words", "symbols": "symbols", "значки": "symbols", "символы": "symbols"}
-KEYS = ("mode", "bell", "brief", "cards")
+KEYS = ("mode", "bell", "brief", "cards", "colour")
 
 Saver = Callable[[str, str], None]
 
@@ -33,6 +34,7 @@ class Prefs:
     bell: str = ""
     brief: bool = False
     cards: str = "symbols"
+    colour: bool = False
     save: Saver | None = field(default=None, repr=False, compare=False)
 
     @classmethod
@@ -43,6 +45,7 @@ class Prefs:
             bell=stored.get("bell", "") if stored.get("bell") in ("on", "off") else "",
             brief=stored.get("brief") == "on",
             cards="words" if stored.get("cards") == "words" else "symbols",
+            colour=stored.get("colour") == "on",
             save=save,
         )
 
@@ -72,14 +75,17 @@ class Prefs:
             self.mode = value
             self._keep("mode", value)
             return True, tr(lang, f"pref.mode_{value}")
-        if verb in ("bell", "brief"):
+        if verb in ("bell", "brief", "colour"):
             value = ON.get(word)
             if value is None:
-                now = self.bell_on(text_mode) if verb == "bell" else self.brief
+                now = self.bell_on(text_mode) if verb == "bell" else self.brief if verb == "brief" else self.colour
                 return False, tr(lang, f"pref.{verb}_ask", value=tr(lang, "pref.word_on" if now else "pref.word_off"))
             if verb == "bell":
                 self.bell = "on" if value else "off"
                 self._keep("bell", self.bell)
+            elif verb == "colour":
+                self.colour = value
+                self._keep("colour", "on" if value else "off")
             else:
                 self.brief = value
                 self._keep("brief", "on" if value else "off")
