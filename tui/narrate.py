@@ -88,6 +88,8 @@ def _params(event: Event, names: Sequence[str], lang: str, ascii: bool) -> dict[
     card = event.data.get("card")
     if isinstance(card, Card):
         params.setdefault("suit", card.suit.text(ascii))
+    if event.kind == "discard" and event.data.get("left") == 0:
+        params.pop("left", None)  # the last discard owed: told without "0 more to go" (the .alt entry)
     if "k" in params:
         params.setdefault("count", params["k"])  # french3 names the bought count k
     return params

@@ -138,6 +138,8 @@ class TableScreen(ClubScreen):
         self.table.act(app.player, commands.action_text(command), now=app.clock())
         if verb == "buy":
             tell_bought(self, before, command)
+        elif verb in ("take", "draw", "discard"):
+            tell_own(self, before, verb)
         return True
 
     def explain(self, err) -> str:
@@ -297,3 +299,23 @@ def team_line(view: dict[str, Any], lang: str, record: Any) -> str:
     conj = " и " if lang == "ru" else " and "
     return tr(lang, "pairs.partner", partner=partner, team=mine, you=names[seat], other=other,
               them=them.replace(" · ", conj), T=record if isinstance(record, int) else 12)
+
+
+def tell_own(screen: Any, before: list[Card], verb: str) -> None:
+    """Копилка: the one who took, drew or discarded learns which card; the log tells the others a count."""
+    after = my_cards(screen)
+    ascii = screen.club_app.ascii
+    if verb in ("take", "draw"):
+        came = [c for c in after if c not in before]
+        if came:
+            screen.say_line(screen.t("own.took" if verb == "take" else "own.drew",
+                                     card=" ".join(c.text(ascii) for c in came)))
+        return
+    gone = [c for c in before if c not in after]
+    if not gone:
+        return
+    view = screen.table.view_for(screen.club_app.player)
+    seat, owed = view.get("seat"), view.get("owed_discards") or []
+    n = owed[seat] if seat is not None and seat < len(owed) else 0
+    card = " ".join(c.text(ascii) for c in gone)
+    screen.say_line(screen.t("own.discarded_more", card=card, n=n) if n else screen.t("own.discarded", card=card))

@@ -213,10 +213,25 @@ def _round(view: dict[str, Any], me: int | None, lang: str, ascii: bool, width: 
     _trick(view, names=view["names"], ascii=ascii, row=4, left=1, room=room, parts=parts)
     if trump:
         _put(parts, 4, width - 13, trump)
+    _face_down(view, lang, ascii, width, room, parts, trump is None)
     if score.plain and len(top) > 1:
         parts[7].append((max(0, width - score.cell_len - 1), score))
     for i, line in enumerate(_fit(seat_block(view, bottom, me, lang, ascii), width - 2)):
         parts[8 + i].append((_centre(width, line), line))
+
+
+def _face_down(view: dict[str, Any], lang: str, ascii: bool, width: int, room: int,
+               parts: list[list[tuple[int, Text]]], no_trump: bool) -> None:
+    """Hook for ``tui.widgets.laid``: Копилка's laid-out rows where the trick would lie, the stock at the right."""
+    from tui.widgets.laid import laid_out, stock_label
+
+    if not view.get("trick"):
+        rows = laid_out(view, lang, ascii, room - 2)
+        if rows:
+            _put(parts, 4, 1 + max(0, (room - _width(rows)) // 2), rows)
+    stock = stock_label(view, lang, ascii) if no_trump else None
+    if stock is not None:
+        _put(parts, 6, max(0, width - stock.cell_len - 1), [stock])
 
 
 def _roster(view: dict[str, Any], me: int | None, lang: str, ascii: bool, width: int,
