@@ -144,7 +144,7 @@ class Member:
         cursor = "\x1b[7m \x1b[0m" if cell_len(line) < width else ""
         out = f"\x1b[{self.rows};1H\x1b[0m\x1b[2K{line}{cursor}"
         if self.rows >= 2:
-            note = _fit(self.note, width)
+            note = self.note if cell_len(self.note) <= width else _fit(self.note, width - 1) + "…"
             out = f"\x1b[{self.rows - 1};1H\x1b[0m\x1b[2K\x1b[33m{note}\x1b[0m" + out
         return out
 

@@ -94,7 +94,7 @@ async def test_every_game_in_russian(game_name):
         await pilot.pause()
         seen.append(text(app))
         assert any(w in seen[-1] for w in ("ход делает клуб", "за столом; пока")), (game_name, seen[-1])
-        asks = ["осмотреться", "рука", "взятка", "последняя", "кон", "очки", "время", "помощь", "стук 7"]
+        asks = ["осмотреться", "стол", "рука", "взятка", "последняя", "кон", "очки", "время", "помощь", "стук 7"]
         for step in range(80):
             if game is None or not game.in_deal:
                 break

@@ -16,7 +16,7 @@ from engine.feed import LogEntry
 from engine.game import Action
 from engine.table import Table
 from tui.commands import verb_word
-from tui.i18n import has, money, tr
+from tui.i18n import money, tr
 from tui.narrate import narrate
 from tui.text.cards import suit_words
 
@@ -118,10 +118,12 @@ def seat_text(view: dict[str, Any], seat: int, lang: str, ascii: bool) -> str:
         words.append(tr(lang, "table.dealer"))
     status = view.get("status") or []
     if seat < len(status) and status[seat]:
-        key = f"status.{status[seat]}"
-        words.append(tr(lang, key) if has(lang, key) else str(status[seat]))
+        from tui.widgets.felt import status_words  # "to reveal, holder", "2 tricks", "bid 30": translated
+
+        words.extend(status_words(str(status[seat]), lang))
     tricks = view.get("tricks") or []
-    if view.get("in_deal") and seat < len(tricks) and isinstance(tricks[seat], int):
+    counted = seat < len(status) and any(ch.isdigit() for ch in str(status[seat] or ""))
+    if view.get("in_deal") and seat < len(tricks) and isinstance(tricks[seat], int) and not counted:
         words.append(tr(lang, "text.tricks", n=tricks[seat]))
     counts = view.get("hand_counts") or []
     if view.get("in_deal") and seat < len(counts) and counts[seat]:

@@ -2,9 +2,12 @@
 
 Drawn from a game view alone (the convention every game follows: ``names``,
 ``hand_counts``, ``status``, ``tricks``, ``trick``, ``trump``…), so every game
-gets a felt without code of its own.  The viewer sits at the bottom; the others
-follow clockwise: the next seat on the left, the ones across on top, the last
-on the right.  A spectator's view has no hand in it, so only backs are drawn.
+gets a felt without code of its own.  Up to five seats the viewer sits at the
+bottom and the others follow clockwise: the next seat on the left, the ones
+across on top, the last on the right, each in two lines (name, hidden cards and
+balance over its state).  From six seats on they are a roster in seat order, one
+line each with its cards of the trick, so that every name, state and balance is
+whole at 80 columns.  A spectator's view has no hand in it, so only backs are drawn.
 """
 
 from __future__ import annotations
@@ -76,15 +79,6 @@ def seat_money(view: dict[str, Any], seat: int, lang: str) -> str:
     if seat < len(balances) and seat < len(names) and names[seat]:
         return money(balances[seat], lang)
     return ""
-
-
-def seat_label(view: dict[str, Any], seat: int, me: int | None, lang: str, ascii: bool) -> Text:
-    """``▶ Boris ▮▮▮ · knocked · 1 trick · dealer`` on one line (the ``look`` text and tests use it)."""
-    text = seat_name(view, seat, me, lang, ascii)
-    words = seat_words(view, seat, lang)
-    if words:
-        text.append(" · " + " · ".join(words), style="italic")
-    return text
 
 
 def seat_block(view: dict[str, Any], seat: int, me: int | None, lang: str, ascii: bool) -> list[Text]:
