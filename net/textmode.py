@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Iterator
 
 from tui.i18n import tr
+from tui.limits import COMMAND_MAX
 from tui.text.club import TextClub
 from tui.text.prefs import Prefs
 
@@ -42,8 +43,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("sukno.text")
 
-MAX_LINE = 300
-"""Longest line kept from the client (characters); the rest is dropped."""
+MAX_LINE = COMMAND_MAX
+"""Longest line kept from the client (characters, as on the screen's command line); more is not taken."""
 QUEUE_LINES = 400
 TEXT_WORDS = ("text", "текст")
 SCREEN_WORDS = ("screen", "экран")
@@ -138,6 +139,7 @@ class TextChannel:
         self.plain_term = term_is_plain(session.term) if self.pty else True
         self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
         self._typed = ""
+        self._told_full = False
         self._esc = ""
         self._last_cr = False
         self._queue: deque[str] = deque()
@@ -248,6 +250,7 @@ class TextChannel:
             if ch == "\n" and after_cr:
                 return  # CR LF is one Enter
             line, self._typed = self._typed, ""
+            self._told_full = False
             if self.pty:
                 self.send_raw("\r\n")
             self.got_line(line)
@@ -267,7 +270,12 @@ class TextChannel:
             self._typed = ""
             if self.pty:
                 self.send_raw("\r\n")
-        elif ch.isprintable() and len(self._typed) < MAX_LINE:
+        elif ch.isprintable():
+            if len(self._typed) >= MAX_LINE:
+                if not self._told_full:  # said once per line, in his language (tui.limits)
+                    self._told_full = True
+                    self.write_line(tr(self.club.lang, "cmd.too_long", limit=MAX_LINE))
+                return
             self._typed += ch
             if self.pty:
                 self.send_raw(ch)

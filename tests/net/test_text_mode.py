@@ -244,3 +244,19 @@ async def test_the_house_is_heard_and_a_kick_says_goodbye_in_text_mode(tmp_path)
         await client.wait("too loud")
         await asyncio.wait_for(client.session.closed.wait(), 10)
         assert b"\x1b" not in client.raw
+
+
+async def test_a_flood_of_one_line_is_cut_to_the_command_line_and_said_once(tmp_path):
+    """No pty: 5000 letters then Enter — the line holds COMMAND_MAX, the refusal is said once, the club answers."""
+    from tui.limits import COMMAND_MAX
+
+    config = make_config(tmp_path / "data", tables=TABLES)
+    async with running(config) as server:
+        client = await connect_text(server.port, key=None, term=None, command="text")
+        await client.wait("in text mode")
+        client.chan.write(b"say " + b"x" * 5000 + b"\n")
+        await client.wait(f"at most {COMMAND_MAX} characters")
+        client.send("who")
+        await client.wait("Online (1)")
+        assert "\n".join(client.lines()).count(f"at most {COMMAND_MAX} characters") == 1
+        await client.close()
