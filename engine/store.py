@@ -126,6 +126,8 @@ GRANTS = "club:grants"
 ROLES = ("player", "admin", "bot")
 """``bot``: an account a program plays through the bot protocol (``net.botproto``), marked as a bot."""
 DEFAULT_FILENAME = "sukno.db"
+CLUB_FILES = ("ssh_host_ed25519_key", "bans.json", "audit.log", "admin.sock")
+"""The other files sukno keeps in its data folder (``net``): tightened to 0600 at start like the store's."""
 
 # Journal entry kinds the restore understands; any other kind is a server note.
 DEAL = "deal"  # {"deal": n, "decks": [[card, …], …]}
@@ -338,6 +340,8 @@ def make_data_folder(data_dir: str | Path) -> bool:
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     _private_folder(folder)
     for entry in os.scandir(folder):
+        if not (entry.name.startswith(DEFAULT_FILENAME) or entry.name in CLUB_FILES):
+            continue  # someone else's file in a shared folder (``--data .``): not ours to change
         try:
             if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mode & 0o077:
                 os.chmod(entry.path, 0o600)

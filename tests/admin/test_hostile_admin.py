@@ -92,3 +92,12 @@ async def test_a_vanished_store_is_noticed_while_nobody_acts(config, caplog, mon
         shutil.rmtree(config.data)
         await anna.wait("book is gone from the disk")
         assert any("store is gone" in r.getMessage() for r in caplog.records)
+
+
+def test_the_store_knows_every_file_the_server_keeps():
+    """``engine.store.CLUB_FILES`` (tightened at start) names every file net keeps in the data folder."""
+    from engine.store import CLUB_FILES
+    from net.bans import AUDIT_NAME, BANS_NAME
+    from net.server import HOST_KEY_NAME
+
+    assert {HOST_KEY_NAME, BANS_NAME, AUDIT_NAME, SOCKET_NAME} <= set(CLUB_FILES)

@@ -56,13 +56,17 @@ def test_loose_modes_are_tightened_at_open(tmp_path: Path) -> None:
     for name in ("bans.json", "audit.log", "ssh_host_ed25519_key"):
         (data / name).write_text("{}")
         os.chmod(data / name, 0o644)
+    (data / "notes.txt").write_text("someone else's file in a shared folder")
+    os.chmod(data / "notes.txt", 0o644)
     os.chmod(data, 0o755)
     os.chmod(data / "sukno.db", 0o644)
     assert make_data_folder(data) is False
     store = open_store(data)
     try:
         assert mode(data) == 0o700
-        assert {p.name: mode(p) for p in data.iterdir()} == {p.name: 0o600 for p in data.iterdir()}
+        modes = {p.name: mode(p) for p in data.iterdir()}
+        assert modes.pop("notes.txt") == 0o644  # not sukno's: left alone
+        assert modes == {name: 0o600 for name in modes}
     finally:
         store.close()
 
