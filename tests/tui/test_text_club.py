@@ -236,3 +236,12 @@ def test_no_colour_unless_asked_then_red_suits_only() -> None:
     person.line("цвет выкл")
     club.tables[1].say("bot-Mitya", "10♥")
     assert lines[-1] == "[chat] bot-Mitya says: 10♥" and saved == {"colour": "off"}
+
+
+def test_tables_are_told_as_sentences() -> None:
+    club, person, lines = seated()
+    person.line("tables")
+    assert lines[-1] == "Table 1: Stukolka (а), stakes 30 k., 4 of 4 seats taken, 0 watching, no deal now."
+    person.line("lang ru")
+    person.line("столы")
+    assert lines[-1].startswith("Стол 1: Стуколка (а), ставка 30 к., занято мест 4 из 4, зрителей 0")

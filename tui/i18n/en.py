@@ -491,4 +491,7 @@ MESSAGES: dict[str, str] = {
     "pref.colour_ask": "Colour is {value}. Type colour on (red suits in red) or colour off.",
     "pref.colour_on": "Red suits are red from now on.",
     "pref.colour_off": "No colour from now on: plain text.",
+    "text.table_row": "Table {id}: {game}, stakes {stakes}, {taken} of {seats} seats taken, {watching} watching, {state}.",
+    "text.playing": "a deal is being played",
+    "text.waiting": "no deal now",
 }

@@ -496,4 +496,7 @@ MESSAGES: dict[str, str] = {
     "pref.colour_ask": "Цвет: {value}. Наберите цвет вкл (красные масти красным) или цвет выкл.",
     "pref.colour_on": "Теперь красные масти — красным.",
     "pref.colour_off": "Теперь без цвета: простой текст.",
+    "text.table_row": "Стол {id}: {game}, ставка {stakes}, занято мест {taken} из {seats}, зрителей {watching}, {state}.",
+    "text.playing": "идёт сдача",
+    "text.waiting": "сдачи нет",
 }

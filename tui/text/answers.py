@@ -155,6 +155,22 @@ def table_texts(table: Table, view: dict[str, Any], lang: str, ascii: bool) -> l
     return lines
 
 
+def tables_texts(club: Any, lang: str) -> list[str]:
+    """``tables`` as sentences (the screen's columns of dots read badly aloud)."""
+    from tui.screens.base import game_title, stakes
+
+    if not club.tables:
+        return [tr(lang, "tables.none")]
+    lines = []
+    for table in club.tables.values():
+        taken = len(table.seated())
+        lines.append(tr(lang, "text.table_row", id=table.id, game=game_title(table, lang),
+                        stakes=stakes(table, lang) or "—", taken=taken, seats=len(table.seats),
+                        watching=len(table.spectators),
+                        state=tr(lang, "text.playing" if table.in_deal() else "text.waiting")))
+    return lines
+
+
 def pot_text(table: Table, view: dict[str, Any], lang: str, ascii: bool) -> str:
     label = "text.kitty" if table.game_name == "kopilka" else "text.pot"
     line = tr(lang, label, pot=money(view.get("pot", 0) or 0, lang))

@@ -330,6 +330,10 @@ class TextClub:
         if verb in SETTING_VERBS:
             self._setting(command)
             return True
+        if verb == "tables":
+            for line in answers.tables_texts(self.club, self.lang):
+                self.say_line(line)
+            return True
         if verb == "help" and not command.args:
             self.say_line(self.t("text.help"))
             self.show_help("")
