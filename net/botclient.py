@@ -25,7 +25,7 @@ from typing import Any, Callable
 import asyncssh
 
 from engine.cards import Card, CardError, Suit, parse_card
-from engine.game import Action
+from engine.game import Action, Event
 from engine.games import get_game
 from net.botwire import PROTOCOL, encode, server_message
 
@@ -197,13 +197,16 @@ class Player:
                     self.name = view["names"][view["seat"]] if view.get("seat") is not None else ""
                 if kind == "turn":
                     self._answer(message)
+            elif kind == "event":
+                if self.bot is not None and callable(getattr(self.bot, "observe", None)):
+                    self.bot.observe([Event(message["kind"], message.get("seat"), _value(message.get("data") or {}))])
+                if message.get("kind") == "session_over":
+                    client.send({"type": "start", "table": self.table})
             elif kind == "deal_end":
                 self.deals += 1
                 self.money += int(message["money"].get(self.name, 0))
                 if deals is not None and self.deals >= deals:
                     return self.deals
-                client.send({"type": "start", "table": self.table})
-            elif kind == "event" and message.get("kind") == "session_over":
                 client.send({"type": "start", "table": self.table})
             elif kind == "error":
                 self.errors.append(message)

@@ -20,7 +20,7 @@ import time
 from typing import Callable, Sequence
 
 from engine.bots.base import Bot
-from engine.game import Action, DeckSource, Game
+from engine.game import Action, DeckSource, Event, Game
 
 IDLE_ROUNDS = 100
 """Without a clock (a record's rules) a round where every bot waits is asked again, this many times."""
@@ -49,6 +49,7 @@ class Arena:
         self.actions = 0
         self.live = clock and hasattr(game, "start_clock")
         self.idle = 0
+        self.listeners = [b for b in self.bots if callable(getattr(b, "observe", None))]
         if self.live:
             game.start_clock(self.now)  # type: ignore[attr-defined]
 
@@ -67,14 +68,20 @@ class Arena:
 
     def act(self, seat: int, action: Action) -> None:
         if self.live:
-            self.game.tick(self.now)
-        self.game.apply(seat, action)
+            self.tell(self.game.tick(self.now))
+        self.tell(self.game.apply(seat, action))
         self.actions += 1
+
+    def tell(self, events: list[Event]) -> None:
+        """Public events to every bot that listens (``observe``: the search bot), as a table's feed would."""
+        if events:
+            for bot in self.listeners:
+                bot.observe(events)
 
     def play_deal(self, decks: DeckSource) -> list[int]:
         """Start a deal and play it out; returns the deal's money per seat."""
         game = self.game
-        game.start_deal(decks)
+        self.tell(game.start_deal(decks))
         while game.in_deal:
             seats = game.to_act()
             if len(seats) == 1:
@@ -108,4 +115,4 @@ class Arena:
             if deadline is not None:
                 self.now = max(self.now, deadline)
         if self.live:
-            game.tick(self.now)
+            self.tell(game.tick(self.now))

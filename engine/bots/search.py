@@ -1,0 +1,428 @@
+"""The search bot: determinized Monte Carlo over the engine, from its seat's view and the public events only.
+
+At each decision it imagines whole deals that agree with everything its seat
+has seen, and plays each legal action out in them with the rule bots for
+every seat; it takes the action that left it best off on average.
+
+Where an imagined deal comes from (``Shadow``), so that it agrees with what the
+seat saw and nothing else:
+
+- The bot hears the table's public events (``observe``: the arena and the
+  protocol client pass them on; a ``Game``'s events are public by the engine's
+  contract) and remembers its own actions.  The game's deal is *positional*: a
+  deck order and the actions decide it (RULES §9.3).  So an imagined deal is a
+  deck order, replayed from the session's state at the deal's start with the
+  public actions (a hidden part — which cards someone bought away — is drawn
+  from that seat's imagined hand).
+- The replay must give exactly the real public events and, at the end, the
+  seat's own hand.  Where it does not, the deck is *repaired*: a card the
+  events show (the turned trump, a card played) is swapped into the place the
+  imagined deal needs it; a seat that could not have followed suit has the
+  offending card swapped with one that is nowhere seen; the own hand's cards
+  are swapped in.  A deck that cannot be repaired in a few rounds is dropped.
+  Cards never seen stay uniformly shuffled, so the imagined hands are a
+  sample of what the seat cannot know — no more, no less.
+- The session before the deal is the bot's own copy, replayed deal by deal the
+  same way from its first deal; a bot that came in mid-session, or a game it
+  cannot replay (Спекулянт's clock), plays by the rules of thumb instead.
+
+It never touches a real ``Game``: the only game objects it holds are its own
+(tests/bots/test_hidden_information.py proves the decisions do not change when
+hidden cards are slipped into its views, and catches a planted cheat).
+
+Time: ``budget`` seconds per decision (wall clock), or, for a run that must
+repeat exactly (the tests), ``iterations`` imagined deals per decision.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import time
+from typing import Any, Sequence
+
+from engine.bots.base import Bot, View
+from engine.cards import Card
+from engine.game import ADMIN, Action, DeckError, Event, Game, GivenDecks, IllegalAction
+from engine.games import get_game
+
+TABLE_KINDS = frozenset({"sit", "stand", "watch", "unwatch", "say", "table_ready", "away", "back", "gone",
+                         "timeout", "stand_in", "deal_over", "session_over", "first_dealer", "draw_for_deal"})
+"""Events the table adds around the game's own (the replay ignores them)."""
+
+HIDDEN = "hidden"
+
+# event kind → how it is an action: a verb (no arguments), ("card", verb),
+# (HIDDEN, verb, count key or a number), or a whole Action.
+ACTIONS: dict[str, dict[str, Any]] = {
+    "stukolka": {"knock": "knock", "pass": "pass", "golets": "golets", "look": "look", "dark": "dark",
+                 "shlejf": "shlejf", "open": "open", "razrez": "razrez", "razrez_declined": "pass",
+                 "play": ("card", "play"), "buy": (HIDDEN, "buy", "count"),
+                 "buy_shlejf": Action("buy", ("shlejf",)), "buy_dark": Action("buy"),
+                 "discard": (HIDDEN, "discard", 1)},
+    "french3": {"buy": (HIDDEN, "buy", "k"), "play": ("card", "play")},
+    "ukr_pairs": {"play": ("card", "play")},
+}
+"""The games the bot can replay; any other game is played by its rule bot: Копилка (how many cards a
+seat lays out is public but follows from its hidden cards, which a swap of cards cannot repair) and
+Спекулянт (its windows close on the clock, not by an action)."""
+
+REPAIRS = 200
+MAX_CANDIDATES = 12
+"""Actions weighed at one decision, at most (the rule bot's choice always among them)."""
+"""Repair rounds of one imagined deck before it is dropped."""
+
+
+def _norm(value: Any) -> Any:
+    """Events compared as plain values: tuples as lists, keys as text (the wire's form)."""
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_norm(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _norm(v) for k, v in value.items()}
+    if hasattr(value, "text") and callable(value.text):  # a Suit or an Action
+        return value.text()
+    return value
+
+
+def _card_difference(real: Any, mine: Any) -> tuple[Card, Card] | None | bool:
+    """The first (real, imagined) pair of different cards; True if equal; False if they differ otherwise."""
+    if isinstance(real, Card) and isinstance(mine, Card):
+        return True if real == mine else (real, mine)
+    if type(real) is not type(mine):
+        return False
+    if isinstance(real, list):
+        if len(real) != len(mine):
+            return False
+        for a, b in zip(real, mine):
+            found = _card_difference(a, b)
+            if found is not True:
+                return found
+        return True
+    if isinstance(real, dict):
+        if real.keys() != mine.keys():
+            return False
+        for key in real:
+            found = _card_difference(real[key], mine[key])
+            if found is not True:
+                return found
+        return True
+    return True if real == mine else False
+
+
+class _Restart(Exception):
+    """The deck was repaired: replay from the start."""
+
+
+class Shadow:
+    """Imagined deals of one seat (see the module docstring)."""
+
+    def __init__(self, game: str, seat: int, rng: random.Random):
+        self.game = game
+        self.cls = get_game(game)
+        self.seat = seat
+        self.rng = rng
+        self.actions = ACTIONS[game]
+        self.failed = ""
+        self.known: set[Card] = set()  # the cards our own seat holds or handled: they stay ours
+
+    def deal(self, base: Game, history: list[Event], own: list[Action], hand: list[Card] | None,
+             pinned: set[Card]) -> Game | None:
+        """One imagined game in the state after ``history`` (None: no deck agreed in ``REPAIRS`` rounds)."""
+        deck = list(self.cls.deck_size and _deck_of(self.cls))
+        self.rng.shuffle(deck)
+        spare = [list(deck) for _ in range(3)]  # redeal decks
+        for _ in range(REPAIRS):
+            try:
+                return self._replay(base, deck, spare, history, own, hand, pinned)
+            except _Restart:
+                continue
+            except (IllegalAction, DeckError, AssertionError, IndexError, KeyError, ValueError) as err:
+                self.failed = f"{type(err).__name__}: {err}"
+                return None
+        self.failed = "repairs"
+        return None
+
+    def _swap(self, deck: list[Card], a: Card, b: Card) -> None:
+        i, j = deck.index(a), deck.index(b)
+        deck[i], deck[j] = deck[j], deck[i]
+        raise _Restart
+
+    def _replay(self, base: Game, deck: list[Card], spare: list[list[Card]], history: list[Event],
+                own: list[Action], hand: list[Card] | None, pinned: set[Card]) -> Game:
+        self.known = set(hand or []) | {c for a in own for c in a.args if isinstance(c, Card)}
+        game = copy.deepcopy(base)
+        produced = game.start_deal(GivenDecks([deck, *spare]))
+        real = [e for e in history if e.kind not in TABLE_KINDS]
+        at = self._match(deck, real, 0, produced)
+        own_left = list(own)
+        future: dict[int, set[Card]] = {}
+        for event in real:
+            if event.kind == "play" or event.kind == "lead":
+                future.setdefault(event.seat, set()).add(event.data.get("card"))  # type: ignore[arg-type]
+        while at < len(real):
+            event = real[at]
+            action = self._action(game, event, own_left, future, pinned)
+            if action is None:  # a game event no action made (a timer's): the replay cannot make it
+                raise ValueError(f"cannot replay {event.kind}")
+            seat = event.seat
+            assert seat is not None
+            try:
+                produced = game.apply(seat, action)
+            except IllegalAction:
+                self._repair_illegal(game, deck, seat, action, pinned, future)
+                raise
+            at = self._match(deck, real, at, produced)
+            for card in action.args:
+                if isinstance(card, Card) and seat in future:
+                    future[seat].discard(card)
+        if hand is not None:
+            mine = set(game.view(ADMIN)["hands"][self.seat] or [])
+            missing = [c for c in hand if c not in mine]
+            extra = [c for c in mine if c not in set(hand)]
+            if missing and extra:
+                self._swap(deck, missing[0], extra[0])
+            if missing or extra:
+                raise ValueError("the own hand cannot agree")
+        return game
+
+    def _match(self, deck: list[Card], real: list[Event], at: int, produced: list[Event]) -> int:
+        """Check the imagined events against the real ones from ``at``; repair a card; the next index."""
+        for event in produced:
+            if at >= len(real):
+                raise ValueError("the imagined deal went further than the real one")
+            want = real[at]
+            if want.kind != event.kind or want.seat != event.seat:
+                raise ValueError(f"{event.kind} where {want.kind} happened")
+            diff = _card_difference(_norm(dict(want.data)), _norm(dict(event.data)))
+            if diff is False:
+                raise ValueError(f"{event.kind} differs")
+            if diff is not True:
+                self._swap(deck, diff[0], diff[1])
+            at += 1
+        return at
+
+    def _action(self, game: Game, event: Event, own: list[Action], future: dict[int, set[Card]],
+                pinned: set[Card]) -> Action | None:
+        how = self.actions.get(event.kind)
+        if how is None or event.seat is None:
+            return None
+        if isinstance(how, Action):
+            return how
+        if isinstance(how, str):
+            return Action(how)
+        if how[0] == "card":
+            return Action(how[1], (event.data["card"],))
+        verb = how[1]
+        if event.seat == self.seat:  # our own: we know what we did
+            for i, action in enumerate(own):
+                if action.verb == verb:
+                    return own.pop(i)
+        count = how[2] if isinstance(how[2], int) else int(event.data[how[2]])
+        cards = list(game.view(ADMIN)["hands"][event.seat] or [])
+        keep = future.get(event.seat, set()) | (self.known if event.seat == self.seat else set())
+        free = [c for c in cards if c not in keep]
+        if len(free) < count:
+            free = cards
+        self.rng.shuffle(free)
+        return Action(verb, tuple(sorted(free[:count])))
+
+    def _repair_illegal(self, game: Game, deck: list[Card], seat: int, action: Action, pinned: set[Card],
+                        future: dict[int, set[Card]]) -> None:
+        """Swap cards so that ``action`` can be legal: its cards into the hand, a card it could follow away."""
+        hand = list(game.view(ADMIN)["hands"][seat] or [])
+        cards = [c for c in action.args if isinstance(c, Card)]
+        keep = set(future.get(seat, set())) | set(cards)
+        if seat == self.seat:
+            keep |= self.known
+        for card in cards:
+            if card not in hand:  # the card is elsewhere in this deck: swap it into the seat's hand
+                free = [c for c in hand if c not in keep]
+                if free:
+                    self._swap(deck, card, self.rng.choice(free))
+                return
+        # Every card is there, yet it was refused: the seat could have followed; move a card it could play away.
+        offending = [a.args[0] for a in game.legal_actions(seat)
+                     if a.args and isinstance(a.args[0], Card) and a.args[0] not in keep]
+        suits = {c.suit for c in offending}
+        mine = future.get(seat, set())
+        elsewhere = [c for c in deck if c not in hand and (c not in pinned or c in mine) and c.suit not in suits]
+        if offending and elsewhere:
+            self._swap(deck, self.rng.choice(offending), self.rng.choice(elsewhere))
+
+
+def _deck_of(cls: type[Game]) -> list[Card]:
+    from engine.cards import deck
+
+    return deck(cls.deck_size)
+
+
+class SearchBot(Bot):
+    """Determinized Monte Carlo over the engine (see the module docstring)."""
+
+    kind = "search"
+
+    def __init__(self, game: str, seed: int | None = None, *, budget: float | None = 0.2,
+                 iterations: int | None = None):
+        super().__init__(game, seed)
+        from engine.bots import make_bot
+
+        self.rules = make_bot(game, "rule", seed)
+        self.may_wait = self.rules.may_wait
+        self.budget = budget
+        self.iterations = iterations
+        self.events: list[Event] = []  # this deal's public events, from its deal_start
+        self.deal_seen = 0  # the deal number of ``events``
+        self.previous: tuple[list[Event], list[Action]] | None = None  # the last deal, to carry the session
+        self.own: list[Action] = []
+        self.base: Game | None = None  # the session's state at this deal's start (our own copy)
+        self.base_deal = 0
+        self.searched = 0
+        self.fallbacks = 0
+        self.samples = 0
+
+    # -- what the seat hears ---------------------------------------------------------
+
+    def observe(self, events: Sequence[Event]) -> None:
+        """The table's public events, in order (the arena and the protocol client call it)."""
+        for event in events:
+            if event.kind == "deal_start":
+                if self.events and self.deal_seen:
+                    self.previous = (self.events, self.own)
+                self.events, self.own = [event], []
+                self.deal_seen = int(event.data.get("deal", 0))
+            elif self.events:
+                self.events.append(event)
+
+    # -- deciding -------------------------------------------------------------------------
+
+    def _choose(self, view: View, legal: Sequence[Action]) -> Action | None:
+        ruled = self.rules.choose(view, legal)  # also keeps the rule bot's memory of the deal
+        action = None
+        if len(legal) > 1 and self.game in ACTIONS:
+            candidates = list(legal)
+            if len(candidates) > MAX_CANDIDATES:  # french3's buys: the rule bot's and a few others
+                others = [a for a in candidates if a != ruled]
+                candidates = ([ruled] if ruled is not None else []) + self.rng.sample(others, MAX_CANDIDATES - 1)
+            action = self._search(view, candidates)
+        if action is None:
+            self.fallbacks += len(legal) > 1
+            action = ruled
+        if action is not None:
+            self.own.append(action)
+        return action
+
+    def _session(self, view: View, seat: int) -> Game | None:
+        """Our copy of the session at this deal's start, or None if we cannot have one."""
+        deal = view["deal_no"]
+        if self.base is not None and self.base_deal == deal:
+            return self.base
+        if deal == 1 or self.base is None and deal == 1:
+            base = self.cls()(list(view["names"]), view["options"], dealer=view["dealer"], pot=0)
+            self.base, self.base_deal = base, deal
+            self.pot_fix = True
+            return base
+        if self.base is not None and self.base_deal == deal - 1 and self.previous is not None:
+            events, own = self.previous
+            shadow = Shadow(self.game, seat, self.rng)
+            for _ in range(20):
+                played = shadow.deal(self.base, events, own, None, self._pinned(events, own, []))
+                if played is not None and not played.in_deal:
+                    self.base, self.base_deal = played, deal
+                    self.pot_fix = False
+                    return played
+        self.base = None
+        return None
+
+    def cls(self) -> type[Game]:
+        return get_game(self.game)
+
+    def _pinned(self, events: list[Event], own: list[Action], hand: list[Card]) -> set[Card]:
+        from engine.bots.base import View as _  # noqa: F401  (a reminder: nothing but what the seat saw)
+
+        seen: set[Card] = set(hand)
+        stack: list[Any] = [dict(e.data) for e in events] + [a.args for a in own]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, Card):
+                seen.add(item)
+            elif isinstance(item, dict):
+                stack.extend(item.values())
+            elif isinstance(item, (list, tuple)):
+                stack.extend(item)
+        return seen
+
+    def _search(self, view: View, legal: Sequence[Action]) -> Action | None:
+        seat = view["viewer"]
+        if not self.events or self.deal_seen != view["deal_no"]:
+            return None
+        base = self._session(view, seat)
+        if base is None:
+            return None
+        hand = list(view["hands"][seat] or [])
+        pinned = self._pinned(self.events, self.own, hand)
+        shadow = Shadow(self.game, seat, self.rng)
+        totals = {a: 0.0 for a in legal}
+        counts = {a: 0 for a in legal}
+        started = time.perf_counter()
+        tries = 0
+        worlds = 0
+        while True:
+            tries += 1
+            if self.iterations is not None:
+                if worlds >= self.iterations or tries > self.iterations * 4:
+                    break
+            elif time.perf_counter() - started > (self.budget or 0) or tries > 10_000:
+                break
+            world = shadow.deal(base, self.events, self.own, hand, pinned)
+            if world is None:
+                continue
+            if getattr(self, "pot_fix", False) and world.pot != view["pot"]:
+                base.pot += view["pot"] - world.pot  # the pot the session began with, found once
+                base.start_pot = base.pot
+                self.pot_fix = False
+                continue
+            worlds += 1
+            for action in legal:
+                totals[action] += self._playout(world, seat, action)
+                counts[action] += 1
+        self.samples += worlds
+        if not worlds:
+            return None
+        self.searched += 1
+        best = max(legal, key=lambda a: (totals[a] / counts[a], -legal.index(a)))
+        return best
+
+    def _playout(self, world: Game, seat: int, action: Action) -> float:
+        """Play ``action`` then the rest of the deal with rule bots; the seat's result."""
+        from engine.bots import make_bot
+
+        game = copy.deepcopy(world)
+        before = game.balances[seat]
+        game.apply(seat, action)
+        bots = [make_bot(self.game, "rule", self.rng.randrange(1 << 30)) for _ in range(game.n)]
+        for _ in range(2000):
+            if not game.in_deal:
+                break
+            movers = game.to_act()
+            mover = movers[0]
+            legal = game.legal_actions(mover)
+            choice = bots[mover].choose(game.view(mover), legal)
+            if choice is None:
+                choice = legal[-1]
+            game.apply(mover, choice)
+        return game.balances[seat] - before + _points(game, seat)
+
+
+def _points(game: Game, seat: int) -> float:
+    """The points games settle money only at a game's or a match's end: their deal's points count too."""
+    view = game.view(ADMIN)
+    if game.name == "ukr_pairs":
+        team = 0 if seat in view["teams"]["A"] else 1
+        tricks = view.get("team_tricks") or [0, 0]
+        return float(tricks[team] - tricks[1 - team])
+    if game.name == "french3":
+        tricks = view.get("tricks") or [0] * game.n
+        return float(tricks[seat] - view.get("par", 4))
+    return 0.0
