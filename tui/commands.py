@@ -79,8 +79,9 @@ RU_VERB: dict[str, str] = {
 ALIASES.update({"admin": "admin", "админ": "admin"})
 RU_VERB["admin"] = "админ"
 
-SAME_SENSE = {"open": "reveal", "reveal": "open"}
-"""One word, two games: ``открыть``/``open`` turns up a card in Спекулянт, where the log says «открывает 10♥»."""
+SAME_SENSE = {"open": "reveal", "reveal": "open", "buy": "bid"}
+"""One word, two games: ``открыть``/``open`` turns up a card in Спекулянт, where the log says «открывает 10♥»;
+``buy 30`` there is a bid, as the log says «X buys 10♥ from Y»."""
 
 
 def for_game(command: "Command", verbs: Iterable[str]) -> "Command":

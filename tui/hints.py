@@ -83,7 +83,32 @@ def actions_hint(legal: list[Action], lang: str, ascii: bool, hand: Sequence[Car
 
 
 def why(table: Table, name: str, legal: list[Action], hand: Sequence[Card], lang: str, ascii: bool) -> str:
-    """Why a rule narrows the cards one may play now (``you must follow ♣ (R41)``), or ''."""
+    """Why a rule narrows the choice now: the cards (``you must follow ♣ (R41)``), else a verb the game
+    usually allows (``the dealer must play…``, ``the best card is yours…``); '' when nothing is narrowed."""
+    return _why_cards(table, name, legal, hand, lang, ascii) or _why_verbs(table, name, legal, lang, ascii)
+
+
+def _short(err: IllegalAction, lang: str, ascii: bool) -> str:
+    return tr(lang, f"why.{err.key}", **params_for(err, lang, ascii)) if err.key and has(lang, f"why.{err.key}") else ""
+
+
+def _why_verbs(table: Table, name: str, legal: list[Action], lang: str, ascii: bool) -> str:
+    """A verb taking nothing (or an optional price) that is barred now by a rule with a short reason."""
+    if not legal:
+        return ""
+    allowed = {a.verb for a in legal}
+    for verb, kind in table.game_cls.verbs.items():
+        if verb in allowed or kind not in ("", "int?", "int"):
+            continue
+        err = table.why_not(name, Action(verb))
+        if err is not None and err.key.startswith(table.game_name + "."):
+            reason = _short(err, lang, ascii)
+            if reason:
+                return reason
+    return ""
+
+
+def _why_cards(table: Table, name: str, legal: list[Action], hand: Sequence[Card], lang: str, ascii: bool) -> str:
     if "play" not in table.game_cls.verbs or not hand:
         return ""
     playable = {a.args[0] for a in legal if a.verb == "play" and len(a.args) == 1}
@@ -103,9 +128,9 @@ def why(table: Table, name: str, legal: list[Action], hand: Sequence[Card], lang
     if not reasons:
         return ""
     err = next((e for e in reasons if e.key != "ukr_pairs.jack_is_trump"), reasons[0])
-    if err.key and has(lang, f"why.{err.key}"):
-        return tr(lang, f"why.{err.key}", **params_for(err, lang, ascii))
-    return explain(err, lang, ascii)
+    if err.key in ("refuse.not_held", "refuse.cannot", "refuse.not_allowed"):
+        return ""  # no rule of the game: nothing to explain
+    return _short(err, lang, ascii) or explain(err, lang, ascii)
 
 
 def prompt(table: Table, name: str, view: dict[str, Any], legal: list[Action], lang: str, ascii: bool) -> str:

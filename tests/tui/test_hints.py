@@ -196,3 +196,53 @@ async def test_the_pairs_game_says_who_your_partner_is_and_what_the_score_means(
         await type_line(pilot, "leave")
         await type_line(pilot, "rules ukr_pairs" if lang == "en" else "правила ukr_pairs")
         assert order in flat(app)  # the hall shows it whole
+
+
+@pytest.mark.parametrize("lang,why", [("en", "— you lead: a lead cannot pass or draw"),
+                                      ("ru", "— вы ходите первым: первый ход не пасует и не тянет")])
+async def test_a_barred_verb_is_explained_in_the_hint(lang, why):
+    """Копилка: the one who leads may play any card but not pass or draw (the hint says so before a refusal)."""
+    club = Club([{"game": "kopilka", "clock": 0}], seed=1)
+    table = club.tables[1]
+    app = ClubApp(club, "anna", lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "sit 1")
+        for name in ("boris", "vera", "gleb"):
+            table.sit(name)
+            table.start(name)
+        await type_line(pilot, "start")
+        game = table.game
+        for _ in range(200):
+            if game.phase == "play" and game.to_act() == (0,) and not game.trick:
+                break
+            seat = game.to_act()[0]
+            table.act(game.names[seat], game.legal_actions(seat)[0].text())
+        await pilot.pause()
+        assert game.phase == "play" and not game.trick
+        assert hint_row(app).rstrip().endswith(why), hint_row(app)
+
+
+async def test_the_forced_dealer_is_told_why_he_cannot_pass():
+    """Стуколка: one player knocks, the rest pass; the dealer's hint says he must play (R39)."""
+    club = Club([{"game": "stukolka", "clock": 0}], seed=4)
+    table = club.tables[1]
+    names = ["anna", "boris", "vera", "gleb"]
+    for name in names:
+        table.sit(name)
+        table.start(name)
+    game = table.game
+    dealer = game.names[game.dealer]
+    knocked = False
+    for _ in range(10):
+        seat = game.to_act()[0]
+        if game.names[seat] == dealer:
+            break
+        verb = "pass" if knocked else "knock"
+        knocked = True
+        table.act(game.names[seat], verb)
+    app = ClubApp(club, dealer)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert game.to_act() == (game.dealer,)
+        assert all(a.verb != "pass" for a in game.legal_actions(game.dealer))
+        assert hint_row(app).rstrip().endswith("— one player is in: the dealer must play (R39)")

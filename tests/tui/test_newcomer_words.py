@@ -71,6 +71,12 @@ async def test_the_speculators_reveal_answers_to_the_logs_own_verb(lang, word):
         assert ("anna reveals " if lang == "en" else "anna открывает ") in screen
         assert "not at a table" not in screen and "не за столом" not in screen
         assert len(game._revealed) == revealed + 1
+        while game.phase == "reveal" and game.to_act() != (0,):
+            table.act(game.names[game.to_act()[0]], "reveal")
+        await pilot.pause()
+        assert any(a.verb == "bid" for a in game.legal_actions(0))  # seed 3: a window anna may bid in
+        await type_line(pilot, "buy 5" if lang == "en" else "купить 5")  # «X buys 10♥ from Y»: a bid here
+        assert ("anna bids 5 k." if lang == "en" else "anna даёт 5 к.") in flat(app)
         await type_line(pilot, "knock")  # another game's verb at a table: this game's verbs, not "not at a table"
         assert ("This game has no 'knock'; it knows reveal, sell, bid, accept, ready." if lang == "en" else
                 "В этой игре нет 'knock'; есть: вскрыть, продаю, даю, принять, готов.") in flat(app)

@@ -220,6 +220,8 @@ MESSAGES: dict[str, str] = {
     "hint.any_card": "{verb} any card",
     "hint.kopilka_take": "Take one of {giver}'s {n:plural:# face-down card|# face-down cards}: {verb} {places}",
     "hint.kopilka_discard": "Discard {n:plural:# more card|# more cards}: {verb} {cards}",
+    "why.stukolka.forced": "one player is in: the dealer must play (R39)",
+    "why.kopilka.lead_any": "you lead: a lead cannot pass or draw",
     "why.stukolka.follow": "you must follow {suit} (R41)",
     "why.stukolka.head": "you must beat {card} with a higher {suit} (R41)",
     "why.stukolka.trump": "you have no {suit}, so you must trump (R41)",

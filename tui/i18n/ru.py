@@ -226,6 +226,8 @@ MESSAGES: dict[str, str] = {
     "hint.any_card": "{verb} любой картой",
     "hint.kopilka_take": "Возьмите одну из {n:plural:# закрытой карты|# закрытых карт|# закрытых карт} игрока {giver}: {verb} {places}",
     "hint.kopilka_discard": "Снесите ещё {n:plural:# карту|# карты|# карт}: {verb} {cards}",
+    "why.stukolka.forced": "в игре один игрок: сдающий обязан играть (R39)",
+    "why.kopilka.lead_any": "вы ходите первым: первый ход не пасует и не тянет",
     "why.stukolka.follow": "нужно ходить в масть {suit} (R41)",
     "why.stukolka.head": "нужно перебить {card} старшей {suit} (R41)",
     "why.stukolka.trump": "у вас нет {suit}, нужно бить козырем (R41)",
