@@ -245,7 +245,8 @@ async def run(args: Any) -> int:
         player = Player(client, args.table, args.strategy, args.seed, args.budget)
         deals = await player.play(args.deals, timeout=args.timeout)
         print(json.dumps({"name": welcome["name"], "deals": deals, "money": player.money,
-                          "actions": player.acted, "refused": len(player.errors)}, ensure_ascii=False))
+                          "actions": player.acted, "refused": len(player.errors),
+                          "searched": getattr(player.bot, "searched", None)}, ensure_ascii=False))
         return 0
     finally:
         await client.close()

@@ -36,7 +36,7 @@ repeat exactly (the tests), ``iterations`` imagined deals per decision.
 
 from __future__ import annotations
 
-import copy
+import pickle
 import random
 import time
 from typing import Any, Sequence
@@ -127,13 +127,19 @@ class Shadow:
         self.failed = ""
         self.known: set[Card] = set()  # the cards our own seat holds or handled: they stay ours
 
-    def deal(self, base: Game, history: list[Event], own: list[Action], hand: list[Card] | None,
-             pinned: set[Card]) -> Game | None:
-        """One imagined game in the state after ``history`` (None: no deck agreed in ``REPAIRS`` rounds)."""
+    def deal(self, base: Game | bytes, history: list[Event], own: list[Action], hand: list[Card] | None,
+             pinned: set[Card], until: float | None = None) -> Game | None:
+        """One imagined game in the state after ``history`` (None: no deck agreed in ``REPAIRS`` rounds,
+        or the clock passed ``until``); ``base`` may be given pickled (copies are cheaper so)."""
+        if not isinstance(base, bytes):
+            base = pickle.dumps(base, pickle.HIGHEST_PROTOCOL)
         deck = list(self.cls.deck_size and _deck_of(self.cls))
         self.rng.shuffle(deck)
         spare = [list(deck) for _ in range(3)]  # redeal decks
         for _ in range(REPAIRS):
+            if until is not None and time.perf_counter() > until:
+                self.failed = "time"
+                return None
             try:
                 return self._replay(base, deck, spare, history, own, hand, pinned)
             except _Restart:
@@ -149,10 +155,10 @@ class Shadow:
         deck[i], deck[j] = deck[j], deck[i]
         raise _Restart
 
-    def _replay(self, base: Game, deck: list[Card], spare: list[list[Card]], history: list[Event],
+    def _replay(self, base: bytes, deck: list[Card], spare: list[list[Card]], history: list[Event],
                 own: list[Action], hand: list[Card] | None, pinned: set[Card]) -> Game:
         self.known = set(hand or []) | {c for a in own for c in a.args if isinstance(c, Card)}
-        game = copy.deepcopy(base)
+        game: Game = pickle.loads(base)
         produced = game.start_deal(GivenDecks([deck, *spare]))
         real = [e for e in history if e.kind not in TABLE_KINDS]
         at = self._match(deck, real, 0, produced)
@@ -366,40 +372,47 @@ class SearchBot(Bot):
         totals = {a: 0.0 for a in legal}
         counts = {a: 0 for a in legal}
         started = time.perf_counter()
-        tries = 0
-        worlds = 0
+        until = None if self.iterations is not None else started + (self.budget or 0)
+        packed = pickle.dumps(base, pickle.HIGHEST_PROTOCOL)
+        tries = worlds = 0
         while True:
             tries += 1
             if self.iterations is not None:
                 if worlds >= self.iterations or tries > self.iterations * 4:
                     break
-            elif time.perf_counter() - started > (self.budget or 0) or tries > 10_000:
+            elif time.perf_counter() > until or tries > 10_000:  # type: ignore[operator]
                 break
-            world = shadow.deal(base, self.events, self.own, hand, pinned)
+            world = shadow.deal(packed, self.events, self.own, hand, pinned, until)
             if world is None:
                 continue
             if getattr(self, "pot_fix", False) and world.pot != view["pot"]:
                 base.pot += view["pot"] - world.pot  # the pot the session began with, found once
                 base.start_pot = base.pot
+                packed = pickle.dumps(base, pickle.HIGHEST_PROTOCOL)
                 self.pot_fix = False
                 continue
             worlds += 1
-            for action in legal:
-                totals[action] += self._playout(world, seat, action)
+            frozen = pickle.dumps(world, pickle.HIGHEST_PROTOCOL)
+            order = list(legal)
+            self.rng.shuffle(order)  # out of time mid-world: no action is always the one left out
+            for action in order:
+                if until is not None and worlds > 1 and time.perf_counter() > until:
+                    break
+                totals[action] += self._playout(frozen, seat, action)
                 counts[action] += 1
         self.samples += worlds
         if not worlds:
             return None
         self.searched += 1
-        best = max(legal, key=lambda a: (totals[a] / counts[a], -legal.index(a)))
+        best = max((a for a in legal if counts[a]), key=lambda a: (totals[a] / counts[a], -legal.index(a)))
         return best
 
-    def _playout(self, world: Game, seat: int, action: Action) -> float:
+    def _playout(self, world: bytes, seat: int, action: Action) -> float:
         """Play ``action`` then the rest of the deal with rule bots; the seat's result."""
         from engine.bots import make_bot
 
-        game = copy.deepcopy(world)
-        before = game.balances[seat]
+        game: Game = pickle.loads(world)
+        before = game.balances[seat] + _points(game, seat)
         game.apply(seat, action)
         bots = [make_bot(self.game, "rule", self.rng.randrange(1 << 30)) for _ in range(game.n)]
         for _ in range(2000):
@@ -412,17 +425,25 @@ class SearchBot(Bot):
             if choice is None:
                 choice = legal[-1]
             game.apply(mover, choice)
-        return game.balances[seat] - before + _points(game, seat)
+        return game.balances[seat] + _points(game, seat) - before
 
 
 def _points(game: Game, seat: int) -> float:
-    """The points games settle money only at a game's or a match's end: their deal's points count too."""
+    """The points games settle money only at a game's or a match's end: their sheets count too.
+
+    The French game: the seat's points below the line less those above (R22, R23), against the
+    others' mean; the pairs game: the other partnership's record less ours (R27–R30), and a tenth of
+    a point per trick between the partnerships to break ties of a deal's split."""
     view = game.view(ADMIN)
     if game.name == "ukr_pairs":
-        team = 0 if seat in view["teams"]["A"] else 1
+        ours = "A" if seat in view["teams"]["A"] else "B"
+        theirs = "B" if ours == "A" else "A"
         tricks = view.get("team_tricks") or [0, 0]
-        return float(tricks[team] - tricks[1 - team])
+        t = 0 if ours == "A" else 1
+        return float(view["records"][theirs] - view["records"][ours]) + 0.1 * (tricks[t] - tricks[1 - t])
     if game.name == "french3":
-        tricks = view.get("tricks") or [0] * game.n
-        return float(tricks[seat] - view.get("par", 4))
+        sheet = view["sheet"]
+        net = [b - a for a, b in zip(sheet["above"], sheet["below"])]
+        others = [v for i, v in enumerate(net) if i != seat]
+        return float(net[seat] - sum(others) / max(1, len(others)))
     return 0.0

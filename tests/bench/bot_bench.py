@@ -114,8 +114,11 @@ class Result:
     times: list[float] = field(default_factory=list)
 
 
-def run(case: Case, deals: int, rule: str, seed: int) -> Result:
-    """Sessions until ``deals`` deals are played; the ``rule`` kind sits at the moving seat."""
+def run(case: Case, deals: int, rule: str, seed: int, others: str = "random", budget: float = 0.1) -> Result:
+    """Sessions until ``deals`` deals are played; the ``rule`` kind sits at the moving seat.
+
+    ``rule`` "search" seats the search bot (``budget`` seconds a move) at the moving seat only (its
+    partner, in the team case, stays a rule bot); ``others`` is the kind of everyone else."""
     cls = get_game(case.game)
     names = [f"P{i}" for i in range(case.players)]
     result = Result()
@@ -124,10 +127,17 @@ def run(case: Case, deals: int, rule: str, seed: int) -> Result:
     while played < deals:
         seat = session % case.players
         ours = {seat, (seat + 2) % case.players} if case.team else {seat}
-        bots = [make_bot(case.game, rule if s in ours else "random", rng.randrange(2**32))
+        seeds = [rng.randrange(2**32) for _ in range(case.players)]
+        bots = [make_bot(case.game, (rule if rule != "search" else "rule") if s in ours else others, seeds[s])
                 for s in range(case.players)]
+        if rule == "search":
+            from engine.bots.search import SearchBot
+
+            bots[seat] = SearchBot(case.game, seeds[seat], budget=budget)
+            ours = {seat}
         game = cls(names, case.options, dealer=rng.randrange(case.players))
-        timer = (lambda s, t: result.times.append(t) if s in ours else None) if rule == "rule" else None
+        timed = rule in ("rule", "search")
+        timer = (lambda s, t: result.times.append(t) if s in ours else None) if timed else None
         arena = Arena(game, bots, rng=random.Random(rng.randrange(2**32)), timer=timer)
         decks = ShuffledDecks(cls.deck_size, rng.randrange(2**63))
         count = 0
@@ -174,8 +184,14 @@ def main() -> None:
     parser.add_argument("--only", help="run only the lines whose label starts with this")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--no-control", action="store_true", help="skip the random-vs-random control")
+    parser.add_argument("--search", action="store_true",
+                        help="the search bot against the rule bot in the same seat, rule bots around (issue 19)")
+    parser.add_argument("--budget", type=float, default=0.1, help="--search: seconds per move (0.1)")
     args = parser.parse_args()
     deals = args.deals or (1_000 if args.quick else 10_000)
+    if args.search:
+        search_main(args, args.deals or 200)
+        return
     print(f"rule-of-thumb bot vs random bots, {deals} deals per line; money in kopecks, ± = 95% CI")
     print(f"{'game':<12} {'rule/deal':>20} {'random/deal (control)':>24} {'rule per session':>26}"
           f" {'moves':>8} {'p50 µs':>8} {'p99 µs':>8} {'max ms':>7}")
@@ -196,6 +212,36 @@ def main() -> None:
         print(f"{case.label:<12} {f'{mean:+.2f} ± {half:.2f}':>20} {control:>24} {session:>26}"
               f" {len(times):>8} {quantile(times, 0.5) * 1e6:>8.0f} {quantile(times, 0.99) * 1e6:>8.0f}"
               f" {max(times) * 1e3:>7.1f}", flush=True)
+    print(f"total {time.perf_counter() - started:.0f} s")
+
+
+def search_main(args: argparse.Namespace, deals: int) -> None:
+    """Search bot vs rule bot in the same seat, same decks and same rule-bot opponents (issue 19's figure).
+
+    Both arms replay the same sessions (the same seeds): in one the moving seat is the search bot, in the
+    other the rule bot.  The difference of the per-deal means is printed with a 95% interval (the two
+    arms' intervals combined as if independent: the shared decks make the true one narrower); the
+    search bot's time per decision (only decisions with a choice are searched), p50 / p99 / max.
+    """
+    print(f"search bot ({args.budget} s/move) vs the rule bot in its seat, rule bots around; "
+          f"{deals} deals per line; money in kopecks per deal, ± = 95% CI")
+    print(f"{'game':<12} {'search/deal':>17} {'rule/deal':>17} {'difference':>17} {'moves':>7}"
+          f" {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}  verdict")
+    started = time.perf_counter()
+    for case in CASES:
+        if args.only and not case.label.startswith(args.only):
+            continue
+        searched = run(case, deals, "search", args.seed, others="rule", budget=args.budget)
+        ruled = run(case, deals, "rule", args.seed, others="rule")
+        s_mean, s_half = per_deal(searched)
+        r_mean, r_half = per_deal(ruled)
+        diff, half = s_mean - r_mean, math.hypot(s_half, r_half)
+        times = searched.times or [0.0]
+        verdict = "beats" if diff - half > 0 else ("loses" if diff + half < 0 else "no difference shown")
+        print(f"{case.label:<12} {f'{s_mean:+.2f} ± {s_half:.2f}':>17} {f'{r_mean:+.2f} ± {r_half:.2f}':>17}"
+              f" {f'{diff:+.2f} ± {half:.2f}':>17} {len(times):>7} {quantile(times, 0.5) * 1e3:>7.1f}"
+              f" {quantile(times, 0.99) * 1e3:>7.1f} {max(times) * 1e3:>7.1f}  {verdict}"
+              f" ({sum(searched.deals)} deals)", flush=True)
     print(f"total {time.perf_counter() - started:.0f} s")
 
 

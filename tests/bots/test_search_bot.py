@@ -95,23 +95,19 @@ def test_the_check_catches_a_search_bot_that_peeks():
         play("ukr_pairs", 4, {}, 2, make)
 
 
-def test_it_searches_nearly_every_decision_and_keeps_its_time_budget():
-    import time
-
+def test_it_searches_nearly_every_decision():
     bots: list[SearchBot] = []
 
     def make(game, seat):
-        bot = SearchBot("stukolka", seat, budget=0.02)
+        bot = SearchBot("stukolka", seat, budget=None, iterations=4)  # its time per move: tests/bench
         bots.append(bot)
         return bot
 
-    started = time.perf_counter()
     seats, game = play("stukolka", 4, {"variant": "a"}, 4, make)
     searched = sum(b.searched for b in bots)
     fell_back = sum(b.fallbacks for b in bots)
     assert searched >= 10 and fell_back <= searched // 4, (searched, fell_back)
     assert sum(game.balances) + game.pot == 0  # no kopeck made or lost
-    assert time.perf_counter() - started < 60
 
 
 def test_games_it_cannot_replay_are_played_by_the_rules():

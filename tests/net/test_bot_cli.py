@@ -27,11 +27,11 @@ async def test_four_sukno_bot_clients_play_two_deals(tmp_path, capsys):
     async with running(config) as server:
         runs = []
         for i, (name, strategy) in enumerate([("Oscar", "random"), ("Papa", "rules"), ("Quebec", "rules"),
-                                               ("Romeo", "random")]):
+                                               ("Romeo", "search")]):
             args = build_parser().parse_args([
                 "bot", "--connect", f"127.0.0.1:{server.port}", "--key", key_file(tmp_path / f"k{i}"),
                 "--name", name, "--table", "1", "--strategy", strategy, "--deals", "2", "--seed", str(i),
-                "--timeout", "60"])
+                "--timeout", "60", "--budget", "0.02"])
             runs.append(run(args))
         assert await asyncio.wait_for(asyncio.gather(*runs), 120) == [0, 0, 0, 0]
         table = server.club.tables[1]
@@ -41,6 +41,8 @@ async def test_four_sukno_bot_clients_play_two_deals(tmp_path, capsys):
     assert sorted(r["name"] for r in lines) == ["Oscar", "Papa", "Quebec", "Romeo"]
     assert all(r["deals"] == 2 and r["refused"] == 0 for r in lines), lines
     assert sum(r["actions"] for r in lines) >= 8
+    romeo = next(r for r in lines if r["name"] == "Romeo")
+    assert romeo["searched"] >= 1  # the search bot searched through the protocol's views and events
 
 
 def test_a_bad_address_is_told_plainly(tmp_path, capsys):
