@@ -2,7 +2,9 @@
 
 A player's session runs its own ``ClubApp`` (his view is private); a watcher's
 session joins the table's shared rendering (``net.spectate``; his half of the
-session is ``net.watch``).  The session is also the link its driver or its
+session is ``net.watch``); a session in the text mode (``ssh host text``, no
+pty, a dumb terminal, or ``mode text`` saved) runs no App at all
+(``net.textmode``).  The session is also the link its driver or its
 hub writes through: it counts the bytes queued to the client, so a reader who
 stopped costs nothing until he reads again.  Leaving a session never frees a
 seat: a reconnect with the same key finds it kept.

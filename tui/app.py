@@ -15,6 +15,10 @@ Interface used by ``net/``::
   shared spectator view, which calls ``table.watch(name)`` and
   ``table.unwatch(name)`` for that session: each session counts once);
   otherwise it watches and shows the table read-only inside this app.
+- ``prefs`` (``tui.text.prefs.Prefs``: bell, mode…, kept in the store by net),
+  ``ring()`` (BEL through the session's link, when it becomes the player's
+  turn and he typed ``bell on``) and ``on_mode("text")`` (``mode text``: net
+  moves the session to the text mode, ``net.textmode``).
 - ``clock`` gives the ``now`` passed to ``Table.act``/``start`` (the same time
   base as net's runtime ``club.tick(now)``: ``time.monotonic``).
 

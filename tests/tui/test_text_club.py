@@ -245,3 +245,37 @@ def test_tables_are_told_as_sentences() -> None:
     person.line("lang ru")
     person.line("столы")
     assert lines[-1].startswith("Стол 1: Стуколка (а), ставка 30 к., занято мест 4 из 4, зрителей 0")
+
+
+def test_history_and_replay_tell_a_finished_game(tmp_path) -> None:
+    """``replay N`` in text mode: the record's events as the log told them, then every hand as dealt."""
+    from engine.store import open_store
+
+    store = open_store(tmp_path)
+    try:
+        store.create_account("anna", grant=100_000)
+        club = Club([{"game": "stukolka", "think": 0, "clock": 0}], seed=3, store=store, now=0.0)
+        lines: list[str] = []
+        person = TextClub(club, "anna", write=lines.append)
+        person.wake = person.news
+        person.start()
+        for line in ("sit 1", "sit bot", "sit bot", "sit bot", "start"):
+            person.line(line)
+        table = club.tables[1]
+        while table.in_deal():
+            if person.legal():
+                person.line(person.legal()[0].text())
+            club.tick(1e6)
+        told = [line for line in lines if line.startswith("Deal 1: ") or " takes trick " in line]
+        person.line("stand")
+        record = store.history("anna")[0].id
+        mark = len(lines)
+        person.line(f"replay {record}")
+        replay = lines[mark:]
+        assert replay[0] == f"Record {record}, deal 1 of 1:"
+        assert [line for line in replay if line in told] == told  # the same sentences, in the same order
+        assert sum(" was dealt " in line for line in replay) == 4
+        person.line("replay 999")
+        assert lines[-1] == "There is no record 999."
+    finally:
+        store.close()
