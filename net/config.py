@@ -36,6 +36,8 @@ DEFAULTS: dict[str, Any] = {
         "connection_burst": 10,
         "input_bytes_per_second": 4096,
         "input_burst": 65536,
+        "input_events_per_second": 100,
+        "input_event_burst": 400,
         "idle_timeout": 3600,
         "max_session_time": 0,
         "max_cols": 250,
@@ -90,6 +92,8 @@ class Config:
     connection_burst: int = 10
     input_bytes_per_second: int = 4096
     input_burst: int = 65536
+    input_events_per_second: int = 100
+    input_event_burst: int = 400
     idle_timeout: float = 3600
     max_session_time: float = 0
     max_cols: int = 250

@@ -30,14 +30,14 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
-from net.limits import EVENT_BURST, EVENTS_PER_SECOND, TokenBucket
+from net.limits import TokenBucket
 
 _LINK_ATTR = "_sukno_link"
 _HOLD_AFTER = frozenset({"enter", "tab", "shift+tab"})
 
 PARSE_SLICE = 512
 """Characters parsed per turn of the event loop (~3 ms of Textual's parser)."""
-PUMP_SLICE = 16
+PUMP_SLICE = 4
 """Events handed to the App per turn of the event loop."""
 PENDING_MAX = 1 << 16
 """Decoded characters waiting to be parsed, at most (more is dropped: the input burst is 64 KB)."""
@@ -148,7 +148,8 @@ class SSHDriver(Driver):
         self._parse_handle: asyncio.Handle | None = None
         self._queue: deque[Message] = deque()  # parsed events not yet handed to the App
         self._pump_handle: asyncio.Handle | None = None
-        self._events = TokenBucket(EVENTS_PER_SECOND, EVENT_BURST)
+        # The config's input_events_per_second / input_event_burst, through the session.
+        self._events = TokenBucket(*getattr(self._link, "event_rate", (100, 400)))
         self.dropped = 0
         """Events dropped over the session's event rate (for tests and the bench)."""
         self._holding = False  # after an Enter or Tab: the queue waits for the App's next frame

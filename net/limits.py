@@ -39,19 +39,6 @@ class TokenBucket:
         return True
 
 
-EVENTS_PER_SECOND = 1000
-EVENT_BURST = 4096
-"""Keys, mouse events and pastes one App is handed: per second on average, and at once.
-
-Nobody types or clicks 1000 times a second; the burst holds lines typed ahead
-by a script (a hundred ``admin …`` lines) or pasted without brackets.  A key
-costs its App 0.06-0.3 ms, so a key flood takes a bounded share of the loop
-(the bytes' own rate, ``input_bytes_per_second``, let 4096 keys a second
-through); a typed command waits for the frame of the one before (the driver's
-hold after Enter), so commands run at most at the screen's frame rate.  How long
-the others wait is bounded by the driver's slices, not by this rate.
-"""
-
 ADDRESSES_MAX = 4096
 """Addresses whose connection rate is remembered; the least recently seen is forgotten first."""
 

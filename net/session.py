@@ -231,6 +231,12 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         elif self.text is not None:
             self.text.resume()
 
+    @property
+    def event_rate(self) -> tuple[int, int]:
+        """Events per second and at once the player's App is handed (``net.driver``)."""
+        config = self.server.config
+        return config.input_events_per_second, config.input_event_burst
+
     def app_size(self) -> tuple[int, int]:
         """The window, capped: a huge window is drawn in its top-left corner."""
         config = self.server.config
@@ -439,10 +445,31 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.bot is not None:
             self.bot.end()
         if self.app is not None:
-            self.app.exit()
+            self._exit_app()
         if self.text is not None:
             self.text.finish()
         self._end_watch(None)
+
+    def _exit_app(self, since: float | None = None) -> None:
+        """End the App once its first screen is mounted (3 s at most).
+
+        Textual's ``exit`` while a screen is still mounting removes its children
+        under its ``on_mount`` (NoMatches, a traceback on the server's terminal):
+        ``ssh -tt host </dev/null`` sends EOF before the first screen is up.
+        """
+        app = self.app
+        if app is None:
+            return
+        loop = asyncio.get_running_loop()
+        since = loop.time() if since is None else since
+        try:
+            ready = bool(app._is_mounted and app.screen.is_mounted)
+        except Exception:  # no screen at all: nothing to wait for
+            ready = True
+        if ready or loop.time() - since > 3:
+            app.exit()
+        else:
+            loop.call_later(0.02, self._exit_app, since)
 
     def _cleanup(self) -> None:
         """The session's end, whatever ended it: the channel is closed and the server forgets it."""
@@ -480,7 +507,7 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             message = None
         if self.app is not None:
             self._next = None
-            self.app.exit()
+            self._exit_app()
         if self.text is not None:
             self._next = None
             self.text.finish()

@@ -9,6 +9,7 @@ channel that never asks for a shell, a connection that opens no channel: all end
 from __future__ import annotations
 
 import asyncio
+import logging
 import shutil
 
 import asyncssh
@@ -31,8 +32,13 @@ async def _bare_channel(conn: asyncssh.SSHClientConnection) -> asyncssh.SSHClien
 
 
 @pytest.mark.parametrize("when", ["at once", "after the first screen"])
-async def test_eof_ends_the_session_with_a_status(tmp_path, when):
-    """The client's EOF (its stdin ended) ends the session: exit status 0, channel closed, forgotten."""
+async def test_eof_ends_the_session_with_a_status(tmp_path, caplog, when):
+    """The client's EOF (its stdin ended) ends the session: exit status 0, channel closed, forgotten.
+
+    At once, the EOF comes while the App is still mounting its first screen: the App
+    still ends cleanly (no "the App failed" in the log, no traceback).
+    """
+    caplog.set_level(logging.INFO)
     async with running(make_config(tmp_path / "data")) as server:
         client = await connect(server.port, key=new_key())
         if when != "at once":
@@ -43,6 +49,7 @@ async def test_eof_ends_the_session_with_a_status(tmp_path, when):
         await until(lambda: not server.sessions, what="the session forgotten")
         assert not _rows(server)
         await client.close()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]
 
 
 @pytest.mark.skipif(not shutil.which("ssh"), reason="needs the OpenSSH client: apt-get install openssh-client")

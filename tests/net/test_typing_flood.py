@@ -13,6 +13,7 @@ import pytest
 from sshclient import connect, make_config, new_key, running, until
 from test_club_over_ssh import register
 
+from net.config import Config
 from tui.limits import COMMAND_MAX
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -20,8 +21,16 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 FLOOD = 16_000
 
 
+def _config(data):
+    """The test defaults, with the real event rate of a session (tests type faster than people)."""
+    config = make_config(data)
+    config.input_events_per_second = Config.input_events_per_second
+    config.input_event_burst = Config.input_event_burst
+    return config
+
+
 async def test_a_player_typing_16000_letters_does_not_stall_another(tmp_path):
-    async with running(make_config(tmp_path / "data")) as server:
+    async with running(_config(tmp_path / "data")) as server:
         anna = await register(server.port, "Anna")
         boris = await register(server.port, "Boris")
         anna.type("say " + "a" * FLOOD)
@@ -42,7 +51,7 @@ async def test_a_player_typing_16000_letters_does_not_stall_another(tmp_path):
 
 
 async def test_a_watcher_typing_16000_letters_does_not_stall_another(tmp_path):
-    async with running(make_config(tmp_path / "data")) as server:
+    async with running(_config(tmp_path / "data")) as server:
         flood = await connect(server.port, key=None, command="watch 1")
         calm = await connect(server.port, key=None, command="watch 1")
         for w in (flood, calm):
@@ -58,7 +67,7 @@ async def test_a_watcher_typing_16000_letters_does_not_stall_another(tmp_path):
 
 async def test_typed_ahead_lines_keep_their_order_under_pacing(tmp_path):
     """Lines typed in one burst (``sit 1⏎look⏎``) still run one after the other, whole."""
-    async with running(make_config(tmp_path / "data")) as server:
+    async with running(_config(tmp_path / "data")) as server:
         anna = await register(server.port, "Anna", key=new_key())
         anna.type("say one\rsay two\rsay three\r")
         await anna.wait("Anna says: three")
