@@ -152,6 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--think", type=float, default=0.6, help="the bots' pause before a move (default 0.6 s)")
     play.add_argument("--lang", choices=("en", "ru"), help="language (default: from LANG)")
     play.add_argument("--ascii", action="store_true", help="cards and bars in plain ASCII")
+    play.add_argument("--text", action="store_true",
+                      help="the text mode: one line per event, commands typed as lines (also when TERM is dumb)")
     play.set_defaults(func=_cmd_play)
     return parser
 

@@ -6,6 +6,10 @@ N bots in the others, shown by the same ``ClubApp`` through Textual's own
 driver.  It lives in ``net`` because it owns the asyncio side: the
 ``Runtime`` that wakes the table when a bot should move.
 
+``--text`` (and a ``TERM`` of ``dumb`` or unknown, or an output that is no
+terminal) plays in the text mode instead (``tui.text``): every event a line on
+stdout, every command a line on stdin, for screen readers and scripts.
+
 Decisions (why): the turn clock is off by default here (``--clock`` turns it
 on): alone against bots nobody is kept waiting; the bots pause ``--think``
 seconds so their play can be followed.
@@ -91,6 +95,74 @@ async def run(game_setup: Setup, *, lang: str = "en", ascii: bool = False) -> No
         await runtime.stop()
 
 
+async def run_text(game_setup: Setup, *, lang: str = "en", ascii: bool = False) -> None:
+    """The text mode in this terminal: lines in on stdin, sentences out on stdout, until quit or end of input."""
+    import sys
+
+    from net.runtime import Runtime
+    from tui.limits import COMMAND_MAX
+    from tui.text.club import TextClub
+
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+
+    def write(line: str) -> None:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    def ring() -> None:
+        sys.stdout.write("\a")
+        sys.stdout.flush()
+
+    def finish() -> None:
+        if not done.done():
+            done.set_result(None)
+
+    person = TextClub(game_setup.club, game_setup.name, write=write, lang=lang, ascii=ascii, bell=ring,
+                      on_quit=finish)
+    pending: list[asyncio.Handle] = []
+
+    def news() -> None:
+        pending.clear()
+        person.news()
+
+    def wake() -> None:  # a burst of table events is told once
+        if not pending:
+            pending.append(loop.call_soon(news))
+
+    person.wake = wake
+    runtime = Runtime(game_setup.club)
+    runtime.start()
+
+    async def read() -> None:
+        while not done.done():
+            raw = await loop.run_in_executor(None, sys.stdin.readline)  # a tty, a pipe or a file alike
+            if not raw:
+                break
+            person.line(raw.rstrip("\r\n")[:COMMAND_MAX])
+        finish()
+
+    reader = loop.create_task(read())
+    try:
+        person.start()
+        await done
+    finally:
+        reader.cancel()
+        person.stop()
+        await runtime.stop()
+
+
+def wants_text(args: argparse.Namespace) -> bool:
+    """``--text``, or a terminal that cannot be drawn on (TERM dumb or unknown, or no terminal at all)."""
+    import sys
+
+    from net.textmode import term_is_plain
+
+    if getattr(args, "text", False):
+        return True
+    return not sys.stdout.isatty() or term_is_plain(os.environ.get("TERM", ""))
+
+
 def lang_of_environment() -> str:
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(var, "")
@@ -106,5 +178,6 @@ def main(args: argparse.Namespace) -> int:
     except PlayError as err:
         print(f"sukno play: {err}", file=__import__("sys").stderr)
         return 2
-    asyncio.run(run(game_setup, lang=args.lang or lang_of_environment(), ascii=args.ascii))
+    play = run_text if wants_text(args) else run
+    asyncio.run(play(game_setup, lang=args.lang or lang_of_environment(), ascii=args.ascii))
     return 0

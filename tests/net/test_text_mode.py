@@ -260,3 +260,43 @@ async def test_a_flood_of_one_line_is_cut_to_the_command_line_and_said_once(tmp_
         await client.wait("Online (1)")
         assert "\n".join(client.lines()).count(f"at most {COMMAND_MAX} characters") == 1
         await client.close()
+
+
+async def test_sukno_play_text_plays_a_deal_on_stdin_and_stdout():
+    """``sukno play stukolka --text``: no SSH, lines on stdin and stdout, a whole deal by the prompts."""
+    import sys
+    from pathlib import Path
+
+    from textclient import first_choice as choice_of
+
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "net.cli", "play", "stukolka", "--text", "--think", "0", "--name", "anna",
+        "--lang", "ru", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        cwd=Path(__file__).resolve().parents[2])
+    assert proc.stdin is not None and proc.stdout is not None
+    told: list[str] = []
+
+    async def line() -> str:
+        raw = await asyncio.wait_for(proc.stdout.readline(), 20)
+        assert raw, "\n".join(told)
+        told.append(raw.decode().rstrip("\n").replace("\x07", ""))
+        return told[-1]
+
+    try:
+        while "Наберите start" not in await line():
+            pass
+        proc.stdin.write("начать\n".encode())
+        while True:
+            text = await line()
+            if text.startswith("Сдача окончена."):
+                break
+            answer = choice_of(text)
+            if answer:
+                proc.stdin.write((answer + "\n").encode())
+        proc.stdin.write("выход\n".encode())
+        assert await asyncio.wait_for(proc.wait(), 20) == 0
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+    assert any(t.startswith("У вас на руке: ") for t in told)
+    assert not any("\x1b" in t for t in told)

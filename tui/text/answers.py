@@ -130,7 +130,7 @@ def seat_text(view: dict[str, Any], seat: int, lang: str, ascii: bool) -> str:
         words.append(tr(lang, "text.cards_held", n=counts[seat]))
     who = names[seat] if seat < len(names) else ""
     if who and who in view.get("ready", []) and not view.get("in_deal"):
-        words.append(tr(lang, "status.ready"))
+        words.append(tr(lang, "status.ready_deal"))
     if who and who in view.get("away", []):
         words.append(tr(lang, "status.away"))
     if who and who in view.get("bots", []) and not is_bot(who):
