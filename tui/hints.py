@@ -44,14 +44,15 @@ def actions_hint(legal: list[Action], lang: str, ascii: bool, hand: Sequence[Car
         with_args = [a for a in actions if a.args]
         plain = [a for a in actions if not a.args]
         cards_buy = verb == "buy" and any(all(isinstance(x, Card) for x in a.args) for a in with_args)
+        priced = len(with_args) == 1 and all(type(x) is int for x in with_args[0].args) and verb in ("bid", "sell")
+        if priced:  # a price: the one listed action stands for every price from it up (Спекулянт)
+            key = f"hint.price_{verb}_opt" if plain and has(lang, f"hint.price_{verb}_opt") else f"hint.price_{verb}"
+            parts.append(tr(lang, key, verb=word, least=money(with_args[0].args[0], lang)))
+            continue
         if plain and cards_buy:
             parts.append(tr(lang, "hint.buy_keep", verb=word))
         elif plain:
             parts.append(show_action(plain[0], lang, ascii))
-        priced = len(with_args) == 1 and all(type(x) is int for x in with_args[0].args) and verb in ("bid", "sell")
-        if priced:  # a price: the one listed action stands for every price from it up (Спекулянт)
-            parts.append(tr(lang, f"hint.price_{verb}", verb=word, least=money(with_args[0].args[0], lang)))
-            continue
         if cards_buy:
             most = max(len(a.args) for a in with_args if all(isinstance(x, Card) for x in a.args))
             low = sorted(hand or {x for a in with_args for x in a.args}, key=lambda c: (c.rank, c.suit))[:min(2, most)]

@@ -103,8 +103,8 @@ async def test_the_hint_says_why_the_cards_are_narrowed_before_any_refusal(lang,
         assert all(c.text() in row for c in legal)
 
 
-@pytest.mark.parametrize("lang,bid", [("en", "bid N — your price, at least 1 k."),
-                                      ("ru", "даю N — ваша цена, не меньше 1 к.")])
+@pytest.mark.parametrize("lang,bid", [("en", "bid N — a price from 1 k."),
+                                      ("ru", "даю N — цена от 1 к.")])
 async def test_a_price_is_said_in_words(lang, bid):
     club = Club([{"game": "speculator", "clock": 0}], seed=3)
     table = club.tables[1]
