@@ -38,7 +38,7 @@ from tui.limits import COMMAND_MAX
 log = logging.getLogger("sukno.spectate")
 
 _HUB_ATTR = "_sukno_hub"
-ENTER_WATCH_MODE = "\x1b[?1049h\x1b[?7l\x1b[?2004h\x1b[?25l\x1b[H\x1b[2J"
+ENTER_WATCH_MODE = "\x1b[?1049h\x1b[?7l\x1b[?2004h\x1b[?25h\x1b[H\x1b[2J"  # the cursor shown: see ``caret``
 MAX_LINE = COMMAND_MAX  # the watcher's row holds what the club's command line does
 
 
@@ -123,6 +123,8 @@ class Member:
         self.prompt = prompt
         self.on_line = on_line
         self.on_eof = on_eof
+        self.caret = b""
+        """Where the terminal's cursor goes back to after a frame: the caret of this watcher's line."""
         self.stale = False
         self.hub: Hub | None = None
         self.text = ""
@@ -142,11 +144,14 @@ class Member:
         shown = _tail(self.text, room)
         line = _fit(self.prompt, width) + shown
         cursor = "\x1b[7m \x1b[0m" if cell_len(line) < width else ""
+        # The terminal's own cursor on the caret (issue 17: screen readers follow it), after this row
+        # and after every shared frame (``Hub.broadcast``), which would leave it where the App's ends.
+        self.caret = f"\x1b[{self.rows};{min(width, cell_len(line) + 1)}H".encode()
         out = f"\x1b[{self.rows};1H\x1b[0m\x1b[2K{line}{cursor}"
         if self.rows >= 2:
             note = self.note if cell_len(self.note) <= width else _fit(self.note, width - 1) + "…"
             out = f"\x1b[{self.rows - 1};1H\x1b[0m\x1b[2K\x1b[33m{note}\x1b[0m" + out
-        return out
+        return out + self.caret.decode()
 
     def redraw_line(self) -> None:
         if not self.stale:
@@ -271,7 +276,7 @@ class Hub:
             if touched and member.rows == rows:
                 member.wire.send(payload + member.command_line().encode("utf-8", "replace"))
             else:
-                member.wire.send(payload)
+                member.wire.send(payload + member.caret)
             self.bytes_out += len(payload)
         if not self.ready.is_set() and self.app._running:
             self.ready.set()

@@ -83,7 +83,7 @@ class Watching:
             words = text(self.lang, "small", cols=self.cols, rows=self.rows, need=need)
             lines = textwrap.wrap(words, max(1, self.cols))[: max(1, self.rows - 1)]
             shown = "".join(f"\x1b[{i + 1};1H{line}" for i, line in enumerate(lines))
-            self.send(f"\x1b[?1049h\x1b[?7l\x1b[?25l\x1b[0m\x1b[H\x1b[2J{shown}".encode("utf-8", "replace"))
+            self.send(f"\x1b[?1049h\x1b[?7l\x1b[?25h\x1b[0m\x1b[H\x1b[2J{shown}".encode("utf-8", "replace"))
             member.note = ""
             self.send(member.command_line().encode("utf-8", "replace"))
             return
