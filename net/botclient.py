@@ -255,10 +255,14 @@ async def run(args: Any) -> int:
 def add_parser(sub: Any) -> None:
     """``sukno bot``: the project's own protocol client (net/cli.py adds it)."""
     bot = sub.add_parser("bot", help="play a table of a running club through the bot protocol (sukno-bot/1)")
-    bot.add_argument("--connect", required=True, metavar="HOST:PORT", help="the club's SSH address")
-    bot.add_argument("--key", required=True, metavar="FILE", help="the bot's private key (ssh-keygen -t ed25519)")
+    bot.add_argument("--connect", metavar="HOST:PORT", help="the club's SSH address")
+    bot.add_argument("--key", metavar="FILE", help="the bot's private key (ssh-keygen -t ed25519)")
+    bot.add_argument("--local", metavar="GAME",
+                     help="no club: speak the protocol on stdin/stdout to one table of GAME (house bots around)")
+    bot.add_argument("--seats", type=int, help="--local: the table's seats (default: the game's fewest)")
+    bot.add_argument("--think", type=float, default=0.0, help="--local: the house bots' pause (0 s)")
     bot.add_argument("--name", help="the bot's name, for a new key (a known key keeps its name)")
-    bot.add_argument("--table", type=int, required=True, metavar="N", help="the table to sit at")
+    bot.add_argument("--table", type=int, default=1, metavar="N", help="the table to sit at (1)")
     bot.add_argument("--strategy", choices=("random", "rules", "rule", "search"), default="rules",
                      help="how it plays: random, rules (the rules of thumb) or search (default rules)")
     bot.add_argument("--budget", type=float, default=0.5, metavar="S", help="search: seconds per move (0.5)")
@@ -271,6 +275,13 @@ def add_parser(sub: Any) -> None:
 
 
 def _cmd_bot(args: Any) -> int:
+    if args.local:
+        from net.botlocal import run_local
+
+        return run_local(args)
+    if not args.connect or not args.key:
+        print("sukno bot: --connect HOST:PORT and --key FILE are needed (or --local GAME)", file=sys.stderr)
+        return 2
     try:
         return asyncio.run(run(args))
     except (OSError, asyncssh.Error, ValueError) as err:

@@ -36,6 +36,7 @@ repeat exactly (the tests), ``iterations`` imagined deals per decision.
 
 from __future__ import annotations
 
+import math
 import pickle
 import random
 import time
@@ -69,6 +70,8 @@ seat lays out is public but follows from its hidden cards, which a swap of cards
 
 REPAIRS = 200
 MAX_CANDIDATES = 12
+MARGIN = 1.0
+"""Standard errors by which an action must beat the rule bot's choice over the same imagined deals."""
 """Actions weighed at one decision, at most (the rule bot's choice always among them)."""
 """Repair rounds of one imagined deck before it is dropped."""
 
@@ -135,7 +138,7 @@ class Shadow:
             base = pickle.dumps(base, pickle.HIGHEST_PROTOCOL)
         deck = list(self.cls.deck_size and _deck_of(self.cls))
         self.rng.shuffle(deck)
-        spare = [list(deck) for _ in range(3)]  # redeal decks
+        spare = [list(deck) for _ in range(8)]  # redeal decks (a redeal that the events do not show fails)
         for _ in range(REPAIRS):
             if until is not None and time.perf_counter() > until:
                 self.failed = "time"
@@ -287,6 +290,7 @@ class SearchBot(Bot):
         self.searched = 0
         self.fallbacks = 0
         self.samples = 0
+        self.times: list[float] = []  # seconds of every decision with a choice (the bench's figures)
 
     # -- what the seat hears ---------------------------------------------------------
 
@@ -306,25 +310,28 @@ class SearchBot(Bot):
     def _choose(self, view: View, legal: Sequence[Action]) -> Action | None:
         ruled = self.rules.choose(view, legal)  # also keeps the rule bot's memory of the deal
         action = None
+        started = time.perf_counter()
         if len(legal) > 1 and self.game in ACTIONS:
             candidates = list(legal)
             if len(candidates) > MAX_CANDIDATES:  # french3's buys: the rule bot's and a few others
                 others = [a for a in candidates if a != ruled]
                 candidates = ([ruled] if ruled is not None else []) + self.rng.sample(others, MAX_CANDIDATES - 1)
-            action = self._search(view, candidates)
+            action = self._search(view, candidates, ruled)
         if action is None:
             self.fallbacks += len(legal) > 1
             action = ruled
+        if len(legal) > 1:
+            self.times.append(time.perf_counter() - started)
         if action is not None:
             self.own.append(action)
         return action
 
-    def _session(self, view: View, seat: int) -> Game | None:
+    def _session(self, view: View, seat: int, until: float | None = None) -> Game | None:
         """Our copy of the session at this deal's start, or None if we cannot have one."""
         deal = view["deal_no"]
         if self.base is not None and self.base_deal == deal:
             return self.base
-        if deal == 1 or self.base is None and deal == 1:
+        if deal == 1:  # the session's first deal: a fresh copy (its pot is found at the first world)
             base = self.cls()(list(view["names"]), view["options"], dealer=view["dealer"], pot=0)
             self.base, self.base_deal = base, deal
             self.pot_fix = True
@@ -332,12 +339,13 @@ class SearchBot(Bot):
         if self.base is not None and self.base_deal == deal - 1 and self.previous is not None:
             events, own = self.previous
             shadow = Shadow(self.game, seat, self.rng)
-            for _ in range(20):
-                played = shadow.deal(self.base, events, own, None, self._pinned(events, own, []))
+            for _ in range(20):  # the last deal as it may have been: the session's state now
+                played = shadow.deal(self.base, events, own, None, self._pinned(events, own, []), until)
                 if played is not None and not played.in_deal:
                     self.base, self.base_deal = played, deal
                     self.pot_fix = False
                     return played
+            return None  # tried again at the next decision
         self.base = None
         return None
 
@@ -345,8 +353,7 @@ class SearchBot(Bot):
         return get_game(self.game)
 
     def _pinned(self, events: list[Event], own: list[Action], hand: list[Card]) -> set[Card]:
-        from engine.bots.base import View as _  # noqa: F401  (a reminder: nothing but what the seat saw)
-
+        """Every card the seat has seen: its hand, its own actions' cards, the public events' cards."""
         seen: set[Card] = set(hand)
         stack: list[Any] = [dict(e.data) for e in events] + [a.args for a in own]
         while stack:
@@ -359,26 +366,30 @@ class SearchBot(Bot):
                 stack.extend(item)
         return seen
 
-    def _search(self, view: View, legal: Sequence[Action]) -> Action | None:
+    def _search(self, view: View, legal: Sequence[Action], ruled: Action | None = None) -> Action | None:
+        """The action that did best in imagined deals; None: no deal could be imagined in time.
+
+        The rule bot's choice ``ruled`` is the anchor: another action is taken only if, over the same
+        imagined deals, it beat ``ruled`` by more than ``MARGIN`` standard errors (a few noisy worlds
+        must not lure it off a sound rule)."""
         seat = view["viewer"]
         if not self.events or self.deal_seen != view["deal_no"]:
             return None
-        base = self._session(view, seat)
+        started = time.perf_counter()
+        until = None if self.iterations is not None else started + (self.budget or 0)
+        base = self._session(view, seat, until)
         if base is None:
             return None
         hand = list(view["hands"][seat] or [])
         pinned = self._pinned(self.events, self.own, hand)
         shadow = Shadow(self.game, seat, self.rng)
-        totals = {a: 0.0 for a in legal}
-        counts = {a: 0 for a in legal}
-        started = time.perf_counter()
-        until = None if self.iterations is not None else started + (self.budget or 0)
+        rows: list[dict[Action, float]] = []
         packed = pickle.dumps(base, pickle.HIGHEST_PROTOCOL)
-        tries = worlds = 0
+        tries = 0
         while True:
             tries += 1
             if self.iterations is not None:
-                if worlds >= self.iterations or tries > self.iterations * 4:
+                if len(rows) >= self.iterations or tries > self.iterations * 4:
                     break
             elif time.perf_counter() > until or tries > 10_000:  # type: ignore[operator]
                 break
@@ -391,20 +402,42 @@ class SearchBot(Bot):
                 packed = pickle.dumps(base, pickle.HIGHEST_PROTOCOL)
                 self.pot_fix = False
                 continue
-            worlds += 1
             frozen = pickle.dumps(world, pickle.HIGHEST_PROTOCOL)
             order = list(legal)
             self.rng.shuffle(order)  # out of time mid-world: no action is always the one left out
+            if ruled in order:
+                order.remove(ruled)
+                order.insert(0, ruled)  # the anchor first: every world compares against it
+            row: dict[Action, float] = {}
             for action in order:
-                if until is not None and worlds > 1 and time.perf_counter() > until:
+                if until is not None and time.perf_counter() > until:
                     break
-                totals[action] += self._playout(frozen, seat, action)
-                counts[action] += 1
-        self.samples += worlds
-        if not worlds:
+                row[action] = self._playout(frozen, seat, action)
+            if row:
+                rows.append(row)
+        self.samples += len(rows)
+        if not rows:
             return None
         self.searched += 1
-        best = max((a for a in legal if counts[a]), key=lambda a: (totals[a] / counts[a], -legal.index(a)))
+        anchor = ruled if ruled in legal else None
+        best, best_score = anchor, 0.0
+        for action in legal:
+            if action == anchor:
+                continue
+            if anchor is None:
+                values = [r[action] for r in rows if action in r]
+                score = sum(values) / len(values) if values else -math.inf
+                if best is None or score > best_score:
+                    best, best_score = action, score
+                continue
+            diffs = [r[action] - r[anchor] for r in rows if action in r and anchor in r]
+            if len(diffs) < 2:
+                continue
+            mean = sum(diffs) / len(diffs)
+            spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs))
+            score = mean - MARGIN * spread
+            if score > best_score:
+                best, best_score = action, score
         return best
 
     def _playout(self, world: bytes, seat: int, action: Action) -> float:

@@ -3,6 +3,7 @@
     python tests/bench/bot_bench.py            # 10,000 deals per line
     python tests/bench/bot_bench.py --quick    # 1,000 per line, under a minute
     python tests/bench/bot_bench.py --only stukolka --deals 3000
+    python tests/bench/bot_bench.py --search --budget 0.1 --deals 500   # issue 19: search vs rules
 
 Each line seats one rule bot among random bots (``ukr_pairs``: a rule
 partnership against a random one; ``ukr_pairs 1``: one rule bot with a random
@@ -134,9 +135,10 @@ def run(case: Case, deals: int, rule: str, seed: int, others: str = "random", bu
             from engine.bots.search import SearchBot
 
             bots[seat] = SearchBot(case.game, seeds[seat], budget=budget)
+            bots[seat].times = result.times  # its decisions with a choice, timed by the bot itself
             ours = {seat}
         game = cls(names, case.options, dealer=rng.randrange(case.players))
-        timed = rule in ("rule", "search")
+        timed = rule == "rule"
         timer = (lambda s, t: result.times.append(t) if s in ours else None) if timed else None
         arena = Arena(game, bots, rng=random.Random(rng.randrange(2**32)), timer=timer)
         decks = ShuffledDecks(cls.deck_size, rng.randrange(2**63))
@@ -221,7 +223,7 @@ def search_main(args: argparse.Namespace, deals: int) -> None:
     Both arms replay the same sessions (the same seeds): in one the moving seat is the search bot, in the
     other the rule bot.  The difference of the per-deal means is printed with a 95% interval (the two
     arms' intervals combined as if independent: the shared decks make the true one narrower); the
-    search bot's time per decision (only decisions with a choice are searched), p50 / p99 / max.
+    search bot's time per decision with a choice (a forced move is not searched), p50 / p99 / max.
     """
     print(f"search bot ({args.budget} s/move) vs the rule bot in its seat, rule bots around; "
           f"{deals} deals per line; money in kopecks per deal, ± = 95% CI")

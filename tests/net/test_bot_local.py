@@ -1,0 +1,58 @@
+"""``sukno bot --local GAME``: the same protocol over stdin/stdout, for local arenas (issue 19)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+from schemacheck import check
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def test_a_program_plays_a_deal_over_stdin_and_stdout():
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "net.cli", "bot", "--local", "stukolka", cwd=ROOT,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def send(message: dict) -> None:
+        proc.stdin.write(json.dumps(message, ensure_ascii=False).encode() + b"\n")  # type: ignore[union-attr]
+
+    async def until(kind: str) -> dict:
+        while True:
+            line = await asyncio.wait_for(proc.stdout.readline(), 30)  # type: ignore[union-attr]
+            assert line, "the program's club ended"
+            message = json.loads(line)
+            check("server", message)
+            if message["type"] == kind:
+                return message
+
+    try:
+        assert (await until("hello"))["protocol"] == "sukno-bot/1"
+        send({"type": "hello", "name": "Local1", "lang": "ru"})
+        assert (await until("welcome"))["name"] == "Local1"
+        send({"type": "sit", "table": 1})
+        assert (await until("seated"))["seat"] == 0
+        proc.stdin.write(b"{oops\n")
+        error = await until("error")
+        assert error["key"] == "bot.bad_json" and "JSON" in error["text"]
+        send({"type": "start", "table": 1})
+        deals = 0
+        while deals < 1:
+            line = await asyncio.wait_for(proc.stdout.readline(), 30)
+            message = json.loads(line)
+            if message["type"] == "turn":
+                send({"type": "act", "table": 1, "ask": message["ask"], "action": message["legal"][-1]})
+            elif message["type"] == "deal_end":
+                deals += 1
+                assert "Local1" in message["money"]
+        send({"type": "quit"})
+        assert "место" in (await until("bye"))["text"]
+        assert await asyncio.wait_for(proc.wait(), 30) == 0
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
