@@ -19,7 +19,12 @@ What is written (``engine.store`` explains the journal itself):
   ukr_pairs), and what is left when a session ends elsewhere; a ``recorded``
   note says where the next record starts (its deal, pot and balances);
 - the table's own state (seats, who is ready, money at this table, carried
-  pot, dealer, seeds) as a ``table`` note whenever it changed.
+  pot, dealer, and the seed and cuts of the next or current sealed deal,
+  ``engine.shuffle``) as a ``table`` note whenever it changed: the journal is
+  the only place a seed is kept before its deal ends, so a restarted server
+  deals the same sealed deck, and nothing shows it (views carry the seal);
+- a ``fair`` note when a sealed deal ends (its seed, now public), so a
+  restored session still writes ``fair`` into its records.
 
 ``restore`` puts a journal back into a fresh ``Table``: the same seats, hands,
 turn, pot and timers (the game's clock shifted to the restart's ``now``).
@@ -32,7 +37,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from engine.autoplay import BOT_PREFIX, is_bot
-from engine.game import Event, ShuffledDecks
+from engine.game import Event
 from engine.record import Record, RecordDeal
 from engine.store import (
     LiveTable,
@@ -53,6 +58,7 @@ log = logging.getLogger("sukno.keeper")
 
 TABLE_NOTE = "table"
 RECORDED_NOTE = "recorded"
+FAIR_NOTE = "fair"  # {"deal": n, "protocol", "seal", "seed", "cut"}: a sealed deal ended, its seed may be known
 STAKE_OPTIONS = ("a", "ante", "s", "S", "stake", "b", "u")
 
 
@@ -129,6 +135,10 @@ class TableKeeper:
         self._journal().record_tick(now, events)
         self._record(final=False)
 
+    def revealed(self, deal_no: int, fair: dict[str, str]) -> None:
+        """A sealed deal of this session ended: its ``fair`` (the seed now public), for a restored record."""
+        self.store.append(self.table.id, FAIR_NOTE, {"deal": deal_no, **fair})
+
     def session_over(self, game: Any) -> None:
         """A session ended (after the table booked it): keep what is not recorded yet, journal the lobby."""
         self._record(final=True, game=game)
@@ -144,7 +154,8 @@ class TableKeeper:
             return
         names = list(game.names)
         deals = [
-            RecordDeal([list(d) for d in log.decks], [f"{names[seat]}: {action.text()}" for seat, action in log.actions])
+            RecordDeal([list(d) for d in log.decks], [f"{names[seat]}: {action.text()}" for seat, action in log.actions],
+                       dict(log.fair) if log.fair else None)
             for log in game.deals[first:]
         ]
         record = Record(game.name, names, dict(game.options), game.deals[first].dealer, pot, deals)
@@ -212,10 +223,13 @@ class TableKeeper:
         table.game = game
         table._decks = None
         if game is not None:
-            decks = ShuffledDecks(table.game_cls.deck_size, table.seeds[-1] if table.seeds else None)
-            for _ in range(sum(len(deal.decks) for deal in game.deals)):
-                decks.next_deck()
-            table._decks = decks
+            for entry in entries:
+                if entry.kind == FAIR_NOTE and 0 < int(entry.payload["deal"]) <= len(game.deals):
+                    game.deals[int(entry.payload["deal"]) - 1].fair = _fair_of(entry.payload)
+            if game.in_deal and table.sealed is not None:
+                # the same sealed deck goes on: a redeal after the restart is the seed's next deck j
+                table._decks = table.sealed.decks(table.game_cls.deck_size, drawn=len(game.deals[-1].decks))
+                game._source = table._decks
             if tell:
                 table._emit(told)
         self._noted = table.state()
@@ -228,6 +242,10 @@ class TableKeeper:
         self.restore(live, now=None, tell=False)  # same process, same clock: no shift; the log is kept
 
 
+
+
+def _fair_of(payload: dict[str, Any]) -> dict[str, str]:
+    return {k: str(payload[k]) for k in ("protocol", "seal", "seed", "cut")}
 
 
 def _recording(name: str) -> type:

@@ -237,16 +237,30 @@ class SealedDecks:
 
 @dataclass(frozen=True)
 class DealCheck:
-    """The verdict on one deal of a record: ``status`` is fair, not sealed or unfair."""
+    """The verdict on one deal of a record: ``status`` is fair, not sealed or unfair.
+
+    An unfair deal says why: ``deck`` is None for a seal that is not the
+    seed's SHA-256, else the j of the first deck order that differs and
+    ``at`` the first card (1-based) where it does.
+    """
 
     deal: int
     status: str
     seal: str = ""
-    reason: str = ""
+    deck: int | None = None
+    at: int = 0
 
     @property
     def ok(self) -> bool:
         return self.status != "unfair"
+
+    @property
+    def reason(self) -> str:
+        if self.status != "unfair":
+            return ""
+        if self.deck is None:
+            return "seal mismatch (SHA-256 of the seed is not the seal)"
+        return f"deck {self.deck} differs (first at card {self.at})"
 
     def line(self) -> str:
         """``deal 3: fair (seal 630dcd29…)`` (SHUFFLE.md's form)."""
@@ -282,12 +296,12 @@ def verify_deal(number: int, fair: Mapping[str, Any] | None, decks: Sequence[Seq
     seed = parse_seed(fair["seed"])
     seal = str(fair["seal"]).lower()
     if seal_of(seed) != seal:
-        return DealCheck(number, "unfair", seal, "seal mismatch (SHA-256 of the seed is not the seal)")
+        return DealCheck(number, "unfair", seal)
     for j, order in enumerate(decks):
         expected = deck_for(seed, size, str(fair["cut"]), j)
         if list(order) != expected:
             at = next((k for k, (a, b) in enumerate(zip(order, expected)) if a != b), min(len(order), len(expected)))
-            return DealCheck(number, "unfair", seal, f"deck {j} differs (first at card {at + 1})")
+            return DealCheck(number, "unfair", seal, j, at + 1)
     return DealCheck(number, "fair", seal)
 
 

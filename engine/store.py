@@ -708,6 +708,8 @@ def record_of_journal(live: LiveTable, entries: Sequence[JournalEntry]) -> Recor
         if entry.kind == ACTION:
             name = header.players[int(entry.payload["seat"])]
             deals[-1].actions.append(f"{name}: {entry.payload['action']}")
+        if entry.kind == "fair" and 0 < int(entry.payload.get("deal", 0)) <= len(deals):  # engine.keeper.FAIR_NOTE
+            deals[int(entry.payload["deal"]) - 1].fair = {k: str(entry.payload[k]) for k in ("protocol", "seal", "seed", "cut")}
     return Record(header.game, list(header.players), dict(header.options), header.dealer, header.pot, deals)
 
 

@@ -7,7 +7,17 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
   ``seats`` (list of names or None), ``spectators`` (set of names),
   ``game`` (the current ``Game`` session or None), ``money`` (name → net
   kopecks at this table over all its sessions), ``pot`` (money on the table),
-  ``seeds`` (the seed of every session's ``ShuffledDecks``).
+  ``sealed`` (the ``engine.shuffle.Sealed`` of the next deal between deals,
+  of the current one during a deal: its seed is the house's secret until the
+  deal ends).
+- Provably fair deals (``engine.shuffle``, sukno-shuffle/1): every deal is
+  sealed by a fresh 32-byte seed whose seal is told in the log (``fair_seal``)
+  when the first player sits at the table and the moment each deal ends;
+  ``cut(name, text)`` between the seal and the deal (``fair_cut``: who, not
+  the text); the deal and its redeals come from the seed and the cut string;
+  when the deal ends its ``DealLog.fair`` is set and the log tells the seed
+  and the cut string (``fair_open``).  ``view_for`` shows ``seal`` and
+  ``cut_by`` (names), never the seed.
 - ``sit(name, seat=None) -> int``, ``stand(name)``, ``watch(name)``,
   ``unwatch(name)``, ``start(name)``, ``act(name, text, now=None)``,
   ``say(name, text)`` — each raises ``TableError`` (an ``IllegalAction``)
@@ -55,7 +65,6 @@ Decisions (why):
 from __future__ import annotations
 
 import logging
-import random
 import re
 import unicodedata
 from contextlib import contextmanager
@@ -63,8 +72,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from engine.autoplay import MAX_MOVES_PER_TICK, Autopilot, Settings, bot_name, is_bot
 from engine.feed import Callback, Feed, LogEntry
-from engine.game import SPECTATOR, Action, Event, Game, IllegalAction, ShuffledDecks
+from engine.game import SPECTATOR, Action, Event, Game, IllegalAction
 from engine.games import get_game
+from engine.shuffle import MAX_CUT, FairError, Sealed, SealedDecks, check_cut, new_seed, repeatable_seed
 from engine.store import NotEnoughMoney, StoreError
 
 if TYPE_CHECKING:
@@ -154,9 +164,12 @@ class Table:
         self.money: dict[str, int] = {}
         self.carried_pot = 0
         self.closing = False  # set by the house (close --after-deal, shutdown): no new deal starts
-        self.seeds: list[int] = []
-        self._seed = seed
-        self._decks: ShuffledDecks | None = None
+        self._seed = seed  # tests and benches: repeatable seeds (engine.shuffle.repeatable_seed); None: secrets
+        self.sealed: Sealed | None = None
+        self._seals = 0  # seals drawn at this table (the repeatable seeds are numbered by it)
+        self.first_drawn = False  # R3/R33: the table's first dealer has been drawn
+        self._decks: SealedDecks | None = None  # the current deal's, while it is dealt from ``sealed``
+        self._fair_told: list[Event] = []
         self._dealer = 0
         self.feed = Feed()
         self.robots: set[str] = set()
@@ -221,8 +234,9 @@ class Table:
             self.spectators.discard(name)
             self._watching.pop(name, None)
             self.money.setdefault(name, 0)
+            sealed = self._seal_next() if self.sealed is None else []
         self.auto.forget(name)
-        self._emit([Event("sit", seat, {"name": name})])
+        self._emit([Event("sit", seat, {"name": name})] + sealed)
         return seat
 
     def sit_bot(self, seat: int | None = None) -> str:
@@ -318,34 +332,87 @@ class Table:
         self._emit(events, now)
         return events
 
+    # -- sealed deals (engine.shuffle) ------------------------------------------------
+
+    def cut(self, name: str, text: str) -> bool:
+        """``cut TEXT``: a seated player's cut of the next deal (again: replaces his own); True if replaced."""
+        seat = self.seat_of(name)
+        if seat is None:
+            raise TableError("table.not_seated", "You do not sit at this table.")
+        if self.in_deal():
+            raise TableError("fair.cut_in_deal", "This deal is dealt already; cut the next one when it ends.")
+        try:
+            clean = check_cut(str(text).strip())
+        except FairError:
+            raise TableError("fair.cut_bad", f"A cut is 1–{MAX_CUT} printable characters, e.g. cut верба 42.",
+                             limit=MAX_CUT) from None
+        with self._saving():
+            told = self._seal_next() if self.sealed is None else []
+            assert self.sealed is not None
+            again = self.sealed.cut(name, clean)
+        self._emit(told + [Event("fair_recut" if again else "fair_cut", seat, {"name": name})])
+        return again
+
+    def _seal_next(self) -> list[Event]:
+        """Seal the next deal: a fresh seed, its seal told now, before anyone cuts or is dealt."""
+        seed = new_seed() if self._seed is None else repeatable_seed(self._seed, self._seals)
+        self._seals += 1
+        self.sealed = Sealed(seed)
+        return [Event("fair_seal", None, {"seal": self.sealed.seal})]
+
+    def _settle_fair(self) -> None:
+        """The deal dealt from ``sealed`` has ended: its record gets ``fair``, the log the seed, the next deal a seal.
+
+        Called before the keeper writes the change that ended the deal, so the
+        record saved with it carries ``fair``; idempotent.
+        """
+        game, sealed = self.game, self.sealed
+        if game is None or game.in_deal or not game.deals or game.deals[-1].fair is not None:
+            return
+        if sealed is None or self._decks is None:
+            return
+        fair = sealed.fair()
+        game.deals[-1].fair = fair
+        if self.keeper is not None:
+            self.keeper.revealed(game.deal_no, fair)
+        self._decks = None
+        self._fair_told = [Event("fair_open", None, {"seal": fair["seal"], "seed": fair["seed"],
+                                                     "cut": fair["cut"]})] + self._seal_next()
+
     def _start_deal(self, now: float | None) -> list[Event]:
         self.ready.clear()
-        drawn: list[Event] = []
+        drawn = self._seal_next() if self.sealed is None else []
+        sealed = self.sealed
+        assert sealed is not None
         if self.game is None:
-            self._decks = ShuffledDecks(self.game_cls.deck_size, self._seed)
-            if self._seed is not None:
-                self._seed += 1
-            if not self.seeds:  # R3 (R33 for Стуколка): the table's first dealer by lot, from the recorded seed
-                self._dealer, drawn = self.game_cls.draw_first_dealer(len(self.seats), random.Random(self._decks.seed))
-            self.seeds.append(self._decks.seed)
+            if not self.first_drawn:
+                # R3 (R33 for Стуколка): the table's first dealer by lot, drawn from the first deal's sealed
+                # seed and cut string with the label "first-dealer" (engine.shuffle.lot_for), never a deck's j:
+                # recorded with the deal's fair and checkable once its seed is shown.
+                self._dealer, lot = self.game_cls.draw_first_dealer(len(self.seats), sealed.lot())
+                drawn += lot
+                self.first_drawn = True
             self.game = self.game_cls(self.names(), self.options, dealer=self._dealer, pot=self.carried_pot)
             if self.keeper is not None:
                 self.keeper.session_started()
-        assert self._decks is not None
         self._clock(now)
+        self._decks = sealed.decks(self.game_cls.deck_size)
         events = self.game.start_deal(self._decks)
+        self._settle_fair()
         if self.keeper is not None:
             self.keeper.dealt(events, now)
         return drawn + events + self._after_action()
 
     def _after_action(self) -> list[Event]:
-        """Book a finished deal and a finished session."""
+        """Book a finished deal (its seed shown, the next deal sealed) and a finished session."""
         game = self.game
         if game is None or game.in_deal:
             return []
+        self._settle_fair()
         deal = game.deals[-1]
         money = {game.names[i]: deal.money[i] for i in range(game.n)}
-        events = [Event("deal_over", None, {"money": money, "pot": game.pot})]
+        events = [Event("deal_over", None, {"money": money, "pot": game.pot})] + self._fair_told
+        self._fair_told = []
         if game.is_over():
             events += self._end_session()
         return events
@@ -388,6 +455,7 @@ class Table:
             self._clock(now)
             pending = self.game.tick(now) if now is not None else []
             if pending:
+                self._settle_fair()
                 if self.keeper is not None:
                     self.keeper.ticked(pending, now)  # type: ignore[arg-type]
                 pending += self._after_action()
@@ -397,6 +465,7 @@ class Table:
                 raise TableError("table.no_deal", "No deal is being played; type start when you are ready.")
         with self._saving():
             events = self.game.apply(seat, text)
+            self._settle_fair()
             if self.keeper is not None:
                 self.keeper.acted(events, now)
             events = list(before or []) + events + self._after_action()
@@ -493,6 +562,7 @@ class Table:
                 self._clock(now)
                 events = self.game.tick(now)
                 if events:
+                    self._settle_fair()
                     if self.keeper is not None:
                         self.keeper.ticked(events, now)
                     events = events + self._after_action()
@@ -509,8 +579,10 @@ class Table:
         return {
             "seats": list(self.seats), "ready": sorted(self.ready), "money": dict(self.money),
             "carried_pot": self.carried_pot, "dealer": self._dealer, "seed": self._seed,
-            "seeds": list(self.seeds), "allow_debt": self.allow_debt,
-            "settings": self.auto.settings.to_json(),
+            "seals": self._seals, "first_drawn": self.first_drawn,
+            # the seed of the next (or current) deal: the journal keeps it secret until the deal ends
+            "sealed": self.sealed.secret_json() if self.sealed is not None else None,
+            "allow_debt": self.allow_debt, "settings": self.auto.settings.to_json(),
         }
 
     def load_state(self, state: dict[str, Any]) -> None:
@@ -524,7 +596,9 @@ class Table:
         self.carried_pot = int(state.get("carried_pot", 0))
         self._dealer = int(state.get("dealer", 0))
         self._seed = state.get("seed")
-        self.seeds = [int(s) for s in state.get("seeds", [])]
+        self._seals = int(state.get("seals", 0))
+        self.first_drawn = bool(state.get("first_drawn", state.get("seeds")))  # "seeds": journals before sealing
+        self.sealed = Sealed.from_json(state["sealed"]) if state.get("sealed") else None
         self.allow_debt = bool(state.get("allow_debt", self.allow_debt))
         if "settings" in state:
             self.auto.settings = Settings.make(state["settings"])
@@ -565,10 +639,17 @@ class Table:
         view["table"] = self.id
         view["bots"] = self.bots()
         view["robots"] = self._robots()
+        view.update(self._seal_view())
         return view
 
     def _robots(self) -> list[str]:
         return [n for n in self.seated() if n in self.robots]
+
+    def _seal_view(self) -> dict[str, Any]:
+        """The seal of the next (or current) deal and who cut it; never the seed."""
+        sealed = self.sealed
+        return {"seal": sealed.seal if sealed is not None else None,
+                "cut_by": list(sealed.cuts) if sealed is not None else []}
 
     def _ready_names(self) -> list[str]:
         """Who is ready for the next deal: those who said so, and the bots (always ready between deals)."""
@@ -585,7 +666,7 @@ class Table:
             "pot": self.carried_pot, "over": False, "hands": [None] * n, "hand_counts": [0] * n,
             "trick": [], "trump": None, "tricks": [0] * n, "status": [""] * n,
             "seat": seat, "ready": self._ready_names(), "table": self.id,
-            "bots": self.bots(), "robots": self._robots(),
+            "bots": self.bots(), "robots": self._robots(), **self._seal_view(),
         }
 
     # -- events -----------------------------------------------------------------------

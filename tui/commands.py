@@ -24,7 +24,7 @@ SETTING_VERBS = ("brief", "bell", "cards", "mode", "colour")
 """A person's own settings (``tui.text.prefs``), kept in the store for an account."""
 
 HALL_VERBS = ("look", "tables", "who", "sit", "watch", "stand", "leave", "say", "help", "rules", "lang",
-              "quit", "start", "balance", "history", "replay")
+              "quit", "start", "balance", "history", "replay", "cut", "verify")
 """Verbs of the club itself (valid everywhere, some only at a table)."""
 
 GAME_VERBS = ("play", "pass", "take", "discard", "draw", "buy", "shlejf", "open", "look", "dark", "knock",
@@ -41,6 +41,7 @@ ALIASES: dict[str, str] = {
     "дальше": "start", "сдавай": "start",
     "счёт": "balance", "счет": "balance", "баланс": "balance", "история": "history", "повтор": "replay",
     "запись": "replay",
+    "снять": "cut", "сниму": "cut", "съём": "cut", "проверить": "verify", "проверка": "verify",
     # questions and settings (the text mode's, answered in the screen's log too)
     "рука": "hand", "карты": "cards", "взятка": "trick", "стол": "table", "банк": "pot", "кон": "pot",
     "очки": "score", "итог": "score", "время": "time", "последняя": "last", "прошлая": "last",
@@ -65,7 +66,7 @@ RU_VERB: dict[str, str] = {
     "look": "осмотреться", "tables": "столы", "who": "кто", "sit": "сесть", "watch": "смотреть",
     "stand": "встать", "leave": "уйти", "say": "сказать", "help": "помощь", "rules": "правила",
     "lang": "язык", "quit": "выход", "start": "начать", "balance": "счёт", "history": "история",
-    "replay": "повтор", "play": "ход", "pass": "пас", "take": "взять",
+    "replay": "повтор", "cut": "снять", "verify": "проверить", "play": "ход", "pass": "пас", "take": "взять",
     "discard": "снести", "draw": "тянуть", "buy": "купить", "shlejf": "шлейф", "open": "открыть",
     "dark": "втёмную", "knock": "стук", "golets": "голец", "razrez": "разрез", "reveal": "вскрыть",
     "sell": "продаю", "bid": "даю", "accept": "принять", "ready": "готов",
@@ -96,8 +97,10 @@ def for_game(command: "Command", verbs: Iterable[str]) -> "Command":
 ARG_WORDS = {"шлейф": "shlejf"}
 BOT_WORDS = ("bot", "бот", "робот")
 """``sit bot [seat]`` / ``сесть бот``: seat a bot (``engine.autoplay``)."""
-HELP_TOPICS = ("hall", "table", "cards", "russian")
-HELP_ALIASES = {"зал": "hall", "стол": "table", "карты": "cards", "русский": "russian"}
+HELP_TOPICS = ("hall", "table", "cards", "russian", "fair")
+HELP_ALIASES = {"зал": "hall", "стол": "table", "карты": "cards", "русский": "russian", "честно": "fair",
+                "печать": "fair", "съём": "fair", "seal": "fair", "cut": "fair", "снять": "fair", "verify": "fair",
+                "проверить": "fair"}
 
 
 @dataclass(frozen=True)

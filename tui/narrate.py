@@ -9,6 +9,7 @@ screen.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Mapping, Sequence
 
 from engine.cards import Card, Suit
@@ -35,6 +36,8 @@ def show(value: Any, names: Sequence[str], lang: str, ascii: bool, key: str = ""
         return money(value, lang)
     if key in ("money", "balances") and isinstance(value, (list, tuple)) and len(value) == len(names):
         return ", ".join(f"{n}: {money(v, lang)}" for n, v in zip(names, value) if isinstance(v, int))
+    if key == "cut" and isinstance(value, str):  # a sealed deal's cut string, exactly (\n shown as \n)
+        return json.dumps(value, ensure_ascii=False) if value else tr(lang, "fair.no_cut")
     if key == "draws" and isinstance(value, (list, tuple)):  # [[seat, card], …] of a draw for the deal
         return ", ".join(f"{names[s]} {c.text(ascii)}" for s, c in value if 0 <= s < len(names))
     if key in PER_SEAT and isinstance(value, (list, tuple)) and len(value) == len(names):

@@ -65,7 +65,7 @@ def test_deal_starts_when_everyone_is_ready(fake_game):
     assert not table.in_deal()
     table.start("boris")
     assert table.in_deal()
-    assert table.seeds == [5]
+    assert table.first_drawn and table.sealed is not None and table.game.deals[0].decks[0] == table.sealed.decks(table.game_cls.deck_size).next_deck()
 
 
 def test_act_checks_turn_and_legality(fake_game):
@@ -168,8 +168,8 @@ def test_table_subscribers_and_unsubscribe(fake_game):
     table.sit("anna")
     stop()
     table.sit("boris")
-    assert [e.kind for e in got] == ["sit"]
-    assert [e.event.kind for e in table.log_since(0)] == ["sit", "sit"]
+    assert [e.kind for e in got] == ["sit", "fair_seal"]  # the first to sit seals the first deal (engine.shuffle)
+    assert [e.event.kind for e in table.log_since(0)] == ["sit", "fair_seal", "sit"]
 
 
 def test_club_counts_sessions_and_skips_unknown_games(fake_game):

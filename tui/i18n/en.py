@@ -277,6 +277,10 @@ MESSAGES: dict[str, str] = {
     "ev.dealer_takes_pot": "Nobody plays: {who} takes the pot, {amount}.",
     "ev.draw_for_deal": "Cards are drawn for the deal: {draws}.",
     "ev.first_dealer": "By lot, {who} deals first.",
+    "ev.fair_seal": "The next deal is sealed: seal {seal}. Seated players may cut it: cut TEXT.",
+    "ev.fair_cut": "{name} cuts the deck.",
+    "ev.fair_recut": "{name} cuts the deck again.",
+    "ev.fair_open": "The seal is opened: seed {seed}, cut {cut}. sukno verify checks the deal against seal {seal:.8}…",
     "ev.play_starts": "Play begins; {who} leads. The pot holds {stake}: each trick is worth {share}.",
     "ev.play_begins": "Play begins; {who} leads.",
     "ev.play": "{who} plays {card}.",
@@ -315,15 +319,15 @@ MESSAGES: dict[str, str] = {
     "ev.deal_scored.alt": "Tricks {split}: team {team} writes off {written_off}. Records: A {A}, B {B}.",
     "ev.generic": "{who}{kind}{data}",
     # help
-    "help.topics": "hall, table, cards, russian, or a game's word (help golets, help buy)",
+    "help.topics": "hall, table, cards, russian, fair, or a game's word (help golets, help buy)",
     "help.hall": (
         "In the hall: look (describe the room), tables (list them), who (who is online), "
         "sit N [seat], watch N, say … (or ' …), rules [game], lang ru|en, help [topic], quit. "
-        "Your money: balance; your games: history, replay N."
+        "Your money: balance; your games: history, replay N, verify N (fair deals: help fair)."
     ),
     "help.table": (
         "At a table: the game's verbs (play C, knock, pass, buy …), start (alias next) when ready, "
-        "look, say …, sit bot [seat] (a bot takes a free seat), stand (leave the seat between deals), "
+        "cut TEXT (cut the sealed next deal: help fair), look, say …, sit bot [seat] (a bot takes a free seat), stand (leave the seat between deals), "
         "leave (back to the hall), quit. "
         "Tab completes verbs and your legal cards; Up/Down recall earlier lines."
     ),
@@ -348,6 +352,29 @@ MESSAGES: dict[str, str] = {
     "help.verb.ready": "ready (готов): Спекулянт — you are done trading; the window closes when everyone is ready or its time runs out (R64). At other tables, ready means start.",
     "help.cards": "Cards: rank then suit, e.g. Q♠, qs, 10h, th, дп (дама пик). Ranks 2–10 T J Q K A / В Д К Т; suits ♠♣♦♥ S C D H / п т к б ч.",
     "help.russian": "Russian verbs: ход/играть (play), стук (knock), пас (pass), голец (golets), купить (buy), снести (discard), сесть (sit), смотреть (watch), встать (stand), уйти (leave), сказать (say), кто (who), столы (tables), правила (rules), помощь (help), выход (quit).",
+    "help.fair": (
+        "Fair deals: before each deal the house picks a secret seed and shows its seal (its SHA-256) in the log "
+        "and the header. Until the deal, anyone seated may cut: cut TEXT (up to 64 characters; again replaces "
+        "yours). The deck is the seed and the cuts shuffled by the public recipe sukno-shuffle/1; when the deal "
+        "ends the seed and the cuts are shown. The seal proves the house fixed the deck before your cut and "
+        "could not pick it after; one honest cut makes it unpredictable to the house. It does not hide the cards "
+        "from the house: the server still sees every hand. Check a game with verify N (or sukno verify FILE)."
+    ),
+    # fair deals (engine.shuffle, sukno-shuffle/1)
+    "fair.cut_in_deal": "This deal is dealt already; cut the next one when it ends.",
+    "fair.cut_bad": "A cut is 1–{limit} printable characters, e.g. cut верба 42.",
+    "fair.cut_what": "Cut with what? Type cut and a few words of your own (up to 64 characters).",
+    "fair.cut_done": "You cut the next deal with: {text}. Everyone sees it when the deal ends.",
+    "fair.recut_done": "Your cut is now: {text}. It keeps its place among the cuts.",
+    "fair.no_cut": "none",
+    "fair.header": "seal {seal}",
+    "fair.deal_ok": "Deal {deal}: fair (seal {seal}…).",
+    "fair.deal_unsealed": "Deal {deal}: not sealed.",
+    "fair.deal_bad_seal": "Deal {deal}: NOT fair: the seal is not the SHA-256 of the seed.",
+    "fair.deal_bad_deck": "Deal {deal}: NOT fair: deck {j} differs from the seed's (first at card {at}).",
+    "fair.verify_head": "Record {id}, deal by deal:",
+    "fair.verify_need": "Verify which game? Type verify and its number from history.",
+    "fair.verify_none": "You have no finished game to verify yet.",
     # rules in brief
     "rules.list": "The club plays: {games}. Type rules and a game's name.",
     "rules.stukolka": (

@@ -210,6 +210,15 @@ class ClubScreen(Screen):
             self.say_line(answer)
             if changed and verb == "mode" and app.prefs.mode == "text" and app.on_mode is not None:
                 app.on_mode("text")
+        elif verb == "cut":
+            from tui import fair
+
+            self.say_line(fair.cut(app, self.table_here() or app.club.where(app.player), command.rest))
+        elif verb == "verify":
+            from tui import fair
+
+            for line in fair.verify_lines(app, command.rest):
+                self.say_line(line)
         elif verb == "replay":
             from tui.history import replay_screen
 

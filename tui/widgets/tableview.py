@@ -35,6 +35,8 @@ def header_text(table: Table, view: dict[str, Any], lang: str, ascii: bool) -> s
     title = table.title.get(lang) or table.game_name
     variant = table.options.get("variant")
     trump = view.get("trump")
+    seal = view.get("seal")  # the sealed deal's seal (engine.shuffle): a short fragment to compare with the log
+    sealed = f" · {tr(lang, 'fair.header', seal=seal[:8])}" if isinstance(seal, str) and seal else ""
     return tr(
         lang, "table.header", id=table.id, game=title,
         variant=f" ({VARIANT.get(variant, variant)})" if isinstance(variant, str) and variant else "",
@@ -42,7 +44,7 @@ def header_text(table: Table, view: dict[str, Any], lang: str, ascii: bool) -> s
         pot=money(view.get("pot", 0), lang),
         trump=tr(lang, "table.trump", suit=trump.text(ascii)) if trump is not None and hasattr(trump, "text") else "",
         deal=view.get("deal_no", 0),
-    )
+    ) + sealed
 
 
 class TableView(Vertical):
