@@ -1,11 +1,13 @@
 """Random full Стуколка deals per second per variant, on one core (issue 2's figure).
 
-    python tests/bench/engine_bench.py [--seconds 3]
+    python tests/bench/engine_bench.py [--seconds 3] [--sealed]
 
 A "deal" is start_deal → random legal actions until the deal is over, with the
 session's pot carried between deals, exactly as a table plays it.  The random
 player picks with ``random.Random.choice`` over ``legal_actions``; the deck comes
-from the seeded ``ShuffledDecks`` (a shuffle per deal is part of the cost).
+from the seeded ``ShuffledDecks`` (a shuffle per deal is part of the cost); with
+``--sealed`` each deal is dealt as a table deals it, from a fresh sealed seed
+(``engine.shuffle``, sukno-shuffle/1: seed, seal, deck and its redeals).
 Target: ≥ 5,000 deals/s for variant a with 5 players.  Time is this process's
 CPU time (``time.process_time``), so a loaded machine slows the run but not the
 figure: it is deals per CPU-second of one core.
@@ -23,6 +25,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine.game import ShuffledDecks  # noqa: E402
 from engine.games.stukolka import Stukolka  # noqa: E402
+from engine.shuffle import Sealed, new_seed  # noqa: E402
+
+
+class FreshSeals:
+    """A table's deck source: each deal a new sealed seed, its redeals from the same one."""
+
+    def __init__(self) -> None:
+        self._decks = None
+
+    def deal(self) -> "FreshSeals":
+        self._decks = Sealed(new_seed()).decks(52)
+        return self
+
+    def next_deck(self) -> list:
+        return self._decks.next_deck()
 
 CASES = [
     ("a", 5, {}),
@@ -34,9 +51,10 @@ CASES = [
 ]
 
 
-def run(variant: str, n: int, options: dict, seconds: float) -> tuple[int, float, int]:
+def run(variant: str, n: int, options: dict, seconds: float, sealed: bool = False) -> tuple[int, float, int]:
     rng = random.Random(1)
     decks = ShuffledDecks(52, seed=2)
+    seals = FreshSeals()
     names = [f"P{i}" for i in range(n)]
     game = Stukolka(names, {"variant": variant, **options})
     deals = actions = 0
@@ -47,7 +65,7 @@ def run(variant: str, n: int, options: dict, seconds: float) -> tuple[int, float
             if time.process_time() > deadline:
                 break
             game = Stukolka(names, {"variant": variant, **options})  # keep sessions (and their logs) short
-        game.start_deal(decks)
+        game.start_deal(seals.deal() if sealed else decks)
         while game.in_deal:
             seat = game.to_act()[0]
             game.apply(seat, rng.choice(game.legal_actions(seat)))
@@ -59,10 +77,12 @@ def run(variant: str, n: int, options: dict, seconds: float) -> tuple[int, float
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--sealed", action="store_true", help="deal from fresh sealed seeds, as a table does")
     args = parser.parse_args()
+    print("decks:", "sealed (sukno-shuffle/1), a fresh seed per deal" if args.sealed else "ShuffledDecks (random.shuffle)")
     print(f"{'variant':14} {'players':>7} {'deals/s':>9} {'actions/s':>10} {'µs/action':>10}")
     for variant, n, options in CASES:
-        deals, elapsed, actions = run(variant, n, options, args.seconds)
+        deals, elapsed, actions = run(variant, n, options, args.seconds, args.sealed)
         print(f"{variant + ('+dark+razrez' if options else ''):14} {n:>7} {deals / elapsed:>9.0f} "
               f"{actions / elapsed:>10.0f} {1e6 * elapsed / actions:>10.1f}")
 

@@ -161,3 +161,31 @@ def test_verify_deal_names_what_is_wrong() -> None:
 def test_a_repr_never_shows_the_seed() -> None:
     sealed = Sealed(SEED_0_31, {"Anna": "x"})
     assert SEED_0_31.hex() not in repr(sealed) and SEED_0_31.hex() not in repr(sealed.decks(36))
+
+
+def test_the_fast_deck_is_the_stream_shuffle_also_when_a_word_is_rejected(monkeypatch) -> None:
+    """deck_for makes a deck's blocks at once; with every limit lowered so words are rejected often,
+    it must still read the stream word by word exactly as Stream.shuffle does."""
+    import engine.shuffle as shuffle
+
+    for size in (32, 36, 48, 52):
+        seed = bytes([size]) * 32
+        key = shuffle._key(seed, "Anna:x", "0")
+        expected = deck(size)
+        Stream(key).shuffle(expected)
+        assert deck_for(seed, size, "Anna:x", 0) == expected
+    monkeypatch.setattr(shuffle, "_LIMITS", [0] + [((1 << 31) // m) * m for m in range(1, 65)])
+
+    class HalfStream(Stream):  # the same lowered limits: about half of all words rejected
+        def uniform(self, m: int) -> int:
+            limit = ((1 << 31) // m) * m
+            while True:
+                x = self.word()
+                if x < limit:
+                    return x % m
+
+    for size in (32, 52):
+        seed = bytes([size + 1]) * 32
+        expected = deck(size)
+        HalfStream(shuffle._key(seed, "", "2")).shuffle(expected)
+        assert deck_for(seed, size, "", 2) == expected
