@@ -246,3 +246,32 @@ async def test_the_forced_dealer_is_told_why_he_cannot_pass():
         assert game.to_act() == (game.dealer,)
         assert all(a.verb != "pass" for a in game.legal_actions(game.dealer))
         assert hint_row(app).rstrip().endswith("— one player is in: the dealer must play (R39)")
+
+
+@pytest.mark.parametrize("game_name", ["french3", "kopilka", "speculator", "stukolka", "ukr_pairs"])
+def test_every_hint_fits_the_hint_row_at_80_columns(game_name):
+    """Random deals: the whole "You may" line, reason included, in both languages, is at most 78 cells."""
+    import random
+
+    from tui.hints import prompt
+
+    rng = random.Random(1)
+    for seed in range(6):
+        club = Club([{"game": game_name, "clock": 0}], seed=seed)
+        table = club.tables[1]
+        names = [f"p{i}" for i in range(len(table.seats))]
+        for name in names:
+            table.sit(name)
+            table.start(name)
+        game = table.game
+        for _ in range(200):
+            if not game.in_deal:
+                break
+            seat = rng.choice(game.to_act())
+            legal = game.legal_actions(seat)
+            if not legal:
+                break
+            for lang in ("en", "ru"):
+                line = prompt(table, names[seat], table.view_for(names[seat]), legal, lang, False)
+                assert len(line) <= 78, line
+            table.act(names[seat], rng.choice(legal).text())

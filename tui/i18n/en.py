@@ -234,7 +234,7 @@ MESSAGES: dict[str, str] = {
     "why.french3.follow": "you must follow {suit} (§3.5)",
     "why.french3.trump": "you have no {suit}, so you must trump {trump} (R20)",
     "why.ukr_pairs.follow": "you must follow {suit} (§4.4)",
-    "why.ukr_pairs.follow_trump": "a trump was led, so you must play a trump (R26)",
+    "why.ukr_pairs.follow_trump": "trumps were led: play a trump (R26)",
     "why.ukr_pairs.jack_is_trump": "jacks are trumps; you must follow {suit} (R26)",
     "action.suggest": "{reason} You may: {actions}.",
     # narration of table events

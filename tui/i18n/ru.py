@@ -240,7 +240,7 @@ MESSAGES: dict[str, str] = {
     "why.french3.follow": "нужно ходить в масть {suit} (§3.5)",
     "why.french3.trump": "у вас нет {suit}, нужно бить козырем {trump} (R20)",
     "why.ukr_pairs.follow": "нужно ходить в масть {suit} (§4.4)",
-    "why.ukr_pairs.follow_trump": "пошли с козыря, нужно класть козырь (R26)",
+    "why.ukr_pairs.follow_trump": "ход козырем: кладите козырь (R26)",
     "why.ukr_pairs.jack_is_trump": "валеты — козыри; нужно ходить в масть {suit} (R26)",
     "action.suggest": "{reason} Можно: {actions}.",
     # narration of table events
