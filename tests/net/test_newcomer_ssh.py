@@ -41,3 +41,27 @@ async def test_two_sessions_of_one_account_watch_and_one_leaves(config):
         await until(lambda: not table.spectators, what="no watcher left")
         await first.close()
         await second.close()
+
+
+async def test_a_refused_name_is_not_also_run_as_a_command(config):
+    """Item 2: a taken, reserved or too short name is refused, and nothing else is said about it."""
+    async with running(config) as server:
+        anna = await connect(server.port, key=new_key())
+        await anna.wait("book of names")
+        anna.line("anna")
+        await anna.wait("anna ·")
+        newcomer = await connect(server.port, key=new_key())
+        await newcomer.wait("book of names")
+        for name, said in (("anna", "is taken"), ("bot-Mitya", "reserved"), ("x", "will not do")):
+            newcomer.line(name)
+            await newcomer.wait(said)
+            newcomer.line("lang ru")  # the welcome's own word: its answer comes after anything the name caused
+            await newcomer.wait("Как вас записать")
+            screen = newcomer.text()
+            newcomer.line("lang en")
+            await newcomer.wait(lambda s: s.rfind("What shall he write") > s.rfind("Как вас записать"))
+            assert "I do not know" not in screen and "Did you mean" not in screen, screen
+        newcomer.line("Vera")
+        await newcomer.wait("Vera ·")
+        await anna.close()
+        await newcomer.close()
