@@ -39,7 +39,7 @@ async def test_the_bar_names_whose_turn_and_changes_colour(lang, mine):
             seat = game.to_act()[0]
             hint_row = rows(app)[-2]
             who = mine if seat == 0 else f"{game.names[seat]} ⏱"
-            assert who in hint_row and hint_row.rstrip().endswith("s"), hint_row
+            assert who in hint_row and hint_row.rstrip().endswith("s" if lang == "en" else "с"), hint_row
             assert bar_colours(app) == {GREEN}
             if seat == 0:
                 break
@@ -53,4 +53,4 @@ async def test_the_bar_names_whose_turn_and_changes_colour(lang, mine):
         bar._draw()
         await pilot.pause()
         assert bar_colours(app) == {RED}, rows(app)[-2]
-        assert "  4 s" in rows(app)[-2]
+        assert ("  4 s" if lang == "en" else "  4 с") in rows(app)[-2]  # seconds in the player's language

@@ -524,4 +524,5 @@ MESSAGES: dict[str, str] = {
     "text.table_row": "Table {id}: {game}, stakes {stakes}, {taken} of {seats} seats taken, {watching} watching, {state}.",
     "text.playing": "a deal is being played",
     "text.waiting": "no deal now",
+    "timer.seconds": "s",
 }

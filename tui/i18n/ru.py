@@ -529,4 +529,5 @@ MESSAGES: dict[str, str] = {
     "text.table_row": "Стол {id}: {game}, ставка {stakes}, занято мест {taken} из {seats}, зрителей {watching}, {state}.",
     "text.playing": "идёт сдача",
     "text.waiting": "сдачи нет",
+    "timer.seconds": "с",
 }

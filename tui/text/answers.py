@@ -108,7 +108,7 @@ def last_text(table: Table, view: dict[str, Any], lang: str, ascii: bool) -> str
 
 
 def seat_text(view: dict[str, Any], seat: int, lang: str, ascii: bool) -> str:
-    """``Seat 2: Boris — dealer, knocked, 1 trick(s), 3 cards, to act.``"""
+    """``Seat 2: Boris — dealer, knocked, 1 trick, 3 cards, to act.``"""
     names = view.get("names", [])
     name = names[seat] if seat < len(names) and names[seat] else tr(lang, "table.empty_seat")
     if seat == view.get("seat"):

@@ -133,7 +133,8 @@ class TableView(Vertical):
             note = tr(self.lang, "table.watching", id=table.id) if me is None else ""
         self.query_one(Hand).show(hand, playable, self.chosen, note, self.ascii)
         self.show_hint(self.hint_override or self.hint_text(view, legal))
-        self.query_one(TimerBar).set_deadline(table.timer_deadline(), self.ascii, self.turn_of(view))
+        self.query_one(TimerBar).set_deadline(table.timer_deadline(), self.ascii, self.turn_of(view),
+                                                tr(self.lang, "timer.seconds"))
 
     def _follow_trick(self, event: Any) -> None:
         """Keep the cards of the trick from the log, so a taken trick can stay whole on the felt for a beat."""

@@ -45,13 +45,18 @@ class TimerBar(Static):
         self.span = 1.0
         self.ascii = False
         self.who = ""
+        self.unit = "s"
         self._cells = 0
         self._timer: Timer | None = None
 
-    def set_deadline(self, deadline: float | None, ascii: bool = False, who: str = "") -> None:
-        """Show the time to ``deadline``; ``who`` names whose time it is (empty: everyone's, e.g. a trade window)."""
+    def set_deadline(self, deadline: float | None, ascii: bool = False, who: str = "", unit: str = "s") -> None:
+        """Show the time to ``deadline``; ``who`` names whose time it is (empty: everyone's, e.g. a trade window).
+
+        ``unit`` is the seconds' sign in the player's language (``s``, ``с``).
+        """
         self.ascii = ascii
         self.who = who
+        self.unit = unit
         if deadline != self.deadline:
             self.deadline = deadline
             if deadline is not None:
@@ -82,7 +87,7 @@ class TimerBar(Static):
         text.append(f"{clock} ")
         text.append(fill * full, style=style)
         text.append(empty * (BAR - full), style="dim")
-        text.append(f" {int(left + 0.999):>3} s ", style=style if style != GREEN else "")
+        text.append(f" {int(left + 0.999):>3} {self.unit} ", style=style if style != GREEN else "")
         if text.cell_len != self._cells:  # a layout pass only when the name (so the width) changes
             self._cells = text.cell_len
             self.styles.width = text.cell_len
