@@ -195,8 +195,9 @@ def complete(
         return _finish(head, rest, sorted(g for g in games if g.startswith(rest.lower())))
     if verb == "lang":
         return _finish(head, rest, [x for x in ("ru", "en") if x.startswith(rest.lower())])
-    if verb == "help":
-        return _finish(head, rest, [t for t in HELP_TOPICS if t.startswith(rest.lower())])
+    if verb == "help":  # a topic, or one of this game's words (help golets)
+        topics = list(HELP_TOPICS) + [v for v in game_verbs if v not in HELP_TOPICS]
+        return _finish(head, rest, [t for t in topics if t.startswith(rest.lower())])
     args: dict[str, str] = {}
     for action in legal:
         if action.verb != verb or not action.args:

@@ -104,3 +104,15 @@ def test_the_winning_card_of_a_trick_is_found():
     felt = render_felt({**view, "names": ["a", "b", "c"], "hand_counts": [1, 1, 1], "to_act": [0]},
                        0, "en", False, 80).plain
     assert "╔═══╗" in felt and "║A♣ ║" in felt and "▶ you" in felt
+
+
+@pytest.mark.parametrize("word", ["10h", "8s", "9ч", "тк", "10♥", "Tc"])
+def test_a_card_with_a_digit_or_a_russian_letter_is_a_card(word):
+    """Issue 13 item 1: what ``help cards`` teaches parses as a card, never as a hand position."""
+    command = parse(word)
+    assert command.card == parse_card(word) and command.verb == "play"
+
+
+def test_help_completes_this_games_words_too():
+    assert complete("help gol", game_verbs=["knock", "golets"]) == ("help golets", [])
+    assert complete("help ta", game_verbs=["take"])[1] == ["table", "take"]
