@@ -10,6 +10,11 @@ Backpressure: while the link is paused (the client stopped reading) frames are
 dropped, not queued; on resume the whole current screen is sent again, so a
 slow reader costs the server nothing while paused and still ends up exact.
 
+Input is paced: the client's bytes are parsed ``PARSE_SLICE`` characters and
+handed to the App ``PUMP_SLICE`` events per turn of the event loop, within the
+session's event rate; so one session flooding keys costs every other session
+one slice of its work, not all of it (issue 12, item 1).
+
 Textual builds the driver itself (``driver_class(app, debug=, mouse=, size=)``)
 so the link reaches the driver through the app: :func:`attach` puts it there
 before ``run_async()``.
@@ -65,6 +70,9 @@ class Link(Protocol):
 
     def send(self, data: bytes) -> None:
         """Queue bytes for the client."""
+
+    # Optional: ``event_rate`` (events per second, burst) the driver hands the App at most;
+    # a session gives the config's ``input_events_per_second`` and ``input_event_burst``.
 
 
 def attach(app: App[Any], link: Link) -> None:

@@ -1,6 +1,6 @@
 """Isolation bench: one session attacks, another from another address types ``look`` every 200 ms.
 
-Run:  python tests/bench/isolation_bench.py [--only typing storm ...] [--seconds 15]
+Run:  python tests/bench/isolation_bench.py [--only keycost typing storm ...] [--seconds 15]
 
 Issue 12's "must reach": while one session does each attack in turn, a second
 session (Anna, from 127.0.0.2) types ``look`` every 200 ms; printed per attack:
@@ -21,6 +21,10 @@ lines cannot be taken for it).  Attacks:
 - ``chat`` (item 7): Boris says 90 lines at once, then a Zalgo line (a letter and 280 combining marks);
 - ``lock`` (item 8): another process holds ``BEGIN EXCLUSIVE`` on sukno.db for 15 s while Boris sits
   down and stands up every 0.5 s (writes that must wait for the store).
+
+First (``keycost``, in this process, no SSH): a key's CPU cost at several line
+lengths, for the bounded command line and for Textual's unbounded ``Input`` — the
+root of item 1: the unbounded one measures its whole value on every key.
 
 Every loop is bounded in count and time; traffic goes to 127.0.0.1 only (from 127.0.0.1/127.0.0.2).
 """
@@ -378,10 +382,62 @@ async def attack_lock(port: int, keys: dict[str, Any], seconds: float, data: Pat
     return f"15 s BEGIN EXCLUSIVE; Boris tried {moves} sit/stand; a refusal on his screen: {refused}"
 
 
+# -- a key's cost (in this process, no SSH) ---------------------------------------------------------
+
+
+async def key_costs() -> list[tuple[str, int, float]]:
+    """CPU ms per key at a line length, for the bounded command line and for Textual's unbounded Input.
+
+    A letter and a backspace alternate, so the line keeps its length: the unbounded
+    Input's cost grows with the line (it measures the whole value on every key), so
+    typing n letters costs n²; the command line's stops growing at ``COMMAND_MAX``.
+    """
+    from textual import events
+    from textual.app import App
+
+    from tui.limits import COMMAND_MAX
+    from tui.widgets.cmdline import CommandLine
+
+    class One(App[None]):
+        def __init__(self, bound: int) -> None:
+            super().__init__()
+            self.bound = bound
+
+        def compose(self) -> Any:
+            yield CommandLine(id="cmd", max_length=self.bound)
+
+    async def cost(bound: int, length: int, keys: int = 400) -> float:
+        app = One(bound)
+        async with app.run_test(size=(80, 24)) as pilot:
+            line = app.query_one(CommandLine)
+            line.value = "a" * length
+            line.cursor_position = length
+            await pilot.pause()
+            t0 = time.process_time()
+            for i in range(keys):
+                line.post_message(events.Key("b", "b") if i % 2 == 0 else events.Key("backspace", None))
+            while line._message_queue.qsize():
+                await pilot.pause()
+            await pilot.pause()
+            return (time.process_time() - t0) / keys * 1000
+
+    rows = [(f"command line (bound {COMMAND_MAX})", n, await cost(COMMAND_MAX, n)) for n in (10, 100, COMMAND_MAX - 1)]
+    rows += [("Textual Input, no bound", n, await cost(0, n)) for n in (10, 1000, 4000, 16000)]
+    return rows
+
+
 # -- the run -----------------------------------------------------------------------------------------
 
 
 async def run(only: list[str], seconds: float) -> None:
+    attacks = [a for a in ATTACKS if not only or a in only]
+    if not only or "keycost" in only:
+        print("a key's CPU cost by line length (letter + backspace pairs, in-process):")
+        for what, length, ms in await key_costs():
+            print(f"  {what:<30} line {length:>6}: {ms:.3f} ms/key")
+        print()
+    if not attacks:
+        return
     data = Path(tempfile.mkdtemp(prefix="sukno-isolation-"))
     keys = {n: asyncssh.generate_private_key("ssh-ed25519") for n in (VICTIM, ATTACKER)}
     store = open_store(data)
@@ -398,7 +454,7 @@ async def run(only: list[str], seconds: float) -> None:
         ready = await anna.ask(None)
         if not ready["ready"]:
             raise SystemExit("Anna never saw the hall:\n" + ready["screen"])
-        for attack in [a for a in ATTACKS if not only or a in only]:
+        for attack in attacks:
             await anna.ask("start")
             await asyncio.sleep(1)
             t0 = time.perf_counter()
@@ -433,7 +489,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--serve", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--victim", nargs=2, help=argparse.SUPPRESS)
-    parser.add_argument("--only", nargs="*", default=[], choices=ATTACKS)
+    parser.add_argument("--only", nargs="*", default=[], choices=ATTACKS + ["keycost"])
     parser.add_argument("--seconds", type=float, default=15.0, help="how long the open-ended attacks last")
     args = parser.parse_args()
     if args.serve:
