@@ -15,6 +15,7 @@ so that frame carries the answer (the hall's log scrolling for other people's
 lines cannot be taken for it).  Attacks:
 
 - ``typing`` (item 1): Boris types 16,000 letters at the input rate (1,000 every 250 ms), then Enter;
+- ``typing10`` (item 1): ten guests do it at once (it once took the server to 1.34 GB);
 - ``eof`` (item 5): 60 ``ssh -tt host </dev/null``-like sessions (pty, shell, EOF at once) in 10 s;
 - ``storm`` (item 6): 200 connections in 5 s from 127.0.0.1, each logging in with a pty;
   also printed: a stranger's (127.0.0.2) connect-to-first-screen time mid-storm;
@@ -52,7 +53,7 @@ from engine.store import open_store  # noqa: E402
 from net.config import Config  # noqa: E402
 
 VICTIM, ATTACKER = "Anna", "Boris"
-ATTACKS = ["baseline", "typing", "eof", "storm", "chat", "lock"]
+ATTACKS = ["baseline", "typing", "typing10", "eof", "storm", "chat", "lock"]
 
 
 # -- the server (a child process) -----------------------------------------------------------
@@ -286,6 +287,25 @@ async def attack_typing(port: int, keys: dict[str, Any], seconds: float) -> str:
     full = "line is full" in term.text()
     conn.close()
     return f"16,000 letters in 4 s; told the line is full: {full}"
+
+
+async def attack_typing10(port: int, keys: dict[str, Any], seconds: float) -> str:
+    """Ten guests (no key, from 127.0.0.4) at once, each as ``typing``: it once took the server to 1.34 GB."""
+    guests = [await login(port, None, local="127.0.0.4", name=f"guest{i}") for i in range(10)]
+    for conn, chan, term in guests:
+        await wait_for(term, lambda term=term: "Green Baize" in term.text(), 30)
+        chan.write(b"say ")
+    for _ in range(16):
+        for conn, chan, term in guests:
+            chan.write(b"a" * 1000)
+        await asyncio.sleep(0.25)
+    for conn, chan, term in guests:
+        chan.write(b"\r")
+    await asyncio.sleep(2)
+    told = sum("line is full" in term.text() for conn, chan, term in guests)
+    for conn, chan, term in guests:
+        conn.close()
+    return f"10 guests × 16,000 letters in 4 s; {told} of 10 told the line is full"
 
 
 async def attack_eof(port: int, keys: dict[str, Any], seconds: float) -> str:
