@@ -2,9 +2,9 @@
 
 The club keeps everything in memory; this layer is what survives a restart.
 ``Store`` is the small interface of DESIGN.md ("Beyond one machine"): the
-embedded backend is SQLite (``engine.store_sqlite.SqliteStore``), and a
-PostgreSQL backend shared by several ``sukno serve`` processes would be a
-second class with the same methods, not a rewrite.  Nothing here imports
+embedded backend is SQLite (``engine.store_sqlite.SqliteStore``), and the
+PostgreSQL backend (``engine.store_pg.PgStore``, ``sukno serve --store
+postgresql://…``) is a second class with the same methods, not a rewrite.  Nothing here imports
 asyncio; every call is synchronous and short (an append + commit is well
 under a millisecond with SQLite on this machine: ``tests/bench/journal_bench.py``)
 and never waits long for a lock (below).
@@ -360,13 +360,24 @@ def _private_folder(folder: Path) -> None:
         pass  # not ours to change: the files inside are 0600 all the same
 
 
-def open_store(data_dir: str | Path, *, new: bool = False, **options: Any) -> Store:
+def open_store(data_dir: str | Path, *, new: bool = False, url: str | None = None, **options: Any) -> Store:
     """The store of a data folder (``<data_dir>/sukno.db``); ``StoreError`` if it cannot be used.
+
+    With ``url`` (``postgresql://…``, ``sukno serve --store``) the store is that PostgreSQL database
+    (``engine.store_pg.PgStore``) and the data folder keeps only the host key and the other files.
 
     An existing but empty (0-byte) ``sukno.db`` is refused unless ``new``
     (``sukno serve --new``, or a folder made just now): a club whose file was
     truncated must not silently start over with nobody's money.
     """
+    if url:
+        from engine.store_pg import PgStore, is_url
+
+        if not is_url(url):
+            scheme = url.split(":", 1)[0][:20]  # never the rest: it may hold a password
+            raise StoreError(f"a store URL starts with postgresql:// (not {scheme}:…); without --store the "
+                             "club keeps its data folder's sukno.db", 78)
+        return PgStore(url, **options)
     from engine.store_sqlite import SqliteStore
 
     folder = Path(data_dir)

@@ -49,7 +49,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from engine.store import StoreError, open_store
 
     try:
-        store = open_store(args.data)  # shared: a running server keeps writing meanwhile
+        store = open_store(args.data, url=args.store)  # shared: a running server keeps writing meanwhile
         try:
             record = store.get_record(args.id)
         finally:
@@ -68,6 +68,37 @@ def _cmd_export(args: argparse.Namespace) -> int:
         print(f"sukno export: cannot write {args.out}: {err.strerror or err}", file=sys.stderr)
         return 73
     print(f"sukno export: record {args.id} written to {args.out}", file=sys.stderr)
+    return 0
+
+
+def _cmd_db_upgrade(args: argparse.Namespace) -> int:
+    """Make or migrate the store's schema (what ``sukno serve`` does at start), and say its version."""
+    from engine.store import StoreError, make_data_folder, open_store
+    from net.config import ConfigError, load
+
+    try:
+        config = load(args.config)
+    except ConfigError as err:
+        print(f"sukno db upgrade: {err}", file=sys.stderr)
+        return 78
+    url = args.store if args.store is not None else config.store_url
+    data = args.data or config.data
+    try:
+        if not url:
+            make_data_folder(data)
+        store = open_store(data, url=url or None)
+        try:
+            version = store.schema_version()  # type: ignore[attr-defined]
+            where = getattr(store, "path", data)
+        finally:
+            store.close()
+    except OSError as err:
+        print(f"sukno db upgrade: cannot use the data folder {data}: {err.strerror or err}", file=sys.stderr)
+        return 74
+    except StoreError as err:
+        print(f"sukno db upgrade: {err}", file=sys.stderr)
+        return err.exit_status
+    print(f"sukno db upgrade: {where} is at schema version {version}, this sukno's latest")
     return 0
 
 
@@ -118,7 +149,17 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("id", type=int, help="the record's number (history in the club lists them)")
     export.add_argument("--out", metavar="FILE", help="the file to write (default: standard output)")
     export.add_argument("--data", metavar="DIR", default="data", help="the club's data folder (default ./data)")
+    export.add_argument("--store", metavar="URL", help="the club's PostgreSQL database (postgresql://…) "
+                        "instead of the data folder's sukno.db")
     export.set_defaults(func=_cmd_export)
+    db = sub.add_parser("db", help="the club's store: db upgrade makes or migrates its schema")
+    db_sub = db.add_subparsers(dest="db_command", metavar="ACTION", required=True)
+    upgrade = db_sub.add_parser("upgrade", help="make or migrate the store's schema (sukno serve does it at start)")
+    upgrade.add_argument("--config", metavar="FILE", help="the server's config (its [store] url, its data folder)")
+    upgrade.add_argument("--store", metavar="URL", help="a PostgreSQL database (postgresql://…); default: "
+                         "the config's [store] url, else the data folder's sukno.db")
+    upgrade.add_argument("--data", metavar="DIR", help="the data folder (default as for serve: ./data)")
+    upgrade.set_defaults(func=_cmd_db_upgrade)
     from net.fair_cli import add_parsers as add_fair
 
     add_fair(sub)  # verify, shuffle
@@ -130,6 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port to listen on (default 2222; 0: any free port)")
     serve.add_argument("--data", metavar="DIR", help="data folder: host key, accounts (default ./data)")
+    serve.add_argument("--store", metavar="URL",
+                       help="keep the club in this PostgreSQL database (postgresql://…) instead of the data "
+                       "folder's sukno.db; the data folder keeps the host key")
     serve.add_argument("--new", action="store_true",
                        help="start a new club even over an empty (0-byte) sukno.db (refused otherwise)")
     serve.set_defaults(func=_cmd_serve)

@@ -48,6 +48,9 @@ DEFAULTS: dict[str, Any] = {
     "club": {
         "grant": 10000,
     },
+    "store": {
+        "url": "",
+    },
     "spectators": {
         "buckets": ["80x24", "100x30", "120x40", "160x50"],
         "buffer_limit": 262144,
@@ -107,6 +110,7 @@ class Config:
     admins: list[str] = field(default_factory=list)
     admin_keys: list[str] = field(default_factory=list)
     shutdown_grace: float = 60
+    store_url: str = ""  # "": the data folder's sukno.db (SQLite); "postgresql://…": that database
     new: bool = False  # ``sukno serve --new``: an empty sukno.db may start a new club (not a config key)
 
 
@@ -178,6 +182,9 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     port = server["port"]
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise ConfigError(f"server.port must be 0–65535, not {port!r}")
+    store_url = merged["store"]["url"]
+    if not isinstance(store_url, str) or (store_url and not store_url.startswith(("postgresql://", "postgres://"))):
+        raise ConfigError("store.url is \"\" (the data folder's sukno.db) or a postgresql://… URL")
     floats = ("idle_timeout", "max_session_time", "chat_lines_per_second")
     ints = {k: _number("limits", k, v, int) for k, v in limits.items() if k not in floats}
     return Config(
@@ -198,6 +205,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         admins=list(admin["accounts"]),
         admin_keys=[k.strip() for k in keys],
         shutdown_grace=_number("admin", "shutdown_grace", admin["shutdown_grace"], float),
+        store_url=store_url,
         **ints,
     )
 

@@ -28,6 +28,11 @@ def config_from_args(args: argparse.Namespace) -> Config:
         config.port = args.port
     if args.data:
         config.data = Path(args.data).expanduser()
+    store = getattr(args, "store", None)
+    if store is not None:
+        if store and not store.startswith(("postgresql://", "postgres://")):
+            raise ConfigError("--store is a postgresql://… URL (without it: the data folder's sukno.db)")
+        config.store_url = store
     config.new = bool(getattr(args, "new", False))
     return config
 
@@ -38,7 +43,7 @@ async def run(config: Config) -> int:
 
     try:
         fresh = make_data_folder(config.data)  # 0700; a folder made now may start a new club
-        store = open_store(config.data, exclusive=True, new=fresh or config.new)
+        store = open_store(config.data, exclusive=True, new=fresh or config.new, url=config.store_url or None)
     except OSError as err:
         print(f"sukno serve: cannot use the data folder {config.data}: {err.strerror or err}", file=sys.stderr)
         return 74

@@ -1,13 +1,22 @@
-"""Fixtures of the store tests: a fresh SQLite store in a temporary folder."""
+"""Fixtures of the store tests: a fresh store of each backend (SQLite in a temporary folder, PostgreSQL
+in a fresh schema of the session's throw-away cluster, tests/pgkit.py); the PostgreSQL cases are
+skipped with a one-line reason on a machine without it."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 
 from engine.store_sqlite import SqliteStore
+from pgkit import Unavailable, shared_cluster, stop_shared
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
+    stop_shared()
 
 
 @pytest.fixture
@@ -16,7 +25,27 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def store(db_path: Path) -> Iterator[SqliteStore]:
-    opened = SqliteStore(db_path)
+def pg_url() -> str:
+    """A PostgreSQL URL whose schema is empty (skips the test when there is no PostgreSQL)."""
+    try:
+        return shared_cluster().url()
+    except Unavailable as err:
+        pytest.skip(str(err))
+
+
+@pytest.fixture(params=BACKENDS)
+def open_again(request: pytest.FixtureRequest, db_path: Path) -> Callable[..., Any]:
+    """Opens the same store again (a restart): an SQLite file, or a PostgreSQL schema."""
+    if request.param == "sqlite":
+        return lambda **options: SqliteStore(db_path, **options)
+    from engine.store_pg import PgStore
+
+    url = request.getfixturevalue("pg_url")
+    return lambda **options: PgStore(url, **options)
+
+
+@pytest.fixture
+def store(open_again: Callable[..., Any]) -> Iterator[Any]:
+    opened = open_again()
     yield opened
     opened.close()

@@ -74,7 +74,7 @@ def test_accounts_are_listed_by_name(store: SqliteStore) -> None:
     assert all(a.balance == 100 for a in store.accounts())
 
 
-def test_settings_are_kept_per_account_and_survive_reopening(store: SqliteStore, tmp_path) -> None:
+def test_settings_are_kept_per_account_and_survive_reopening(store: SqliteStore, open_again) -> None:
     """The text mode's choices (mode, bell, cards…) live in the store (migration 5)."""
     store.create_account("Anna")
     store.create_account("Boris")
@@ -88,9 +88,8 @@ def test_settings_are_kept_per_account_and_survive_reopening(store: SqliteStore,
     store.set_setting("Anna", "cards", "")  # empty: forgotten
     assert store.settings("Anna") == {"mode": "screen"}
     assert store.settings("Nobody") == {}
-    path = store.path
     store.close()
-    again = SqliteStore(path)
+    again = open_again()
     try:
         assert again.settings("Anna") == {"mode": "screen"}
     finally:

@@ -33,8 +33,8 @@ def play_deal(table, rng: random.Random) -> None:
 
 
 @pytest.mark.parametrize("at_zero", ["refuse", "debt"])
-def test_a_player_who_cannot_pay_is_not_dealt_in_again(db_path, at_zero):
-    store = SqliteStore(db_path)
+def test_a_player_who_cannot_pay_is_not_dealt_in_again(open_again, at_zero):
+    store = open_again()
     for name in NAMES:
         store.create_account(name, grant=10_000)
     club = Club([{"game": "stukolka", "at_zero": at_zero}], store=store, now=0.0)

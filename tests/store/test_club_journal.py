@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -16,8 +16,11 @@ from engine.table import TableError
 NAMES = ("Anna", "Boris", "Vera", "Gleb")
 
 
-def club_of(path: Path, config: list[dict] | None = None, now: float = 100.0) -> tuple[SqliteStore, Club]:
-    store = SqliteStore(path)
+def club_of(
+    open_again: Callable[[], SqliteStore], config: list[dict] | None = None, now: float = 100.0
+) -> tuple[SqliteStore, Club]:
+    """The club on the store ``open_again`` opens (each backend: tests/store/conftest.py), as at a start."""
+    store = open_again()
     for name in NAMES:
         if store.account(name) is None:
             store.create_account(name, grant=10_000)
@@ -37,8 +40,8 @@ def play(club: Club, table_id: int, steps: int, rng: random.Random, now: float =
         table.act(game.names[seat], rng.choice(game.legal_actions(seat)).text(), now=now)
 
 
-def test_restart_restores_seats_hands_turn_pot_and_money(db_path):
-    store, club = club_of(db_path)
+def test_restart_restores_seats_hands_turn_pot_and_money(open_again):
+    store, club = club_of(open_again)
     for name in NAMES:
         club.tables[1].sit(name)
     for name in NAMES[:3]:
@@ -51,7 +54,7 @@ def test_restart_restores_seats_hands_turn_pot_and_money(db_path):
     balances = {n: club.balance(n) for n in NAMES}
     store.close()
 
-    store, again = club_of(db_path, now=5000.0)
+    store, again = club_of(open_again, now=5000.0)
     assert again.restore_errors == []
     assert {tid: t.state() for tid, t in again.tables.items()} == states
     assert {tid: {n: t.view_for(n) for n in NAMES} for tid, t in again.tables.items()} == views
@@ -64,8 +67,8 @@ def test_restart_restores_seats_hands_turn_pot_and_money(db_path):
     store.close()
 
 
-def test_subscribers_hear_only_what_is_committed(db_path):
-    store, club = club_of(db_path, [{"game": "stukolka"}])
+def test_subscribers_hear_only_what_is_committed(open_again):
+    store, club = club_of(open_again, [{"game": "stukolka"}])
     table = club.tables[1]
     for name in NAMES:
         table.sit(name)
@@ -84,8 +87,8 @@ def test_subscribers_hear_only_what_is_committed(db_path):
     store.close()
 
 
-def test_a_failed_write_shows_nothing_and_the_table_is_rebuilt(db_path, monkeypatch):
-    store, club = club_of(db_path, [{"game": "stukolka"}])
+def test_a_failed_write_shows_nothing_and_the_table_is_rebuilt(open_again, monkeypatch):
+    store, club = club_of(open_again, [{"game": "stukolka"}])
     table = club.tables[1]
     for name in NAMES:
         table.sit(name)
@@ -114,8 +117,8 @@ def test_a_failed_write_shows_nothing_and_the_table_is_rebuilt(db_path, monkeypa
     store.close()
 
 
-def test_zero_balance_refuses_a_seat_unless_the_table_allows_debt(db_path):
-    store = SqliteStore(db_path)
+def test_zero_balance_refuses_a_seat_unless_the_table_allows_debt(open_again):
+    store = open_again()
     store.create_account("Pauper")
     club = Club([{"game": "stukolka"}, {"game": "stukolka", "at_zero": "debt"}], store=store, now=0.0)
     with pytest.raises(TableError) as refused:
@@ -132,8 +135,8 @@ def test_without_a_store_nothing_is_written(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_session_that_ends_is_kept_as_a_record(db_path):
-    store, club = club_of(db_path, [{"game": "stukolka"}])
+def test_a_session_that_ends_is_kept_as_a_record(open_again):
+    store, club = club_of(open_again, [{"game": "stukolka"}])
     table = club.tables[1]
     for name in NAMES:
         table.sit(name)
@@ -147,23 +150,23 @@ def test_a_session_that_ends_is_kept_as_a_record(db_path):
     record = store.get_record(history[0].id)
     assert record.players == list(NAMES) and record.deals
     store.close()
-    store, again = club_of(db_path, [{"game": "stukolka"}])
+    store, again = club_of(open_again, [{"game": "stukolka"}])
     assert again.tables[1].seats == [None, "Boris", "Vera", "Gleb"] and again.tables[1].game is None
     store.close()
 
 
-def test_a_closed_table_is_not_restored(db_path):
-    store, club = club_of(db_path)
+def test_a_closed_table_is_not_restored(open_again):
+    store, club = club_of(open_again)
     club.close_table(2)
     store.close()
-    store, again = club_of(db_path, [{"game": "stukolka"}])
+    store, again = club_of(open_again, [{"game": "stukolka"}])
     assert list(again.tables) == [1]
     store.close()
 
 
-def test_a_trade_window_gets_back_the_time_it_had_left(db_path):
+def test_a_trade_window_gets_back_the_time_it_had_left(open_again):
     """Спекулянт's clock: the restart's ``now`` is where the journal's last moment lands."""
-    store, club = club_of(db_path, [{"game": "speculator", "clock": 0}], now=0.0)  # the window's clock only
+    store, club = club_of(open_again, [{"game": "speculator", "clock": 0}], now=0.0)  # the window's clock only
     table = club.tables[1]
     seats = len(table.seats)
     for name in NAMES[:seats]:
@@ -186,15 +189,15 @@ def test_a_trade_window_gets_back_the_time_it_had_left(db_path):
     left = deadline - (now - 0.5)
     view = table.view_for(NAMES[0])
     store.close()
-    store, again = club_of(db_path, [{"game": "speculator"}], now=9000.0)
+    store, again = club_of(open_again, [{"game": "speculator"}], now=9000.0)
     restored = again.tables[1]
     assert restored.deadline() == pytest.approx(9000.0 + left)
     assert restored.view_for(NAMES[0]).get("hands") == view.get("hands")
     store.close()
 
 
-def test_the_story_of_the_deal_in_play_comes_back(db_path):
-    store, club = club_of(db_path, [{"game": "stukolka"}])
+def test_the_story_of_the_deal_in_play_comes_back(open_again):
+    store, club = club_of(open_again, [{"game": "stukolka"}])
     table = club.tables[1]
     for name in NAMES:
         table.sit(name)
@@ -204,7 +207,7 @@ def test_the_story_of_the_deal_in_play_comes_back(db_path):
     told = [(e.event.kind, e.event.seat, e.event.data) for e in table.log_since(0)]
     start = max(i for i, t in enumerate(told) if t[0] == "deal_start")
     store.close()
-    store, again = club_of(db_path, [{"game": "stukolka"}])
+    store, again = club_of(open_again, [{"game": "stukolka"}])
     back = [(e.event.kind, e.event.seat, e.event.data) for e in again.tables[1].log_since(0)]
     assert again.tables[1].game.deal_no == deal_no
     assert back == [t for t in told[start:] if t[0] not in ("table_ready", "deal_over")]
@@ -212,26 +215,26 @@ def test_the_story_of_the_deal_in_play_comes_back(db_path):
     store.close()
 
 
-def test_a_journal_that_no_longer_replays_is_reported_and_skipped(db_path):
-    store, club = club_of(db_path)
+def test_a_journal_that_no_longer_replays_is_reported_and_skipped(open_again):
+    store, club = club_of(open_again)
     table = club.tables[1]
     for name in NAMES:
         table.sit(name)
     play(club, 1, 6, random.Random(1))
     store.append(1, "action", {"seat": 0, "action": "fly away"})  # no such verb (the rules changed under it)
     store.close()
-    store, again = club_of(db_path)
+    store, again = club_of(open_again)
     assert len(again.restore_errors) == 1 and again.restore_errors[0].startswith("table 1:")
     assert list(again.tables) == [2]
     assert again.open_table("stukolka").id == 3  # number 1 stays with its journal
     store.close()
 
 
-def test_every_deal_of_stukolka_is_a_record_that_replays_to_its_result(db_path):
+def test_every_deal_of_stukolka_is_a_record_that_replays_to_its_result(open_again):
     """Стуколка reaches a natural end after every deal (RULES.md §9.4): one record each, pot carried."""
     from engine.record import replay
 
-    store, club = club_of(db_path, [{"game": "stukolka"}])
+    store, club = club_of(open_again, [{"game": "stukolka"}])
     table = club.tables[1]
     for name in NAMES:
         table.sit(name)
@@ -239,7 +242,7 @@ def test_every_deal_of_stukolka_is_a_record_that_replays_to_its_result(db_path):
     while table.game is None or table.game.deal_no < 3 or table.in_deal():
         play(club, 1, 1, rng)
     store.close()
-    store, again = club_of(db_path, [{"game": "stukolka"}])  # the next record starts where it should
+    store, again = club_of(open_again, [{"game": "stukolka"}])  # the next record starts where it should
     table = again.tables[1]
     play(again, 1, 1, rng)
     while table.in_deal():

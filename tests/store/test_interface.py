@@ -1,10 +1,13 @@
-"""The small interface: the SQLite backend implements every method of ``Store``, with its signature."""
+"""The small interface: each backend (SQLite, PostgreSQL) implements every method of ``Store``, with its signature."""
 
 from __future__ import annotations
 
 import inspect
 
+import pytest
+
 from engine.store import Store
+from engine.store_pg import PgStore
 from engine.store_sqlite import SqliteStore
 
 
@@ -12,11 +15,12 @@ def protocol_methods() -> list[str]:
     return [name for name, value in vars(Store).items() if inspect.isfunction(value) and not name.startswith("_")]
 
 
-def test_sqlite_store_has_every_method_of_the_interface() -> None:
+@pytest.mark.parametrize("backend", [SqliteStore, PgStore])
+def test_each_backend_has_every_method_of_the_interface(backend: type) -> None:
     assert len(protocol_methods()) > 20
     for name in protocol_methods():
         wanted = inspect.signature(getattr(Store, name))
-        have = inspect.signature(getattr(SqliteStore, name))
+        have = inspect.signature(getattr(backend, name))
         assert list(have.parameters) == list(wanted.parameters), name
         for param in wanted.parameters.values():
             assert have.parameters[param.name].kind == param.kind, f"{name}({param.name})"

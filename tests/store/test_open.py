@@ -98,7 +98,8 @@ def test_a_locked_database_is_refused_after_the_busy_timeout(db_path: Path) -> N
         holder.close()
 
 
-def test_a_write_while_locked_says_locked_and_keeps_the_store_usable(store: SqliteStore) -> None:
+def test_a_write_while_locked_says_locked_and_keeps_the_store_usable(db_path: Path) -> None:
+    store = SqliteStore(db_path)  # SQLite's own lock; PostgreSQL's row locks: tests/store/test_pg.py
     store.create_account("Anna")
     holder = sqlite3.connect(store.path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
@@ -111,6 +112,7 @@ def test_a_write_while_locked_says_locked_and_keeps_the_store_usable(store: Sqli
         holder.close()
     store.touch("Anna", now=5.0)
     assert store.account("Anna").last_seen == 5.0  # type: ignore[union-attr]
+    store.close()
 
 
 def test_exclusive_use_stops_a_second_server(db_path: Path) -> None:

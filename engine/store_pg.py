@@ -1,0 +1,789 @@
+"""The shared ``Store``: one PostgreSQL database (psycopg 3, its synchronous API).
+
+The second backend of DESIGN.md ("Beyond one machine"), with the methods and
+the meaning of ``engine.store_sqlite.SqliteStore``: what is said there about
+the ledger, the journals and the order "apply, commit, show" holds here word
+for word.  Only the engine underneath differs; why these settings:
+
+* **one journaled action = one transaction**: ``TableJournal`` writes the entry
+  and the money it moved inside ``batch()``, one ``BEGIN … COMMIT``.
+* **synchronous_commit = on** (the default; ``synchronous_commit="off"`` may be
+  given).  With ``on`` a ``COMMIT`` returns after PostgreSQL flushed its WAL
+  to disk, so nothing acknowledged is lost when PostgreSQL itself, or its
+  machine, crashes.  With ``off`` a commit returns before that flush: a crash
+  of PostgreSQL (not of sukno: a sukno kill -9 loses nothing either way) can
+  lose the last ~0.6 s of acknowledged commits (3 × ``wal_writer_delay``),
+  whole transactions only, so the ledger still sums to zero.
+  ``tests/bench/nodes_bench.py`` measures both.
+* **bounded waits**: the server calls the store on its event loop, so a write
+  may wait at most ``lock_timeout`` (50 ms for the server's store,
+  ``exclusive=True``; 5 s otherwise) for a row lock someone else holds, and a
+  statement at most ``statement_timeout`` (5 s); past them the write is
+  refused (``StoreError``, 75) and the table rebuilds itself from its journal,
+  as with SQLite.  Connecting waits at most ``connect_timeout`` (5 s).
+* **a lost connection** (PostgreSQL restarted, the network cut) fails the
+  write under way (refused, not shown); the next write connects again, so the
+  club goes on once the database is back.  ``check()`` says whether it can be
+  reached (the admin console's probe).
+* **exclusive=True** holds a session advisory lock for the store's lifetime,
+  so a second ``sukno serve`` on the same database stops with a clear message
+  (several nodes on one database are the next step: table leases).
+* **schema**: ``schema_version`` lists applied migrations, each applied in one
+  transaction under an advisory lock (two servers starting at once do not
+  both migrate); a database from a newer sukno is refused, untouched (78),
+  and a schema holding some other program's tables is refused (65).
+  The store lives in the connection's ``current_schema()`` (``public``, or
+  what ``options=-csearch_path=…`` in the URL says).
+
+Amounts are ``NUMERIC`` (exact at any size: Стуколка's pot can pass 2**63);
+table ids are kept as JSON text so that ``3`` and ``"3"`` come back as given,
+like SQLite's untyped columns.  Payloads are JSON text, read back as written.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from contextlib import contextmanager
+from decimal import Decimal
+from typing import Any, Iterable, Iterator, Mapping, Sequence
+
+from engine.record import Record, RecordError, load_record
+from engine.store import (
+    GRANTS,
+    Account,
+    AccountError,
+    JournalEntry,
+    LedgerError,
+    LiveTable,
+    Movement,
+    RecordInfo,
+    StoreError,
+    TableHeader,
+    TableId,
+)
+from engine.store_sqlite import (
+    _check_language,
+    _check_name,
+    _check_role,
+    _check_setting,
+    _check_table_id,
+    _dumps,
+    _merge,
+    _name_key,
+    _now,
+)
+
+psycopg: Any = None  # imported by ``_load`` when a PgStore is made: psycopg's package imports asyncio
+_conninfo: Any = None  # (its async API) at import, and importing ``engine`` must not (test_layering);
+_pgerrors: Any = None  # the store itself uses only the synchronous API
+
+
+def _load() -> bool:
+    """Import psycopg 3 on first use; False if it is not installed (the ``pg`` extra)."""
+    global psycopg, _conninfo, _pgerrors
+    if psycopg is None:
+        try:
+            import psycopg as module
+            from psycopg import conninfo, errors
+        except ImportError:
+            return False
+        psycopg, _conninfo, _pgerrors = module, conninfo, errors
+    return True
+
+log = logging.getLogger("sukno.store")
+
+WRITE_WAIT = 0.05
+"""How long the server's store (``exclusive=True``) lets a write wait for a row lock (s)."""
+
+SCHEMES = ("postgresql://", "postgres://")
+_LOCK_SERVER = 0x5375_6B6E_6F00_0001  # "Sukno" + 1: one sukno serve per database
+_LOCK_MIGRATE = 0x5375_6B6E_6F00_0002
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 1: accounts and their SSH keys
+    (
+        """CREATE TABLE account (
+            id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL UNIQUE,
+            language TEXT NOT NULL,
+            role TEXT NOT NULL,
+            created DOUBLE PRECISION NOT NULL,
+            last_seen DOUBLE PRECISION)""",
+        """CREATE TABLE account_key (
+            fingerprint TEXT PRIMARY KEY,
+            account_id BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            added DOUBLE PRECISION NOT NULL)""",
+        "CREATE INDEX account_key_account ON account_key(account_id)",
+    ),
+    # 2: the double-entry ledger; purse.balance caches the sum of its entries
+    (
+        "CREATE TABLE purse (name TEXT PRIMARY KEY, balance NUMERIC NOT NULL)",
+        """CREATE TABLE ledger_txn (
+            id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            at DOUBLE PRECISION NOT NULL,
+            table_id TEXT,
+            deal_no BIGINT,
+            reason TEXT NOT NULL)""",
+        """CREATE TABLE ledger_entry (
+            txn_id BIGINT NOT NULL REFERENCES ledger_txn(id),
+            purse TEXT NOT NULL REFERENCES purse(name),
+            amount NUMERIC NOT NULL)""",
+        "CREATE INDEX ledger_entry_purse ON ledger_entry(purse, txn_id)",
+        "CREATE INDEX ledger_entry_txn ON ledger_entry(txn_id)",
+    ),
+    # 3: journals of live tables (table_id: the club's id as JSON text)
+    (
+        """CREATE TABLE live_table (
+            table_id TEXT PRIMARY KEY,
+            opened BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+            opened_at DOUBLE PRECISION NOT NULL,
+            header TEXT NOT NULL)""",
+        """CREATE TABLE journal (
+            table_id TEXT NOT NULL REFERENCES live_table(table_id) ON DELETE CASCADE,
+            seq BIGINT NOT NULL,
+            at DOUBLE PRECISION NOT NULL,
+            kind TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            PRIMARY KEY (table_id, seq))""",
+    ),
+    # 4: finished records and who played them
+    (
+        """CREATE TABLE record (
+            id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            game TEXT NOT NULL,
+            table_id TEXT,
+            finished_at DOUBLE PRECISION NOT NULL,
+            body TEXT NOT NULL)""",
+        """CREATE TABLE record_player (
+            record_id BIGINT NOT NULL REFERENCES record(id) ON DELETE CASCADE,
+            account_id BIGINT REFERENCES account(id),
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            net NUMERIC NOT NULL,
+            PRIMARY KEY (record_id, seat))""",
+        "CREATE INDEX record_player_account ON record_player(account_id, record_id)",
+    ),
+    # 5: an account's own settings (the text mode, the bell, cards in words…): short words by name
+    (
+        """CREATE TABLE account_setting (
+            account_id BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            value TEXT NOT NULL,
+            PRIMARY KEY (account_id, key))""",
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def is_url(text: str | None) -> bool:
+    """Whether a ``--store`` value names a PostgreSQL database (else it is not ours to open here)."""
+    return isinstance(text, str) and text.startswith(SCHEMES)
+
+
+def shown_url(url: str) -> str:
+    """The URL as a message may show it: user, host, port and database, never a password."""
+    try:
+        if not _load():
+            raise ValueError("no psycopg")
+        info = _conninfo.conninfo_to_dict(url)
+    except Exception:
+        return "postgresql://…"
+    user = f"{info['user']}@" if info.get("user") else ""
+    host = str(info.get("host") or "")
+    port = f":{info['port']}" if info.get("port") else ""
+    return f"postgresql://{user}{host}{port}/{info.get('dbname') or ''}"
+
+
+def _tid_in(table_id: TableId | None) -> str | None:
+    return None if table_id is None else json.dumps(table_id, ensure_ascii=False)
+
+
+def _tid_out(text: str | None) -> TableId | None:
+    return None if text is None else json.loads(text)
+
+
+def _amount(value: Decimal | int) -> int:
+    return int(value)
+
+
+class PgStore:
+    """``Store`` on one PostgreSQL database; see the module docstring for the choices."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        exclusive: bool = False,
+        synchronous_commit: str = "on",
+        connect_timeout: float = 5.0,
+        lock_timeout: float | None = None,
+        statement_timeout: float = 5.0,
+    ):
+        if not _load():
+            raise StoreError("a PostgreSQL store needs psycopg 3: pip install 'sukno[pg]'", 78)
+        if synchronous_commit not in ("on", "off", "local", "remote_write", "remote_apply"):
+            raise ValueError(f"synchronous_commit is on, off, local, remote_write or remote_apply, "
+                             f"not {synchronous_commit!r}")
+        self.url = url
+        self.path = shown_url(url)  # what messages name (like SqliteStore.path)
+        self.synchronous_commit = synchronous_commit
+        self.exclusive = exclusive
+        self._connect_timeout = connect_timeout
+        wait = (WRITE_WAIT if exclusive else 5.0) if lock_timeout is None else lock_timeout
+        self._lock_ms = max(1, int(wait * 1000))
+        self._statement_ms = max(1, int(statement_timeout * 1000))
+        self._db: Any = None
+        self._closed = False
+        self._lock = threading.RLock()
+        self._depth = 0
+        self.gone: str | None = None
+        """Never set here: a database that cannot be reached is tried again at the next write."""
+        try:
+            self._db = self._connect()
+            self._migrate()
+        except StoreError:
+            self.close()
+            raise
+        except psycopg.Error as err:
+            self.close()
+            raise self._translate(err) from None
+
+    # --- opening ------------------------------------------------------------
+
+    def _connect(self) -> Any:
+        try:
+            db = psycopg.connect(self.url, autocommit=True, connect_timeout=max(1, int(self._connect_timeout)))
+        except psycopg.Error as err:
+            raise self._translate(err) from None
+        try:
+            db.execute(f"SET synchronous_commit = {self.synchronous_commit}")
+            db.execute(f"SET lock_timeout = {self._lock_ms}")
+            db.execute(f"SET statement_timeout = {self._statement_ms}")
+            db.execute("SET idle_in_transaction_session_timeout = 60000")
+            if self.exclusive:
+                got = db.execute("SELECT pg_try_advisory_lock(%s)", (_LOCK_SERVER,)).fetchone()[0]
+                if not got:
+                    raise StoreError(
+                        f"{self.path} is in use by another sukno process (is another 'sukno serve' "
+                        "running on this database?)", 75)
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _migrate(self) -> None:
+        with self._tx() as db:
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_MIGRATE,))
+            self._check_ours()
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version "
+                "(version INTEGER PRIMARY KEY, applied DOUBLE PRECISION NOT NULL)")
+            version = self.schema_version()
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"{self.path} was written by a newer sukno (schema version {version}; this sukno "
+                    f"knows up to {SCHEMA_VERSION}); upgrade sukno or use another database",
+                    78,
+                )
+            for number in range(version + 1, SCHEMA_VERSION + 1):
+                for statement in MIGRATIONS[number - 1]:
+                    db.execute(statement)
+                db.execute("INSERT INTO schema_version VALUES (%s, %s)", (number, time.time()))
+                log.info("%s: schema migrated to version %d", self.path, number)
+
+    def _check_ours(self) -> None:
+        """Refuse a schema that some other program filled."""
+        names = {r[0] for r in self._db.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")}
+        if names and "schema_version" not in names:
+            raise StoreError(
+                f"{self.path} holds tables of some other program, not sukno's "
+                f"(it has tables {', '.join(sorted(names)[:5])}); choose another database or schema",
+                65,
+            )
+
+    def schema_version(self) -> int:
+        """The highest migration applied to this database (0: none yet)."""
+        row = self._db.execute("SELECT max(version) FROM schema_version").fetchone()
+        return int(row[0] or 0)
+
+    def check(self) -> str | None:
+        """A probe between writes: why nothing can be written now (PostgreSQL unreachable), or None."""
+        with self._lock:
+            if self._closed:
+                return "the store is closed"
+            if self._depth:
+                return None
+            try:
+                self._ready().execute("SELECT 1")
+            except StoreError as err:
+                return err.message
+            except psycopg.Error as err:
+                self._drop()
+                return self._translate(err).message
+        return None
+
+    def close(self) -> None:
+        """Close the connection (committed data is already safe); the advisory lock goes with it."""
+        self._closed = True
+        self._drop()
+
+    def _drop(self) -> None:
+        db, self._db = self._db, None
+        if db is not None:
+            try:
+                db.close()
+            except Exception:  # pragma: no cover
+                pass
+
+    def __enter__(self) -> PgStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- transactions ----------------------------------------------------------
+
+    def _ready(self) -> Any:
+        """The connection, made again if PostgreSQL dropped it (a restart, a cut network)."""
+        if self._closed:
+            raise StoreError("the store is closed", 70)
+        if self._db is None or self._db.closed or self._db.broken:
+            self._drop()
+            self._db = self._connect()
+            log.info("%s: connected again", self.path)
+        return self._db
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Group several calls into one commit: all of them happen, or none."""
+        with self._tx():
+            yield
+
+    @contextmanager
+    def _tx(self) -> Iterator[Any]:
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield self._db
+                finally:
+                    self._depth -= 1
+                return
+            db = self._ready()
+            self._depth = 1
+            try:
+                db.execute("BEGIN")
+                yield db
+                db.execute("COMMIT")
+            except BaseException as err:
+                self._rollback()
+                if isinstance(err, psycopg.Error):
+                    raise self._translate(err) from None
+                raise
+            finally:
+                self._depth = 0
+
+    def _rollback(self) -> None:
+        db = self._db
+        if db is None or db.closed or db.broken:
+            self._drop()
+            return
+        try:
+            db.execute("ROLLBACK")
+        except psycopg.Error:
+            self._drop()
+
+    @contextmanager
+    def _read(self) -> Iterator[Any]:
+        with self._lock:
+            db = self._ready() if not self._depth else self._db
+            try:
+                yield db
+            except psycopg.Error as err:
+                if not self._depth and (db.closed or db.broken):
+                    self._drop()
+                raise self._translate(err) from None
+
+    def _translate(self, err: Exception) -> StoreError:
+        """A psycopg error as a message for a person and an exit status (never the password)."""
+        where = self.path
+        first = (str(err).strip().splitlines() or [type(err).__name__])[0][:300]
+        first = first.replace(self.url, where)
+        if isinstance(err, _pgerrors.LockNotAvailable):
+            return StoreError(f"{where} is locked by another session (waited {self._lock_ms} ms); try again", 75)
+        if isinstance(err, _pgerrors.QueryCanceled):
+            return StoreError(f"{where} took too long to answer (past {self._statement_ms} ms); try again", 75)
+        if isinstance(err, _pgerrors.DiskFull):
+            return StoreError(f"{where} cannot be written: PostgreSQL's disk is full", 74)
+        if isinstance(err, (_pgerrors.InsufficientPrivilege, _pgerrors.InvalidAuthorizationSpecification,
+                            _pgerrors.InvalidPassword)):
+            return StoreError(f"{where} refused sukno: {first}", 78)
+        if isinstance(err, _pgerrors.InvalidCatalogName):
+            return StoreError(f"{where}: there is no such database (create it: createdb): {first}", 78)
+        if isinstance(err, psycopg.OperationalError):
+            return StoreError(f"{where} cannot be reached: {first}", 75)
+        if isinstance(err, psycopg.DataError):
+            return StoreError(f"{where} refused the data: {first}", 65)
+        return StoreError(f"{where}: the database failed: {first}", 74)
+
+    # --- accounts -----------------------------------------------------------------
+
+    def create_account(
+        self,
+        name: str,
+        *,
+        key: str | None = None,
+        language: str = "ru",
+        role: str = "player",
+        grant: int = 0,
+        now: float | None = None,
+    ) -> Account:
+        """A new account (its key bound, its starting grant posted from ``club:grants``)."""
+        name = _check_name(name)
+        if isinstance(grant, bool) or not isinstance(grant, int) or grant < 0:
+            raise AccountError(f"a starting grant is a whole number of kopecks ≥ 0, not {grant!r}")
+        _check_role(role)
+        _check_language(language)
+        when = _now(now)
+        with self._tx() as db:
+            if self._account_id(name) is not None:
+                raise AccountError(f"the name {name!r} is taken; choose another")
+            db.execute(
+                "INSERT INTO account (name, name_key, language, role, created, last_seen) "
+                "VALUES (%s, %s, %s, %s, %s, %s)",
+                (name, _name_key(name), language, role, when, when),
+            )
+            if key is not None:
+                self.add_key(name, key, now=when)
+            if grant:
+                self.post([(GRANTS, -grant), (name, grant)], reason="starting grant", now=when)
+        account = self.account(name)
+        assert account is not None
+        return account
+
+    _ACCOUNT = "SELECT id, name, language, role, created, last_seen FROM account"
+
+    def account(self, name: str) -> Account | None:
+        """The account of that name (case does not matter), or None."""
+        with self._read() as db:
+            row = db.execute(f"{self._ACCOUNT} WHERE name_key = %s", (_name_key(name),)).fetchone()
+            return None if row is None else self._account(row)
+
+    def account_by_key(self, fingerprint: str) -> Account | None:
+        """The account a public key belongs to (how a returning player is recognised)."""
+        with self._read() as db:
+            row = db.execute(
+                "SELECT a.id, a.name, a.language, a.role, a.created, a.last_seen FROM account a "
+                "JOIN account_key k ON k.account_id = a.id WHERE k.fingerprint = %s",
+                (fingerprint,),
+            ).fetchone()
+            return None if row is None else self._account(row)
+
+    def accounts(self) -> list[Account]:
+        with self._read() as db:
+            rows = db.execute(f'{self._ACCOUNT} ORDER BY name_key COLLATE "C"').fetchall()
+            return [self._account(row) for row in rows]
+
+    def _account(self, row: Sequence[Any]) -> Account:
+        account_id, name, language, role, created, last_seen = row
+        keys = tuple(k for (k,) in self._db.execute(
+            'SELECT fingerprint FROM account_key WHERE account_id = %s ORDER BY added, fingerprint COLLATE "C"',
+            (account_id,),
+        ))
+        return Account(name, language, role, created, last_seen, keys, self.balance(name))
+
+    def _account_id(self, name: str) -> int | None:
+        row = self._db.execute("SELECT id FROM account WHERE name_key = %s", (_name_key(name),)).fetchone()
+        return None if row is None else int(row[0])
+
+    def _existing(self, name: str) -> int:
+        account_id = self._account_id(name)
+        if account_id is None:
+            raise AccountError(f"there is no account named {name!r}")
+        return account_id
+
+    def add_key(self, name: str, fingerprint: str, *, now: float | None = None) -> None:
+        """Bind one more public key to an account; a key belongs to one account only."""
+        fingerprint = fingerprint.strip()
+        if not fingerprint:
+            raise AccountError("a key fingerprint cannot be empty")
+        with self._tx() as db:
+            account_id = self._existing(name)
+            owner = db.execute(
+                "SELECT a.id, a.name FROM account_key k JOIN account a ON a.id = k.account_id "
+                "WHERE k.fingerprint = %s",
+                (fingerprint,),
+            ).fetchone()
+            if owner is not None and owner[0] != account_id:
+                raise AccountError(f"this key already belongs to the account {owner[1]!r}")
+            if owner is None:
+                db.execute("INSERT INTO account_key VALUES (%s, %s, %s)", (fingerprint, account_id, _now(now)))
+
+    def remove_key(self, fingerprint: str) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM account_key WHERE fingerprint = %s", (fingerprint,))
+
+    def set_language(self, name: str, language: str) -> None:
+        _check_language(language)
+        self._set(name, "language", language)
+
+    def set_role(self, name: str, role: str) -> None:
+        _check_role(role)
+        self._set(name, "role", role)
+
+    def settings(self, name: str) -> dict[str, str]:
+        """The account's own settings (``{}`` for none, or for no such account)."""
+        with self._read() as db:
+            account_id = self._account_id(name)
+            if account_id is None:
+                return {}
+            rows = db.execute("SELECT key, value FROM account_setting WHERE account_id = %s", (account_id,))
+            return {str(k): str(v) for k, v in rows}
+
+    def set_setting(self, name: str, key: str, value: str) -> None:
+        """Keep one setting of the account (an empty value forgets it); keys and values are short words."""
+        _check_setting(key, value)
+        with self._tx() as db:
+            account_id = self._existing(name)
+            if value:
+                db.execute(
+                    "INSERT INTO account_setting VALUES (%s, %s, %s) "
+                    "ON CONFLICT (account_id, key) DO UPDATE SET value = EXCLUDED.value",
+                    (account_id, key, value),
+                )
+            else:
+                db.execute("DELETE FROM account_setting WHERE account_id = %s AND key = %s", (account_id, key))
+
+    def touch(self, name: str, *, now: float | None = None) -> None:
+        """The account was seen now (login, activity)."""
+        self._set(name, "last_seen", _now(now))
+
+    def _set(self, name: str, column: str, value: Any) -> None:
+        assert column in ("language", "role", "last_seen")
+        with self._tx() as db:
+            account_id = self._existing(name)
+            db.execute(f"UPDATE account SET {column} = %s WHERE id = %s", (value, account_id))
+
+    # --- the ledger -------------------------------------------------------------------
+
+    def post(
+        self,
+        entries: Iterable[tuple[str, int]],
+        *,
+        table_id: TableId | None = None,
+        deal_no: int | None = None,
+        reason: str = "",
+        now: float | None = None,
+    ) -> int | None:
+        """Record one movement of money; the entries must sum to zero.  Returns its id (None: nothing moved)."""
+        moves = _merge(entries)
+        if not moves:
+            return None
+        with self._tx() as db:
+            merged: dict[str, int] = {}
+            for name, amount in moves.items():  # "anna" and "Anna" are one purse
+                purse = self._purse_name(name)
+                merged[purse] = merged.get(purse, 0) + amount
+            txn = int(db.execute(
+                "INSERT INTO ledger_txn (at, table_id, deal_no, reason) VALUES (%s, %s, %s, %s) RETURNING id",
+                (_now(now), _tid_in(table_id), deal_no, reason),
+            ).fetchone()[0])
+            for purse in sorted(p for p, a in merged.items() if a):  # one order: no deadlock between nodes
+                amount = Decimal(merged[purse])
+                db.execute(
+                    "INSERT INTO purse VALUES (%s, %s) "
+                    "ON CONFLICT (name) DO UPDATE SET balance = purse.balance + EXCLUDED.balance",
+                    (purse, amount),
+                )
+                db.execute("INSERT INTO ledger_entry VALUES (%s, %s, %s)", (txn, purse, amount))
+            return txn
+
+    def _purse_name(self, name: str) -> str:
+        """The stored name of a purse: an account's own spelling, or the pool's name."""
+        if ":" in name:
+            return name
+        row = self._db.execute("SELECT name FROM account WHERE name_key = %s", (_name_key(name),)).fetchone()
+        if row is None:
+            raise LedgerError(f"there is no account named {name!r} to move money to or from")
+        return str(row[0])
+
+    def _known_name(self, purse: str) -> str:
+        try:
+            return self._purse_name(purse)
+        except LedgerError:
+            return purse
+
+    def balance(self, purse: str) -> int:
+        """The money in a purse (an account's club balance, a table's pot), in kopecks."""
+        with self._read() as db:
+            purse = self._known_name(purse)
+            row = db.execute("SELECT balance FROM purse WHERE name = %s", (purse,)).fetchone()
+            return 0 if row is None else _amount(row[0])
+
+    def statement(self, purse: str, limit: int = 20) -> list[Movement]:
+        """The purse's latest movements, newest first."""
+        with self._read() as db:
+            purse = self._known_name(purse)
+            rows = db.execute(
+                "SELECT t.id, t.at, e.amount, t.reason, t.table_id, t.deal_no FROM ledger_entry e "
+                "JOIN ledger_txn t ON t.id = e.txn_id WHERE e.purse = %s ORDER BY t.id DESC LIMIT %s",
+                (purse, max(0, int(limit))),
+            ).fetchall()
+            return [Movement(r[0], r[1], _amount(r[2]), r[3], _tid_out(r[4]), r[5]) for r in rows]
+
+    def purses(self) -> dict[str, int]:
+        """Every purse and its balance (for the admin console and the checks)."""
+        with self._read() as db:
+            rows = db.execute('SELECT name, balance FROM purse ORDER BY name COLLATE "C"').fetchall()
+            return {name: _amount(b) for name, b in rows}
+
+    def ledger_sum(self) -> int:
+        """The sum of every entry ever posted: zero, always (NUMERIC sums exactly)."""
+        with self._read() as db:
+            return _amount(db.execute("SELECT coalesce(sum(amount), 0) FROM ledger_entry").fetchone()[0])
+
+    def check_ledger(self) -> None:
+        """Raise ``StoreError`` unless every transaction sums to zero and every cached balance is right."""
+        with self._read() as db:
+            unbalanced = [r[0] for r in db.execute(
+                "SELECT txn_id FROM ledger_entry GROUP BY txn_id HAVING sum(amount) <> 0 ORDER BY txn_id LIMIT 5")]
+            wrong = [r[0] for r in db.execute(
+                "SELECT coalesce(p.name, e.purse) FROM purse p FULL JOIN "
+                "(SELECT purse, sum(amount) AS total FROM ledger_entry GROUP BY purse) e ON e.purse = p.name "
+                "WHERE coalesce(p.balance, 0) <> coalesce(e.total, 0) ORDER BY 1 LIMIT 5")]
+        if unbalanced:
+            raise StoreError(f"{self.path}: ledger transactions {unbalanced} do not sum to zero", 65)
+        if wrong:
+            raise StoreError(f"{self.path}: the balances of {wrong} disagree with the ledger", 65)
+
+    # --- live tables ---------------------------------------------------------------------
+
+    def open_table_journal(self, table_id: TableId, header: TableHeader, *, now: float | None = None) -> None:
+        """Start the journal of a live table; refused if that table already has one."""
+        _check_table_id(table_id)
+        with self._tx() as db:
+            done = db.execute(
+                "INSERT INTO live_table (table_id, opened_at, header) VALUES (%s, %s, %s) "
+                "ON CONFLICT (table_id) DO NOTHING RETURNING 1",
+                (_tid_in(table_id), _now(now), _dumps(header.to_json())),
+            ).fetchone()
+            if done is None:
+                raise StoreError(f"table {table_id!r} already has a live journal", 70)
+
+    def new_session(self, table_id: TableId, header: TableHeader, *, now: float | None = None) -> None:
+        """The table starts a new session: a new header, the old entries dropped."""
+        with self._tx() as db:
+            self._live(table_id)
+            db.execute("DELETE FROM journal WHERE table_id = %s", (_tid_in(table_id),))
+            db.execute(
+                "UPDATE live_table SET header = %s, opened_at = %s WHERE table_id = %s",
+                (_dumps(header.to_json()), _now(now), _tid_in(table_id)),
+            )
+
+    def append(
+        self, table_id: TableId, kind: str, payload: Mapping[str, Any], *, now: float | None = None
+    ) -> int:
+        """Append one entry to a table's journal and commit (unless inside ``batch``); returns its seq."""
+        if not isinstance(kind, str) or not kind:
+            raise ValueError(f"a journal entry kind is a non-empty text, not {kind!r}")
+        text = _dumps(payload)
+        tid = _tid_in(table_id)
+        with self._tx() as db:
+            row = db.execute("SELECT max(seq) FROM journal WHERE table_id = %s", (tid,)).fetchone()
+            seq = int(row[0] or 0) + 1
+            if seq == 1:
+                self._live(table_id)
+            db.execute("INSERT INTO journal VALUES (%s, %s, %s, %s, %s)", (tid, seq, _now(now), kind, text))
+            return seq
+
+    def _live(self, table_id: TableId) -> None:
+        if not self._db.execute("SELECT 1 FROM live_table WHERE table_id = %s", (_tid_in(table_id),)).fetchone():
+            raise StoreError(f"table {table_id!r} has no live journal (open_table_journal first)", 70)
+
+    def journal(self, table_id: TableId) -> list[JournalEntry]:
+        """The table's entries in the order they were written."""
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT seq, at, kind, payload FROM journal WHERE table_id = %s ORDER BY seq",
+                (_tid_in(table_id),),
+            ).fetchall()
+        return [JournalEntry(int(seq), at, kind, json.loads(payload)) for seq, at, kind, payload in rows]
+
+    def live_tables(self) -> list[LiveTable]:
+        """Every table whose journal is open, in the order they were opened."""
+        with self._read() as db:
+            rows = db.execute("SELECT table_id, opened_at, header FROM live_table ORDER BY opened").fetchall()
+        return [LiveTable(_tid_out(t), at, TableHeader.from_json(json.loads(h))) for t, at, h in rows]
+
+    def close_table_journal(self, table_id: TableId) -> None:
+        """The table is gone: drop its journal (save its record first)."""
+        with self._tx() as db:
+            db.execute("DELETE FROM live_table WHERE table_id = %s", (_tid_in(table_id),))
+
+    # --- finished records -------------------------------------------------------------------
+
+    def save_record(
+        self,
+        record: Record,
+        *,
+        table_id: TableId | None = None,
+        accounts: Mapping[str, str] | None = None,
+        result: Sequence[int] | None = None,
+        now: float | None = None,
+    ) -> int:
+        """Keep a finished record; ``accounts`` maps player names to account names (bots have none),
+        ``result`` is each seat's net money over it (``game.result()``)."""
+        accounts = accounts if accounts is not None else {p: p for p in record.players}
+        net = list(result) if result is not None else [0] * len(record.players)
+        if len(net) != len(record.players):
+            raise ValueError(f"{len(record.players)} players need {len(record.players)} results")
+        with self._tx() as db:
+            record_id = int(db.execute(
+                "INSERT INTO record (game, table_id, finished_at, body) VALUES (%s, %s, %s, %s) RETURNING id",
+                (record.game, _tid_in(table_id), _now(now), _dumps(record.to_json())),
+            ).fetchone()[0])
+            for seat, name in enumerate(record.players):
+                account = accounts.get(name)
+                account_id = self._account_id(account) if account else None
+                db.execute(
+                    "INSERT INTO record_player VALUES (%s, %s, %s, %s, %s)",
+                    (record_id, account_id, seat, name, Decimal(net[seat])),
+                )
+            return record_id
+
+    def history(self, account: str, limit: int = 20) -> list[RecordInfo]:
+        """The account's finished records, newest first."""
+        with self._read() as db:
+            account_id = self._account_id(account)
+            if account_id is None:
+                return []
+            rows = db.execute(
+                "SELECT r.id, r.game, r.table_id, r.finished_at, p.net FROM record_player p "
+                "JOIN record r ON r.id = p.record_id WHERE p.account_id = %s ORDER BY r.id DESC LIMIT %s",
+                (account_id, max(0, int(limit))),
+            ).fetchall()
+            infos = []
+            for record_id, game, table_id, finished_at, net in rows:
+                players = [n for (n,) in db.execute(
+                    "SELECT name FROM record_player WHERE record_id = %s ORDER BY seat", (record_id,)
+                )]
+                infos.append(RecordInfo(int(record_id), game, players, _tid_out(table_id), finished_at, _amount(net)))
+            return infos
+
+    def get_record(self, record_id: int) -> Record:
+        """A finished record; ``StoreError`` if there is none with that id."""
+        if isinstance(record_id, bool) or not isinstance(record_id, int) or not 0 < record_id < 2**63:
+            raise StoreError(f"there is no record number {record_id}", 65)
+        with self._read() as db:
+            row = db.execute("SELECT body FROM record WHERE id = %s", (record_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"there is no record number {record_id}", 65)
+        try:
+            return load_record(json.loads(row[0]))
+        except RecordError as err:
+            raise StoreError(f"record number {record_id} cannot be read: {err}", 65) from None

@@ -1,0 +1,176 @@
+"""What only the PostgreSQL store has to prove (the shared behaviour runs on both backends through the
+``store`` fixture): its schema's versions, bounded waits, a lost connection, one server per database,
+``sukno serve --store`` and ``sukno db upgrade`` (issue 15)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.store import GRANTS, StoreError, open_store
+from engine.store_pg import SCHEMA_VERSION, PgStore, shown_url
+
+psycopg = pytest.importorskip("psycopg")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def sukno(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    proc = subprocess.run([sys.executable, "-m", "net.cli", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout)
+    assert "Traceback" not in proc.stderr
+    return proc
+
+
+def tables_and_versions(url: str) -> tuple[list[str], list[int]]:
+    with psycopg.connect(url, autocommit=True) as db:
+        names = sorted(r[0] for r in db.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"))
+        versions = [r[0] for r in db.execute("SELECT version FROM schema_version ORDER BY version")]
+    return names, versions
+
+
+def test_an_empty_schema_is_made_at_the_latest_version(pg_url: str) -> None:
+    with PgStore(pg_url) as store:
+        assert store.schema_version() == SCHEMA_VERSION
+    names, versions = tables_and_versions(pg_url)
+    assert versions == list(range(1, SCHEMA_VERSION + 1))
+    assert {"account", "account_key", "purse", "ledger_txn", "ledger_entry", "live_table", "journal",
+            "record", "record_player", "account_setting", "schema_version"} <= set(names)
+
+
+def test_a_newer_schema_is_refused_untouched(pg_url: str) -> None:
+    with PgStore(pg_url) as store:
+        store.create_account("Anna", grant=100)
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        db.execute("INSERT INTO schema_version VALUES (%s, 0)", (SCHEMA_VERSION + 1,))
+    before = tables_and_versions(pg_url)
+    with pytest.raises(StoreError) as err:
+        PgStore(pg_url)
+    assert err.value.exit_status == 78
+    assert f"newer sukno (schema version {SCHEMA_VERSION + 1}; this sukno knows up to {SCHEMA_VERSION})" in str(
+        err.value)
+    assert tables_and_versions(pg_url) == before
+
+
+def test_another_programs_tables_are_refused(pg_url: str) -> None:
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        db.execute("CREATE TABLE invoices (id int)")
+    with pytest.raises(StoreError, match="some other program") as err:
+        PgStore(pg_url)
+    assert err.value.exit_status == 65
+    assert tables_and_versions_of_other(pg_url) == ["invoices"]
+
+
+def tables_and_versions_of_other(url: str) -> list[str]:
+    with psycopg.connect(url, autocommit=True) as db:
+        return [r[0] for r in db.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")]
+
+
+def test_one_server_per_database(pg_url: str) -> None:
+    with PgStore(pg_url, exclusive=True):
+        with pytest.raises(StoreError, match="another 'sukno serve'") as err:
+            PgStore(pg_url, exclusive=True)
+        assert err.value.exit_status == 75
+        PgStore(pg_url).close()  # a reader (sukno export) may open it meanwhile
+    PgStore(pg_url, exclusive=True).close()  # released on close
+
+
+def test_a_held_row_lock_refuses_the_write_after_its_wait_and_the_store_goes_on(pg_url: str) -> None:
+    store = PgStore(pg_url, exclusive=True)  # the server's store: a write waits at most 50 ms
+    store.create_account("Anna", grant=100)
+    holder = psycopg.connect(pg_url)
+    try:
+        holder.execute("SELECT * FROM purse WHERE name = 'Anna' FOR UPDATE")
+        with pytest.raises(StoreError, match="locked by another session") as err:
+            store.post([(GRANTS, -5), ("Anna", 5)], reason="top-up")
+        assert err.value.exit_status == 75
+        assert store.balance("Anna") == 100  # reads do not wait
+    finally:
+        holder.rollback()
+        holder.close()
+    store.post([(GRANTS, -5), ("Anna", 5)], reason="top-up")
+    assert store.balance("Anna") == 105 and store.ledger_sum() == 0
+    assert [m.reason for m in store.statement("Anna")] == ["top-up", "starting grant"]
+    store.close()
+
+
+def test_a_lost_connection_refuses_one_write_and_the_next_connects_again(pg_url: str) -> None:
+    store = PgStore(pg_url)
+    store.create_account("Anna", grant=100)
+    pid = store._db.info.backend_pid  # noqa: SLF001
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        db.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    with pytest.raises(StoreError, match="cannot be reached") as err:
+        store.post([(GRANTS, -5), ("Anna", 5)])
+    assert err.value.exit_status == 75
+    assert store.check() is None  # connected again
+    store.post([(GRANTS, -7), ("Anna", 7)])
+    assert store.balance("Anna") == 107 and store.ledger_sum() == 0
+    store.check_ledger()
+    store.close()
+
+
+def test_a_password_never_reaches_a_message(pg_url: str) -> None:
+    bad = pg_url.replace("postgresql://postgres@", "postgresql://postgres:s3cr3t@").replace(
+        "/postgres?", "/no_such_db?")
+    with pytest.raises(StoreError) as err:
+        PgStore(bad)
+    assert "s3cr3t" not in str(err.value) and "no_such_db" in str(err.value)
+    assert "s3cr3t" not in shown_url(bad)
+    with pytest.raises(StoreError, match="starts with postgresql://") as err:
+        open_store(".", url="mysql://root:s3cr3t@db/x")
+    assert "s3cr3t" not in str(err.value) and err.value.exit_status == 78
+
+
+def test_table_ids_come_back_as_given(pg_url: str) -> None:
+    from engine.store import TableHeader
+
+    with PgStore(pg_url) as store:
+        store.open_table_journal(3, TableHeader("stukolka", {}, ["a", "b"]))
+        store.open_table_journal("3", TableHeader("kopilka", {}, ["a", "b"]))
+        store.append(3, "note", {"n": 1})
+        store.append("3", "note", {"n": 2})
+        assert [(t.table_id, t.header.game) for t in store.live_tables()] == [(3, "stukolka"), ("3", "kopilka")]
+        assert [e.payload for e in store.journal(3)] == [{"n": 1}]
+        assert [e.payload for e in store.journal("3")] == [{"n": 2}]
+
+
+def test_db_upgrade_makes_the_schema_and_serve_refuses_a_newer_one(pg_url: str, tmp_path: Path) -> None:
+    done = sukno("db", "upgrade", "--store", pg_url)
+    assert done.returncode == 0, done.stderr
+    assert f"is at schema version {SCHEMA_VERSION}" in done.stdout and "postgresql://postgres@" in done.stdout
+    assert tables_and_versions(pg_url)[1] == list(range(1, SCHEMA_VERSION + 1))
+    again = sukno("db", "upgrade", "--store", pg_url)  # nothing to do: says so, changes nothing
+    assert again.returncode == 0 and tables_and_versions(pg_url)[1] == list(range(1, SCHEMA_VERSION + 1))
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        db.execute("INSERT INTO schema_version VALUES (%s, 0)", (SCHEMA_VERSION + 1,))
+    served = sukno("serve", "--store", pg_url, "--data", str(tmp_path / "data"), "--port", "0")
+    assert served.returncode == 78 and "newer sukno" in served.stderr
+    upgraded = sukno("db", "upgrade", "--store", pg_url)
+    assert upgraded.returncode == 78 and "newer sukno" in upgraded.stderr
+    bad = sukno("serve", "--store", "mysql://x/y", "--data", str(tmp_path / "data"), "--port", "0")
+    assert bad.returncode == 78 and "postgresql://" in bad.stderr
+
+
+def test_serve_opens_the_club_on_postgresql(pg_url: str, tmp_path: Path) -> None:
+    """``sukno serve --store URL`` opens (its tables journaled there), then stops on SIGTERM."""
+    data = tmp_path / "data"
+    proc = subprocess.Popen([sys.executable, "-m", "net.cli", "serve", "--store", pg_url, "--data", str(data),
+                             "--port", "0"], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    try:
+        for line in proc.stderr:  # type: ignore[union-attr]
+            assert "Traceback" not in line
+            if "the club is open" in line:
+                break
+        else:
+            raise AssertionError(f"sukno serve --store ended with {proc.wait()}")
+        with PgStore(pg_url) as reader:
+            assert len(reader.live_tables()) >= 1  # the config's tables, journaled in PostgreSQL
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    assert not (data / "sukno.db").exists()  # the data folder keeps the host key, not the club
