@@ -30,7 +30,7 @@ def seated(game: str = "stukolka", seed: int = 3, seats: int | None = None) -> T
     return table
 
 
-def everything_shown(table: Table) -> str:
+def everything_shown(table: Table, club: Club) -> str:
     """Every text a person or the house's console could read now: views, log events, narration, admin."""
     parts = [repr(table.view_for(n)) for n in (*table.seated(), "someone", None)]
     for entry in table.log_since(0):
@@ -38,11 +38,8 @@ def everything_shown(table: Table) -> str:
         for lang in ("en", "ru"):
             parts.append(narrate(entry.event, entry.names, lang))
     text, data = admin_view(table)
-    parts += [text, json.dumps(data, ensure_ascii=False), tables_text(tables_rows(table_club[table.id]))]
+    parts += [text, json.dumps(data, ensure_ascii=False), tables_text(tables_rows(club))]
     return "\n".join(parts)
-
-
-table_club: dict[int, Club] = {}
 
 
 def play_out(table: Table, rng: random.Random) -> None:
@@ -60,7 +57,6 @@ def start_all(table: Table) -> None:
 def test_a_deal_is_sealed_before_it_is_dealt_and_opened_when_it_ends() -> None:
     club = Club([{"game": "stukolka"}], seed=3)
     table = club.tables[1]
-    table_club[table.id] = club
     table.sit("Anna")
     seals = [e.event for e in table.log_since(0) if e.event.kind == "fair_seal"]
     assert len(seals) == 1 and seals[0].data["seal"] == table.sealed.seal  # the first to sit seals deal 1
@@ -74,7 +70,7 @@ def test_a_deal_is_sealed_before_it_is_dealt_and_opened_when_it_ends() -> None:
     assert table.view_for("Vera")["cut_by"] == ["Boris", "Anna"]
     start_all(table)
     assert table.in_deal()
-    shown = everything_shown(table)
+    shown = everything_shown(table, club)
     assert seed.hex() not in shown and "ива" not in shown and "верба" not in shown
     assert table.game.deals[0].decks[0] == deck_for(seed, 52, "Boris:ива\nAnna:42", 0)
     assert table.game.deals[0].fair is None  # not before the deal ends
@@ -88,14 +84,13 @@ def test_a_deal_is_sealed_before_it_is_dealt_and_opened_when_it_ends() -> None:
                                         "cut": "Boris:ива\nAnna:42"}
     # the next deal has its own seal, shown the moment the deal ended, and no cut yet
     assert table.sealed.seed != seed and table.view_for("Anna")["cut_by"] == []
-    assert table.sealed.seed.hex() not in everything_shown(table)
+    assert table.sealed.seed.hex() not in everything_shown(table, club)
     line = narrate(opened[0], NAMES, "en")
     assert seed.hex() in line and '"Boris:ива\\nAnna:42"' in line
 
 
 def test_who_may_cut_and_bad_cuts_change_nothing() -> None:
     table = seated()
-    table_club[table.id] = Club([])
     before = dict(table.sealed.cuts)
     with pytest.raises(TableError) as err:
         table.cut("Zoe", "x")  # not seated
@@ -170,7 +165,6 @@ def test_the_first_dealer_is_drawn_from_the_first_sealed_seed() -> None:
 def test_every_game_deals_sealed_and_its_deals_verify(game: str) -> None:
     club = Club([{"game": game, "think": 0.5, "clock": 2}], seed=11)  # the turn clock plays for Anna
     table = club.tables[1]
-    table_club[table.id] = club
     table.sit("Anna")
     while not table.full():
         table.sit_bot()
@@ -183,7 +177,7 @@ def test_every_game_deals_sealed_and_its_deals_verify(game: str) -> None:
                 break
             table.start("Anna", now=now)
             seeds_seen.append(table.sealed.seed.hex())
-        assert seeds_seen[-1] not in everything_shown(table)
+        assert seeds_seen[-1] not in everything_shown(table, club)
         deadline = club.next_deadline()
         now = max(now, deadline if deadline is not None else now + 1)
         club.tick(now)
