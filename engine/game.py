@@ -237,7 +237,11 @@ class DeckSource(Protocol):
 
 
 class ShuffledDecks:
-    """Decks from a seeded RNG (RULES.md §9.3): the seed and every dealt order are kept."""
+    """Decks from a seeded RNG (RULES.md §9.3): the seed and every dealt order are kept.
+
+    For engine tests and benches only: a table deals sealed decks (``engine.shuffle``,
+    sukno-shuffle/1), since ``random.shuffle``'s output is not promised across Python versions.
+    """
 
     def __init__(self, size: int, seed: int | None = None):
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)

@@ -414,7 +414,7 @@ MESSAGES: dict[str, str] = {
     "balance.table_money": "Your money at the tables: {money} (this club keeps no ledger).",
     "balance.move": "  {date}  {amount:>12}  {reason}",
     "balance.guest": "Guests have no club balance.",
-    "history.head": "Your last games (replay N shows one):",
+    "history.head": "Your last games (replay N shows one, verify N checks its deals):",
     "history.line": "  #{id:<5} {date}  table {table}  {game:<18} {result}",
     "history.none": "You have no finished games yet.",
     "history.no_store": "This club keeps no records.",

@@ -419,7 +419,7 @@ MESSAGES: dict[str, str] = {
     "balance.table_money": "Ваши деньги за столами: {money} (этот клуб не ведёт счетов).",
     "balance.move": "  {date}  {amount:>12}  {reason}",
     "balance.guest": "У гостей нет счёта в клубе.",
-    "history.head": "Ваши последние игры (повтор N — посмотреть):",
+    "history.head": "Ваши последние игры (повтор N — посмотреть, проверить N — сверить сдачи):",
     "history.line": "  №{id:<5} {date}  стол {table}  {game:<18} {result}",
     "history.none": "У вас ещё нет законченных игр.",
     "history.no_store": "Этот клуб не хранит записей.",
