@@ -43,7 +43,9 @@ async def run(config: Config) -> int:
 
     try:
         fresh = make_data_folder(config.data)  # 0700; a folder made now may start a new club
-        store = open_store(config.data, exclusive=True, new=fresh or config.new, url=config.store_url or None)
+        options = {"synchronous_commit": config.store_synchronous_commit} if config.store_url else {}
+        store = open_store(config.data, exclusive=True, new=fresh or config.new, url=config.store_url or None,
+                           **options)
     except OSError as err:
         print(f"sukno serve: cannot use the data folder {config.data}: {err.strerror or err}", file=sys.stderr)
         return 74

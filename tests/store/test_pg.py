@@ -174,3 +174,22 @@ def test_serve_opens_the_club_on_postgresql(pg_url: str, tmp_path: Path) -> None
         proc.terminate()
         proc.wait(30)
     assert not (data / "sukno.db").exists()  # the data folder keeps the host key, not the club
+
+
+def test_the_config_names_the_store_and_its_commit_mode(tmp_path: Path) -> None:
+    from net.config import ConfigError, from_mapping
+
+    assert (from_mapping({}).store_url, from_mapping({}).store_synchronous_commit) == ("", "on")
+    config = from_mapping({"store": {"url": "postgresql://sukno@db/club", "synchronous_commit": "off"}})
+    assert (config.store_url, config.store_synchronous_commit) == ("postgresql://sukno@db/club", "off")
+    for bad in ({"url": "sqlite:///x.db"}, {"url": 5}, {"synchronous_commit": "sometimes"}):
+        with pytest.raises(ConfigError, match="store\\."):
+            from_mapping({"store": bad})
+
+
+def test_synchronous_commit_is_what_the_store_says(pg_url: str) -> None:
+    for mode in ("on", "off"):
+        with PgStore(pg_url, synchronous_commit=mode) as store:
+            assert store._db.execute("SHOW synchronous_commit").fetchone()[0] == mode  # noqa: SLF001
+    with pytest.raises(ValueError):
+        PgStore(pg_url, synchronous_commit="on; DROP TABLE account")
