@@ -21,6 +21,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         print(json.dumps({"ok": False, "error": f"{args.file}: {err}"}, ensure_ascii=False))
         print(f"sukno replay: {args.file}: {_line(str(err))}", file=sys.stderr)
         return 2
+    if args.screen:
+        return _replay_screen(args, record)
     try:
         status, out = replay(record)
         if args.brief:
@@ -36,6 +38,24 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         where = f" (deal {out.get('deal')}, action {out.get('action')})" if "deal" in out else ""
         print(f"sukno replay: {_line(str(out.get('error')))}{where}", file=sys.stderr)
     return status
+
+
+def _replay_screen(args: argparse.Namespace, record) -> int:
+    """``--screen``: step through the record on the felt (tui.replay_app); 2 if it does not replay."""
+    from pathlib import Path
+
+    from engine.game import IllegalAction
+    from tui.replay import frames
+    from tui.replay_app import ReplayApp
+
+    try:
+        frames(record, None)  # a record the rules refuse is told here, not as a traceback inside the screen
+    except (IllegalAction, ValueError, KeyError) as err:
+        print(f"sukno replay: {args.file}: cannot be replayed: {_line(str(getattr(err, 'message', err)))}",
+              file=sys.stderr)
+        return 2
+    ReplayApp(record, Path(args.file).name[:40], lang=args.lang, ascii=args.ascii).run()
+    return 0
 
 
 def _line(text: str, limit: int = 300) -> str:
@@ -144,6 +164,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="a sukno-record/1 JSON file")
     replay.add_argument("--pretty", action="store_true", help="indent the JSON output")
     replay.add_argument("--brief", action="store_true", help="leave out the per-deal events")
+    replay.add_argument("--screen", action="store_true",
+                        help="step through the record on the felt (arrows, Home/End, a deal's number; q quits)")
+    replay.add_argument("--lang", choices=("en", "ru"), default="en", help="the screen's language (with --screen)")
+    replay.add_argument("--ascii", action="store_true", help="ASCII cards and marks (with --screen)")
     replay.set_defaults(func=_cmd_replay)
     export = sub.add_parser("export", help="write a finished record of the club as a sukno-record/1 file")
     export.add_argument("id", type=int, help="the record's number (history in the club lists them)")

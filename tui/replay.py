@@ -15,6 +15,7 @@ from engine.cards import Card
 from engine.game import ADMIN, SPECTATOR, Event, GivenDecks
 from engine.games import get_game
 from engine.record import Record
+from tui.i18n import money, tr
 
 
 @dataclass
@@ -33,6 +34,9 @@ class Frame:
     over: bool  # the deal is over here: every hand is shown as dealt
     last: str = ""  # the action of this step, as the record has it
     dealt: list[list[Card]] = field(default_factory=list)
+    view: dict = field(default_factory=dict)  # the whole table then (every hand: the game is over), for the felt
+    first: int = 0  # events[first:] are this step's own
+    fair: dict | None = None  # the deal's seal and seed (engine.shuffle), when it was sealed
 
 
 def viewer_seat(record: Record, name: str | None) -> int | None:
@@ -48,20 +52,35 @@ def frames(record: Record, viewer: str | None) -> list[Frame]:
     for number, deal in enumerate(record.deals, 1):
         events = list(game.start_deal(GivenDecks(deal.decks)))
         dealt = [list(h or []) for h in game.view(ADMIN)["hands"]]
-        out.append(_frame(game, seat, number, len(record.deals), 0, len(deal.actions), events, dealt, ""))
+        out.append(_frame(game, seat, number, len(record.deals), 0, len(deal.actions), events, dealt, "", 0))
+        out[-1].fair = deal.fair
         for step, line in enumerate(deal.actions, 1):
             name, _, text = line.partition(":")
+            first = len(events)
             events += game.apply(record.players.index(name.strip()), text.strip())
-            out.append(_frame(game, seat, number, len(record.deals), step, len(deal.actions), events, dealt, line))
+            out.append(_frame(game, seat, number, len(record.deals), step, len(deal.actions), events, dealt, line,
+                              first))
+            out[-1].fair = deal.fair
     return out
 
 
-def _frame(game, seat, deal, deals, step, steps, events, dealt, last) -> Frame:
+def _frame(game, seat, deal, deals, step, steps, events, dealt, last, first) -> Frame:
     view = game.view(SPECTATOR if seat is None else seat)
     over = not game.in_deal
     hands = [list(h) for h in dealt] if over else [list(h) if h is not None else None for h in view["hands"]]
     return Frame(
         deal=deal, deals=deals, step=step, steps=steps, events=list(events), hands=hands,
         counts=list(view.get("hand_counts", [])), pot=int(view.get("pot", 0)),
-        balances=list(game.balances), over=over, last=last, dealt=dealt,
+        balances=list(game.balances), over=over, last=last, dealt=dealt, view=game.view(ADMIN), first=first,
     )
+
+
+def money_line(record: Record, frame: Frame, lang: str) -> str:
+    """``After deal 2 of 5: Anna +30 k. · …`` at a deal's end, else the money as it stands."""
+    listed = " · ".join(f"{name} {signed(amount, lang)}" for name, amount in zip(record.players, frame.balances))
+    key = "replay.money_after" if frame.over else "replay.money_now"
+    return tr(lang, key, deal=frame.deal, deals=frame.deals, money=listed)
+
+
+def signed(amount: int, lang: str) -> str:
+    return ("+" if amount > 0 else "") + money(amount, lang)

@@ -60,9 +60,9 @@ async def test_history_lists_the_session_and_replay_steps_through_it(club):
         assert isinstance(app.screen, ReplayScreen)
         screen = text(app)
         assert "Record 1 · Stukolka" in screen and "move 0/" in screen
-        assert screen.count("cards, hidden") == 3  # only Vera's own hand while the deal is played
-        vera = app.screen.frames[0].hands[2]
-        assert all(card.text() in screen for card in vera)
+        assert "cards, hidden" not in screen  # the game is over: every hand face up (issue 21)
+        for hand in app.screen.frames[0].dealt:
+            assert all(card.text() in screen for card in hand)
         await pilot.press("right")
         assert "move 1/" in text(app)
         await pilot.press("left", "left")

@@ -275,6 +275,7 @@ def test_history_and_replay_tell_a_finished_game(tmp_path) -> None:
         assert replay[0] == f"Record {record}, deal 1 of 1:"
         assert [line for line in replay if line in told] == told  # the same sentences, in the same order
         assert sum(" was dealt " in line for line in replay) == 4
+        assert any(line.startswith("After deal 1 of 1: ") for line in replay)  # the money, as a sentence
         person.line("replay 999")
         assert lines[-1] == "There is no record 999."
     finally:

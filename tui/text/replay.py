@@ -15,7 +15,7 @@ from engine.record import RecordError
 from engine.store import StoreError
 from tui.i18n import tr
 from tui.narrate import narrate
-from tui.replay import frames
+from tui.replay import frames, money_line
 from tui.text.answers import cards_text
 
 
@@ -41,4 +41,5 @@ def replay_lines(app: Any, word: str) -> list[str]:
         lines += [line for line in (narrate(e, record.players, lang, app.ascii) for e in frame.events) if line]
         for name, hand in zip(record.players, frame.dealt):
             lines.append(tr(lang, "text.replay_hand", name=name, listed=cards_text(hand, app.ascii)))
+        lines.append(money_line(record, frame, lang) + ".")
     return lines or [tr(lang, "replay.empty", id=record_id)]
