@@ -279,3 +279,25 @@ async def test_a_flood_is_cut_and_the_bot_told(tmp_path, monkeypatch):
         tables = [m for m in client.received if m["type"] == "tables"]
         assert len(tables) <= 5
         await client.close()
+
+
+async def test_a_bots_turn_clock_runs_out_as_a_persons_and_people_see_it_is_a_bot(tmp_path):
+    config = make_config(tmp_path / "data", tables=[{**TABLES[0], "clock": 0.6, "bots": "fill"}])
+    async with running(config) as server:
+        client = await bot(server.port, "Lima")
+        client.send({"type": "sit", "table": 1, "seat": 0})
+        await client.expect("seated")
+        client.send({"type": "start", "table": 1})
+        turn = await client.expect("turn")
+        assert turn["deadline_ms"] is not None and 0 < turn["deadline_ms"] <= 600  # the table's clock, told
+        # Lima does not answer: at the clock's end the club makes the safe move for it and says so.
+        timeout = await client.expect("event", where=lambda m: m["kind"] == "timeout")
+        assert timeout["seat"] == 0 and timeout["data"]["name"] == "Lima"
+        person = await connect(server.port, key=new_key(), cols=100, rows=30)
+        await person.wait("book of names")
+        person.line("Mike")
+        await person.wait("Mike ·")
+        person.line("who")
+        await person.wait("Lima (bot)")
+        await person.close()
+        await client.close()
