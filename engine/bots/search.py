@@ -44,7 +44,7 @@ from typing import Any, Sequence
 
 from engine.bots.base import Bot, View
 from engine.cards import Card
-from engine.game import ADMIN, Action, DeckError, Event, Game, GivenDecks, IllegalAction
+from engine.game import ADMIN, Action, DeckError, Event, Game, GivenDecks, IllegalAction, ShuffledDecks
 from engine.games import get_game
 
 TABLE_KINDS = frozenset({"sit", "stand", "watch", "unwatch", "say", "table_ready", "away", "back", "gone",
@@ -194,6 +194,7 @@ class Shadow:
                 self._swap(deck, missing[0], extra[0])
             if missing or extra:
                 raise ValueError("the own hand cannot agree")
+        game._source = ShuffledDecks(self.cls.deck_size, self.rng.randrange(1 << 62))  # redeals to come: unknown
         return game
 
     def _match(self, deck: list[Card], real: list[Event], at: int, produced: list[Event]) -> int:

@@ -217,12 +217,27 @@ def main() -> None:
     print(f"total {time.perf_counter() - started:.0f} s")
 
 
+def paired(a: Result, b: Result) -> tuple[float, float]:
+    """Mean difference per deal of two arms played on the same sessions, and its 95% half-width.
+
+    Ratio estimator over the paired sessions: Σ(money_a − money_b) / Σ(deals), the deals of a pair
+    being the mean of the two arms' (a session may last a deal more in one arm than in the other)."""
+    k = min(len(a.money), len(b.money))
+    diffs = [a.money[i] - b.money[i] for i in range(k)]
+    deals = [(a.deals[i] + b.deals[i]) / 2 for i in range(k)]
+    ratio = sum(diffs) / sum(deals)
+    if k < 2:
+        return ratio, math.inf
+    var = sum((x - ratio * d) ** 2 for x, d in zip(diffs, deals)) / (k - 1)
+    return ratio, 1.96 * math.sqrt(var / k) / (sum(deals) / k)
+
+
 def search_main(args: argparse.Namespace, deals: int) -> None:
     """Search bot vs rule bot in the same seat, same decks and same rule-bot opponents (issue 19's figure).
 
-    Both arms replay the same sessions (the same seeds): in one the moving seat is the search bot, in the
-    other the rule bot.  The difference of the per-deal means is printed with a 95% interval (the two
-    arms' intervals combined as if independent: the shared decks make the true one narrower); the
+    Both arms replay the same sessions (the same seeds: decks, dealer, the opponents' bots): in one the
+    moving seat is the search bot, in the other the rule bot.  The difference per deal is the paired
+    one (``paired``: session by session, so the luck of the cards cancels), with its 95% interval; the
     search bot's time per decision with a choice (a forced move is not searched), p50 / p99 / max.
     """
     print(f"search bot ({args.budget} s/move) vs the rule bot in its seat, rule bots around; "
@@ -237,7 +252,7 @@ def search_main(args: argparse.Namespace, deals: int) -> None:
         ruled = run(case, deals, "rule", args.seed, others="rule")
         s_mean, s_half = per_deal(searched)
         r_mean, r_half = per_deal(ruled)
-        diff, half = s_mean - r_mean, math.hypot(s_half, r_half)
+        diff, half = paired(searched, ruled)
         times = searched.times or [0.0]
         verdict = "beats" if diff - half > 0 else ("loses" if diff + half < 0 else "no difference shown")
         print(f"{case.label:<12} {f'{s_mean:+.2f} ± {s_half:.2f}':>17} {f'{r_mean:+.2f} ± {r_half:.2f}':>17}"
