@@ -292,6 +292,7 @@ class SearchBot(Bot):
         self.fallbacks = 0
         self.samples = 0
         self.times: list[float] = []  # seconds of every decision with a choice (the bench's figures)
+        self.pot_fix = False  # the first world of a session fixes the pot our copy began with
 
     # -- what the seat hears ---------------------------------------------------------
 
