@@ -161,8 +161,9 @@ class Player:
     """Plays one table through a ``BotClient`` with an engine bot as its strategy."""
 
     def __init__(self, client: BotClient, table: int, strategy: str = "rule", seed: int | None = None,
-                 budget: float = 0.5):
+                 budget: float = 0.5, iterations: int | None = None):
         self.client, self.table, self.kind, self.seed, self.budget = client, table, strategy, seed, budget
+        self.iterations = iterations
         self.bot: Any = None
         self.deals = 0
         self.money = 0
@@ -176,6 +177,8 @@ class Player:
         if self.kind == "search":
             from engine.bots.search import SearchBot
 
+            if self.iterations:
+                return SearchBot(game, self.seed, budget=None, iterations=self.iterations)
             return SearchBot(game, self.seed, budget=self.budget)
         return make_bot(game, "random" if self.kind == "random" else "rule", self.seed)  # rules, rule
 
@@ -242,7 +245,7 @@ async def run(args: Any) -> int:
         if welcome["type"] == "error":
             print(welcome["text"])
             return 1
-        player = Player(client, args.table, args.strategy, args.seed, args.budget)
+        player = Player(client, args.table, args.strategy, args.seed, args.budget, args.iterations)
         deals = await player.play(args.deals, timeout=args.timeout)
         print(json.dumps({"name": welcome["name"], "deals": deals, "money": player.money,
                           "actions": player.acted, "refused": len(player.errors),
@@ -266,6 +269,8 @@ def add_parser(sub: Any) -> None:
     bot.add_argument("--strategy", choices=("random", "rules", "rule", "search"), default="rules",
                      help="how it plays: random, rules (the rules of thumb) or search (default rules)")
     bot.add_argument("--budget", type=float, default=0.5, metavar="S", help="search: seconds per move (0.5)")
+    bot.add_argument("--iterations", type=int, metavar="N",
+                     help="search: N imagined deals a move instead of a time budget (a run repeats exactly)")
     bot.add_argument("--deals", type=int, metavar="N", help="stop after N deals (default: play on)")
     bot.add_argument("--seed", type=int, help="the strategy's seed (a run repeats)")
     bot.add_argument("--lang", choices=("en", "ru"), default="en", help="the language of the club's texts")

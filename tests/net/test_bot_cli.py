@@ -31,7 +31,7 @@ async def test_four_sukno_bot_clients_play_two_deals(tmp_path, capsys):
             args = build_parser().parse_args([
                 "bot", "--connect", f"127.0.0.1:{server.port}", "--key", key_file(tmp_path / f"k{i}"),
                 "--name", name, "--table", "1", "--strategy", strategy, "--deals", "2", "--seed", str(i),
-                "--timeout", "60", "--budget", "0.02"])
+                "--timeout", "60", "--iterations", "2"])
             runs.append(run(args))
         assert await asyncio.wait_for(asyncio.gather(*runs), 120) == [0, 0, 0, 0]
         table = server.club.tables[1]
