@@ -57,7 +57,7 @@ ALIASES: dict[str, str] = {
     "даю": "bid", "ставлю": "bid", "принять": "accept", "согласен": "accept", "готов": "ready",
     # the log's own verbs (issue 13: every verb the log uses is a command that works)
     "lead": "play", "кладу": "play", "класть": "play", "положить": "play", "открываю": "open",
-    "дать": "bid", "done": "ready",
+    "дать": "bid", "done": "ready", "offer": "sell",
 }
 for _verb in HALL_VERBS + GAME_VERBS + ASK_VERBS + SETTING_VERBS:
     ALIASES.setdefault(_verb, _verb)

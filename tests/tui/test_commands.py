@@ -116,3 +116,10 @@ def test_a_card_with_a_digit_or_a_russian_letter_is_a_card(word):
 def test_help_completes_this_games_words_too():
     assert complete("help gol", game_verbs=["knock", "golets"]) == ("help golets", [])
     assert complete("help ta", game_verbs=["take"])[1] == ["table", "take"]
+
+
+@pytest.mark.parametrize("word,verb", [("lead", "play"), ("кладу", "play"), ("открываю", "open"), ("offer", "sell"),
+                                       ("done", "ready"), ("дать", "bid")])
+def test_the_logs_own_verbs_are_commands(word, verb):
+    """Issue 13 item 5: «anna leads Q♠», «offers the card for sale», «is ready: done trading» can be typed back."""
+    assert parse(word).verb == verb
