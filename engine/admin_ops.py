@@ -108,12 +108,12 @@ def open_table(club: Club, game: str, words: list[str]) -> Table:
         raise AdminError(str(getattr(err, "message", None) or err)) from None
 
 
-def seat_bot(table: Table, seat_word: str) -> tuple[int, str]:
+def seat_bot(club: Club, table: Table, seat_word: str) -> tuple[int, str]:
     """Put a bot in seat ``seat_word`` (1-based); returns the 0-based seat and the bot's name."""
     if not seat_word.isdigit() or not 1 <= int(seat_word) <= len(table.seats):
         raise AdminError(f"table {table.id} has seats 1–{len(table.seats)}, not {seat_word!r}")
     try:
-        name = table.sit_bot(int(seat_word) - 1)
+        name = club.sit_bot(table.id, int(seat_word) - 1)
     except IllegalAction as err:
         raise AdminError(err.message if hasattr(err, "message") else str(err)) from None
     return int(seat_word) - 1, name
@@ -145,9 +145,9 @@ def _close_when_dealt(club: Club, table: Table) -> None:
 
 def _close_now(club: Club, table: Table) -> None:
     for name in table.seated():
-        table.stand(name)
+        club.stand(name, table.id)
     for name in sorted(table.spectators):
-        table.unwatch(name, every=True)
+        club.unwatch(name, table.id, every=True)
     club.close_table(table.id)
 
 
@@ -156,10 +156,10 @@ def seat_player(club: Club, table: Table, seat_word: str, name: str) -> int:
     if not seat_word.isdigit() or not 1 <= int(seat_word) <= len(table.seats):
         raise AdminError(f"table {table.id} has seats 1–{len(table.seats)}, not {seat_word!r}")
     elsewhere = club.where(name)
-    if elsewhere is not None:
+    if elsewhere is not None:  # said in the admin's words; the club refuses it too (Club.sit)
         raise AdminError(f"{name} already sits at table {elsewhere.id}")
     try:
-        return table.sit(name, int(seat_word) - 1)
+        return club.sit(name, table.id, int(seat_word) - 1)
     except IllegalAction as err:
         raise AdminError(err.message if hasattr(err, "message") else str(err)) from None
 

@@ -31,6 +31,16 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
 - ``online() -> list[str]``, ``is_guest(name)``, ``where(name)`` (the table a
   name sits at), ``say(name, text)`` (hall chat, sanitised like table chat),
   ``hall_since(seq)`` (the hall's chat/arrivals with sequence numbers).
+- The one door for seats (issue 14): ``sit(name, table_id, seat=None) -> seat``,
+  ``sit_bot(table_id, seat=None, by=name) -> bot name``, ``stand(name, table_id=None)``,
+  ``watch(name, table_id)``, ``unwatch(name, table_id, every=False)``.  Every
+  session kind (a player's App, the text mode, a watcher, the admin, a bot
+  program) takes and leaves seats through them, so the club's rules hold for
+  all: one seat per person, guests never sit, a table the house is closing
+  (``closing``) or has closed refuses a seat.  Each refusal is a
+  ``TableError`` with a catalogue key.  ``Table.sit``/``stand``/``watch`` are
+  the table's own half (its seats and deals), called only from here and from
+  the table itself (tests/engine/test_one_door.py keeps it so).
 - ``subscribe(callback) -> unsubscribe``: ``callback(events)`` for hall events
   (``enter``, ``leave``, ``say``, ``table_open``, ``table_close``) and ``table`` events
   (``data["table"]`` changed: seats, spectators, a deal started or ended).
@@ -183,6 +193,62 @@ class Club:
                 return table
         return None
 
+    # -- the one door for seats (issue 14) ---------------------------------------------
+
+    def _open_for_seat(self, name: str, table_id: int) -> Table:
+        """The table ``name`` may take a seat at, or the club's refusal (guest, closing, seated elsewhere)."""
+        if self.is_guest(name):
+            raise TableError("club.guest_sit", "Guests may watch and talk but not sit down to play.")
+        table = self.table(table_id)
+        if table.closing:
+            raise TableError("club.table_closing", f"The house is closing table {table.id}; no one sits down there now.",
+                             table=table.id)
+        return table
+
+    def sit(self, name: str, table_id: int, seat: int | None = None) -> int:
+        """``name`` takes a seat (0-based; the first free one by default) at ``table_id``; the seat.
+
+        One seat per person: seated at another table is refused (``table.already_seated``,
+        naming that table), as at this one (the table's own refusal)."""
+        table = self._open_for_seat(name, table_id)
+        elsewhere = self.where(name)
+        if elsewhere is not None and elsewhere is not table:
+            raise TableError("table.already_seated",
+                             f"You already sit at table {elsewhere.id}; stand gives up that seat.", table=elsewhere.id)
+        return table.sit(name, seat)
+
+    def sit_bot(self, table_id: int, seat: int | None = None, *, by: str | None = None) -> str:
+        """A house bot takes a seat at ``table_id`` (the first free one by default); its name.
+
+        ``by``: the player asking, who must sit at that table; None is the house (the admin, ``sukno play``)."""
+        table = self.table(table_id)
+        if by is not None and by not in table.seats:
+            raise TableError("cmd.bot_need_seat", "Only someone seated at this table may seat a bot: sit down first.")
+        if table.closing:
+            raise TableError("club.table_closing", f"The house is closing table {table.id}; no one sits down there now.",
+                             table=table.id)
+        return table.sit_bot(seat)
+
+    def stand(self, name: str, table_id: int | None = None) -> Table:
+        """``name`` gives up his seat (at ``table_id``, or wherever he sits); the table he left."""
+        table = self.where(name) if table_id is None else self.table(table_id)
+        if table is None or name not in table.seats:
+            raise TableError("table.not_seated", "You do not sit at this table.")
+        table.stand(name)
+        return table
+
+    def watch(self, name: str, table_id: int) -> Table:
+        """One more session of ``name`` watches ``table_id`` (a seated player just sees his seat)."""
+        table = self.table(table_id)
+        table.watch(name)
+        return table
+
+    def unwatch(self, name: str, table_id: int, every: bool = False) -> None:
+        """One session of ``name`` (``every``: all of them) stops watching ``table_id``; a gone table is no error."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            table.unwatch(name, every=every)
+
     def _table_changed(self, table_id: int, events: list[Event]) -> None:
         if any(e.kind in _HALL_KINDS_FROM_TABLES for e in events):
             self.feed.notify([Event("table", None, {"table": table_id})])
@@ -207,8 +273,8 @@ class Club:
         if count == 1:
             del self._sessions[name]
             self._guests.discard(name)
-            for table in self.tables.values():
-                table.unwatch(name, every=True)
+            for table_id in list(self.tables):
+                self.unwatch(name, table_id, every=True)
             seated = self.where(name)
             if seated is not None:
                 seated.away(name, now)

@@ -21,7 +21,12 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
 - ``sit(name, seat=None) -> int``, ``stand(name)``, ``watch(name)``,
   ``unwatch(name)``, ``start(name)``, ``act(name, text, now=None)``,
   ``say(name, text)`` — each raises ``TableError`` (an ``IllegalAction``)
-  with a one-line reason and then changes nothing.
+  with a one-line reason and then changes nothing.  ``sit``/``sit_bot``/
+  ``stand``/``watch``/``unwatch`` are the club's (issue 14): sessions, the
+  admin and bots go through ``engine.club.Club.sit`` and its siblings, which
+  hold the club's rules (one seat per person, guests never sit, a closing
+  table refuses) before the table's own; tests/engine/test_one_door.py
+  keeps every other module off them.
 - ``view_for(name)``: a seated player's own seat view, everyone else the
   SPECTATOR view (no hidden card, ever).
 - ``subscribe(callback) -> unsubscribe``: ``callback(events)`` after every
@@ -203,7 +208,9 @@ class Table:
         return self.game.pot if self.game is not None else self.carried_pot
 
     def sit(self, name: str, seat: int | None = None) -> int:
-        """Take a seat (the first free one by default); returns the seat number."""
+        """Take a seat (the first free one by default); returns the seat number.
+
+        The club's (``Club.sit`` checks the club's rules first): nobody else calls it."""
         if name in self.seats:
             raise TableError("table.already_seated", f"You already sit at table {self.id}; stand gives up that seat.",
                              table=self.id)

@@ -233,7 +233,7 @@ class AdminCommands:
         _need(args, 3, "seat TABLE SEAT bot|NAME", 3)
         table = admin_ops.table_of(self.club, args[0])
         if args[2].lower() == "bot":
-            seat, name = admin_ops.seat_bot(table, args[1])
+            seat, name = admin_ops.seat_bot(self.club, table, args[1])
             return Reply(True, f"{name} sits at table {table.id}, seat {seat + 1}",
                          {"table": table.id, "seat": seat + 1, "name": name, "bot": True})
         name = self._account_name(args[2])

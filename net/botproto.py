@@ -187,15 +187,9 @@ class BotSession:
         if table is None:
             return
         assert self.name is not None
-        other = self.club.where(self.name)
-        if other is not None and other is not table:
-            from engine.table import TableError
-
-            raise TableError("table.already_seated",
-                             f"You already sit at table {other.id}; stand gives up that seat.", table=other.id)
         seat = table.seat_of(self.name)
-        if seat is None:
-            seat = table.sit(self.name, message.get("seat"))
+        if seat is None:  # the club's rules (one seat per person, not a closing table): Club.sit
+            seat = self.club.sit(self.name, table.id, message.get("seat"))
         self.send({"type": "seated", "table": table.id, "seat": seat})
         self._follow(table)
 
@@ -210,7 +204,7 @@ class BotSession:
         if table is None:
             return
         assert self.name is not None
-        table.stand(self.name)
+        self.club.stand(self.name, table.id)
         self._unfollow(table.id)
         self.send({"type": "stood", "table": table.id})
 

@@ -76,9 +76,9 @@ def setup(game: str, *, variant: str | None = None, bots: int | None = None, nam
     except (OptionError, IllegalAction, ValueError) as err:
         raise PlayError(str(getattr(err, "message", None) or err)) from None
     who = player_name(name)
-    table.sit(who, 0)
+    club.sit(who, table.id, 0)
     for _ in range(count):
-        table.sit_bot()
+        club.sit_bot(table.id)
     return Setup(club, table, who)
 
 

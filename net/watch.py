@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from net.spectate import Member
 from net.texts import SPECTATOR_VERBS, text
+from engine.game import IllegalAction
 from tui.chat import chat_allowed
+from tui.refusals import explain
 
 if TYPE_CHECKING:
     from net.server import SuknoServer
@@ -47,7 +49,7 @@ class Watching:
         if table is None:
             club.leave(self.name, now=asyncio.get_running_loop().time())
             return ("hall", None)
-        table.watch(self.name)
+        club.watch(self.name, table_id)
         self.watching = table_id
         loop = asyncio.get_running_loop()
         self._watch_done = loop.create_future()
@@ -64,8 +66,8 @@ class Watching:
                 self._rewatch.cancel()
                 self._rewatch = None
             watching, self.watching = self.watching, None
-            if watching is not None and watching in club.tables:
-                club.tables[watching].unwatch(self.name)
+            if watching is not None:
+                club.unwatch(self.name, watching)
             club.leave(self.name, now=asyncio.get_running_loop().time())
 
     async def _join_hub(self) -> None:
@@ -125,7 +127,7 @@ class Watching:
                     member.say_note(text(self.lang, "guest_sit"))
                     return
                 seat = int(rest) - 1 if rest.strip().isdigit() else None
-                table.sit(name, seat)
+                club.sit(name, table.id, seat)  # the club's rules: one seat per person (issue 14)
                 self._end_watch(("hall", None))  # the player's own App shows his seat
             elif verb == "watch":
                 target = int(rest) if rest.strip().isdigit() else -1
@@ -133,8 +135,8 @@ class Watching:
                     member.say_note(text(self.lang, "no_table", table=rest.strip() or "?"))
                     return
                 if table is not None:
-                    table.unwatch(name)
-                club.tables[target].watch(name)
+                    club.unwatch(name, table.id)
+                club.watch(name, target)
                 self.watching = target
                 self._start_rewatch()
             elif verb == "leave":
@@ -145,7 +147,9 @@ class Watching:
                 member.say_note(text(self.lang, "help"))
             else:
                 member.say_note(text(self.lang, "unknown", cmd=word[:20]))
-        except Exception as err:  # the engine's refusal (TableError) is the player's answer
+        except IllegalAction as err:  # the club's or the table's refusal, in the watcher's language
+            member.say_note(explain(err, self.lang, self.ascii))
+        except Exception as err:
             member.say_note(str(getattr(err, "message", err)))
 
     def _look(self, table: Any) -> str:

@@ -12,8 +12,8 @@ Interface used by ``net/``::
   stand-in bot, then the table's grace: ``engine.autoplay``).  A player
   who sits at a table finds himself at it when he comes back.
 - ``watch N`` calls ``on_watch(N)`` when given (net moves the session to the
-  shared spectator view, which calls ``table.watch(name)`` and
-  ``table.unwatch(name)`` for that session: each session counts once);
+  shared spectator view, which calls ``club.watch(name, table_id)`` and
+  ``club.unwatch(name, table_id)`` for that session: each session counts once);
   otherwise it watches and shows the table read-only inside this app.
 - ``prefs`` (``tui.text.prefs.Prefs``: bell, mode…, kept in the store by net),
   ``ring()`` (BEL through the session's link, when it becomes the player's
@@ -147,15 +147,15 @@ class ClubApp(App):
         while isinstance(self.screen, TableScreen):
             table = self.screen.table
             if self.player in table.spectators:
-                table.unwatch(self.player)
+                self.club.unwatch(self.player, table.id)
             self.pop_screen()
 
     def watch(self, table_id: int) -> None:
-        table = self.club.table(table_id)
+        self.club.table(table_id)  # no such table: the club's refusal
         if self.on_watch is not None:
             self.on_watch(table_id)  # net's shared view watches (and unwatches) for this session
         else:
-            table.watch(self.player or "")
+            self.club.watch(self.player or "", table_id)
             self.show_table(table_id)
 
     def set_lang(self, lang: str) -> None:

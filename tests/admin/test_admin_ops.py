@@ -125,11 +125,11 @@ def test_seat_bot_and_table_settings_on_open(club):
     from engine.admin_ops import seat_bot
 
     table = club.tables[1]
-    assert seat_bot(table, "3") == (2, "bot-Mitya")
+    assert seat_bot(club, table, "3") == (2, "bot-Mitya")
     with pytest.raises(AdminError, match="Seat 3 is taken"):
-        seat_bot(table, "3")
+        seat_bot(club, table, "3")
     with pytest.raises(AdminError, match="seats 1–4"):
-        seat_bot(table, "0")
+        seat_bot(club, table, "0")
     opened = open_table(club, "french3", ["clock=20", "grace=90", "bots=fill"])
     settings = opened.auto.settings
     assert (settings.clock, settings.grace, settings.fill) == (20.0, 90.0, True)

@@ -134,6 +134,8 @@ MESSAGES: dict[str, str] = {
     "table.need_players": "Waiting for {count:plural:one more player|# more players}.",
     "table.no_deal": "No deal is being played; type start when you are ready.",
     "club.no_table": "There is no table {table}.",
+    "club.guest_sit": "Guests may watch and talk but not sit down to play: make a key with  ssh-keygen -t ed25519  and connect again to get a name.",
+    "club.table_closing": "The house is closing table {table}; no one sits down there now.",
     "chat.empty": "Say what? Type say and your words.",
     "refuse.not_turn": "It is not your turn; waiting for {names}.",
     "refuse.cannot": "You cannot {verb} now; you may {verbs}.",

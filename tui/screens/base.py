@@ -171,7 +171,7 @@ class ClubScreen(Screen):
             if table is None or app.player not in table.seats:
                 self.error(self.t("table.not_seated"))
                 return
-            table.stand(app.player)
+            app.club.stand(app.player, table.id)
             self.say_line(self.t("cmd.stood", id=table.id))
             app.show_hall()
         elif verb == "leave":
@@ -246,7 +246,7 @@ class ClubScreen(Screen):
         if verb == "watch":
             app.watch(table.id)
             return
-        if app.guest:
+        if app.guest:  # the club refuses too (Club.sit); said here before parsing the seat
             self.error(self.t("cmd.guest_sit"))
             return
         if app.player not in table.seats:
@@ -256,10 +256,7 @@ class ClubScreen(Screen):
                     self.error(self.t("cmd.bad_seat", value=args[1]))
                     return
                 seat = int(args[1]) - 1
-            elsewhere = app.club.where(app.player)
-            if elsewhere is not None and elsewhere is not table:
-                raise IllegalAction("", key="table.already_seated", params={"table": elsewhere.id})
-            seat = table.sit(app.player, seat)
+            seat = app.club.sit(app.player, table.id, seat)  # the club's rules: one seat, no guest, not closing
             self.say_line(self.t("cmd.sat", id=table.id, seat=seat + 1))
         app.show_table(table.id)
 
@@ -280,7 +277,7 @@ class ClubScreen(Screen):
                 self.error(self.t("cmd.bad_seat", value=args[1]))
                 return
             seat = int(args[1]) - 1
-        name = table.sit_bot(seat)
+        name = app.club.sit_bot(table.id, seat, by=app.player)
         if self.table_here() is not table:  # at that table its log tells it already: once (issue 13 item 17)
             self.say_line(self.t("cmd.bot_sat", name=name, id=table.id, seat=(table.seat_of(name) or 0) + 1))
 

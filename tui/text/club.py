@@ -253,9 +253,7 @@ class TextClub:
         self.say_line(self.t("cmd.left_table"))
 
     def watch(self, table_id: int) -> None:
-        table = self.club.table(table_id)
-        if self.player not in table.seats:
-            table.watch(self.player or "")
+        self.club.watch(self.player or "", table_id)  # a seated player just sees his seat
         self.show_table(table_id)
 
     def _leave_table(self) -> None:
@@ -264,7 +262,7 @@ class TextClub:
             self._unsubscribe = None
         table = self.table
         if table is not None and self.player in table.spectators:
-            table.unwatch(self.player)
+            self.club.unwatch(self.player, table.id)
         self.here = None
         self._prompt = ""
         self._my_turn = False
