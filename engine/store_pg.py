@@ -22,9 +22,15 @@ for word.  Only the engine underneath differs; why these settings:
   refused (``StoreError``, 75) and the table rebuilds itself from its journal,
   as with SQLite.  Connecting waits at most ``connect_timeout`` (5 s).
 * **a lost connection** (PostgreSQL restarted, the network cut) fails the
-  write under way (refused, not shown); the next write connects again, so the
-  club goes on once the database is back.  ``check()`` says whether it can be
-  reached (the admin console's probe).
+  write under way (refused, not shown); a later write connects again, so the
+  club goes on once the database is back.  A failed connect is not tried
+  again for a while (1 s, doubling to 30 s: writes meanwhile are refused at
+  once), so an unreachable database costs the loop one ``connect_timeout``
+  now and then, not one per action; over TCP, ``tcp_user_timeout`` and
+  keepalives (unless the URL sets them) make a cut network fail a write in
+  ~2 s instead of TCP's minutes.  ``check()`` (the vanished-file probe of the
+  SQLite store) has nothing permanent to report here and says None;
+  ``reachable()`` says why the database cannot be reached now, if it cannot.
 * **exclusive=True** holds a session advisory lock for the store's lifetime,
   so a second ``sukno serve`` on the same database stops with a clear message
   (several nodes on one database are the next step: table leases).
@@ -99,6 +105,11 @@ WRITE_WAIT = 0.05
 """How long the server's store (``exclusive=True``) lets a write wait for a row lock (s)."""
 
 SCHEMES = ("postgresql://", "postgres://")
+RETRY_FIRST, RETRY_MAX = 1.0, 30.0
+"""After a failed connect, writes are refused at once for this long (doubling up to the max)."""
+TCP_DEFAULTS = {"tcp_user_timeout": 2000, "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
+                "keepalives_count": 2}
+"""libpq options for TCP (ignored on a Unix socket) unless the URL sets them: a cut network fails fast."""
 _LOCK_SERVER = 0x5375_6B6E_6F00_0001  # "Sukno" + 1: one sukno serve per database
 _LOCK_MIGRATE = 0x5375_6B6E_6F00_0002
 
@@ -238,6 +249,9 @@ class PgStore:
         self._statement_ms = max(1, int(statement_timeout * 1000))
         self._db: Any = None
         self._closed = False
+        self._backoff = 0.0  # seconds until the next connect after a failed one (0: at once)
+        self._retry_at = 0.0
+        self._unreachable = ""
         self._lock = threading.RLock()
         self._depth = 0
         self.gone: str | None = None
@@ -255,10 +269,21 @@ class PgStore:
     # --- opening ------------------------------------------------------------
 
     def _connect(self) -> Any:
+        now = time.monotonic()
+        if now < self._retry_at:
+            raise StoreError(self._unreachable, 75)
+        options: dict[str, Any] = {"connect_timeout": max(2, int(self._connect_timeout))}
+        given = _conninfo.conninfo_to_dict(self.url)
+        options.update({key: value for key, value in TCP_DEFAULTS.items() if key not in given})
         try:
-            db = psycopg.connect(self.url, autocommit=True, connect_timeout=max(1, int(self._connect_timeout)))
+            db = psycopg.connect(self.url, autocommit=True, **options)
         except psycopg.Error as err:
-            raise self._translate(err) from None
+            failure = self._translate(err)
+            self._backoff = min(RETRY_MAX, self._backoff * 2) if self._backoff else RETRY_FIRST
+            self._retry_at = time.monotonic() + self._backoff
+            self._unreachable = f"{failure.message} (tried again in {self._backoff:g} s)"
+            raise failure from None
+        self._backoff, self._retry_at = 0.0, 0.0
         try:
             db.execute(f"SET synchronous_commit = {self.synchronous_commit}")
             db.execute(f"SET lock_timeout = {self._lock_ms}")
@@ -312,7 +337,14 @@ class PgStore:
         return int(row[0] or 0)
 
     def check(self) -> str | None:
-        """A probe between writes: why nothing can be written now (PostgreSQL unreachable), or None."""
+        """Nothing is ever lost for good here (a refused write is tried again later): None.
+
+        The server's probe (``net.admin_commands``) tells everyone the book is gone and stops when this
+        says anything: right for a deleted SQLite file, wrong for a database that is restarting."""
+        return None
+
+    def reachable(self) -> str | None:
+        """Why PostgreSQL cannot be reached now (one ``SELECT 1``), or None."""
         with self._lock:
             if self._closed:
                 return "the store is closed"

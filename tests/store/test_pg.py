@@ -107,7 +107,8 @@ def test_a_lost_connection_refuses_one_write_and_the_next_connects_again(pg_url:
     with pytest.raises(StoreError, match="cannot be reached") as err:
         store.post([(GRANTS, -5), ("Anna", 5)])
     assert err.value.exit_status == 75
-    assert store.check() is None  # connected again
+    assert store.reachable() is None  # connected again
+    assert store.check() is None  # never "gone for good" (that stops the server's probe)
     store.post([(GRANTS, -7), ("Anna", 7)])
     assert store.balance("Anna") == 107 and store.ledger_sum() == 0
     store.check_ledger()
@@ -193,3 +194,28 @@ def test_synchronous_commit_is_what_the_store_says(pg_url: str) -> None:
             assert store._db.execute("SHOW synchronous_commit").fetchone()[0] == mode  # noqa: SLF001
     with pytest.raises(ValueError):
         PgStore(pg_url, synchronous_commit="on; DROP TABLE account")
+
+
+def test_an_unreachable_database_is_not_tried_again_at_every_write(pg_url: str, monkeypatch) -> None:
+    """After a failed connect, writes are refused at once until the retry time: the loop waits once."""
+    store = PgStore(pg_url)
+    store.create_account("Anna", grant=100)
+    tries = []
+    real = psycopg.connect
+
+    def refused(*args, **kwargs):  # PostgreSQL is away
+        tries.append(1)
+        raise psycopg.OperationalError("connection refused")
+
+    store._db.close()  # noqa: SLF001 - the connection is lost ...
+    monkeypatch.setattr(psycopg, "connect", refused)  # ... and the database cannot be reached
+    for _ in range(5):
+        with pytest.raises(StoreError, match="cannot be reached") as err:
+            store.touch("Anna")
+        assert err.value.exit_status == 75
+    assert len(tries) == 1 and "tried again in 1 s" in (store.reachable() or "")
+    monkeypatch.setattr(psycopg, "connect", real)
+    store._retry_at = 0.0  # noqa: SLF001 - the second is over
+    store.touch("Anna", now=7.0)
+    assert store.account("Anna").last_seen == 7.0  # type: ignore[union-attr]
+    store.close()
