@@ -41,6 +41,16 @@ for word.  Only the engine underneath differs; why these settings:
   The store lives in the connection's ``current_schema()`` (``public``, or
   what ``options=-csearch_path=…`` in the URL says).
 
+**Table leases** (the first piece of several nodes on one club): ``acquire_lease(table, node,
+ttl)`` makes a node the table's one owner under an epoch (a takeover always makes a new epoch, and
+epochs never repeat), ``renew_lease`` keeps it, ``release_lease`` lets it go.  Every write of a
+leased table's journal or money (``append``, ``post(table_id=…)``, ``new_session``, opening and
+closing the journal) checks the epoch in its own transaction, holding the lease row ``FOR SHARE``
+until the commit: a node that lost its lease (paused past it, partitioned) has every write refused
+(``StoreError``, 75), and a takeover waits for the write in flight, so the new owner's replay
+contains it.  Lease times are the database's clock.  A table never leased is written freely (one
+``sukno serve`` alone, as before).  Nothing in the server takes leases yet.
+
 Amounts are ``NUMERIC`` (exact at any size: Стуколка's pot can pass 2**63);
 table ids are kept as JSON text so that ``3`` and ``"3"`` come back as given,
 like SQLite's untyped columns.  Payloads are JSON text, read back as written.
@@ -186,8 +196,21 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             value TEXT NOT NULL,
             PRIMARY KEY (account_id, key))""",
     ),
+    # 6 (PostgreSQL only: several nodes): who owns each live table, under which epoch, until when
+    (
+        """CREATE TABLE table_lease (
+            table_id TEXT PRIMARY KEY,
+            node TEXT NOT NULL,
+            epoch BIGINT NOT NULL,
+            expires DOUBLE PRECISION NOT NULL)""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+PG_ONLY_TABLES = ("table_lease",)
+"""Tables the SQLite store has no need of (one process owns every table there)."""
+
+_DB_NOW = "extract(epoch from clock_timestamp())::double precision"
+"""Lease times are the database's clock: the nodes' own clocks never have to agree."""
 
 
 def is_url(text: str | None) -> bool:
@@ -207,6 +230,11 @@ def shown_url(url: str) -> str:
     host = str(info.get("host") or "")
     port = f":{info['port']}" if info.get("port") else ""
     return f"postgresql://{user}{host}{port}/{info.get('dbname') or ''}"
+
+
+def _check_node(node: str) -> None:
+    if not (isinstance(node, str) and 1 <= len(node) <= 64 and node.isprintable()):
+        raise ValueError(f"a node's name is a short printable text, not {node!r}")
 
 
 def _tid_in(table_id: TableId | None) -> str | None:
@@ -252,6 +280,7 @@ class PgStore:
         self._backoff = 0.0  # seconds until the next connect after a failed one (0: at once)
         self._retry_at = 0.0
         self._unreachable = ""
+        self._leases: dict[str, tuple[str, int]] = {}  # table (JSON id) → (node, epoch) this store holds
         self._lock = threading.RLock()
         self._depth = 0
         self.gone: str | None = None
@@ -617,6 +646,8 @@ class PgStore:
         if not moves:
             return None
         with self._tx() as db:
+            if table_id is not None:
+                self._fence(table_id)
             merged: dict[str, int] = {}
             for name, amount in moves.items():  # "anna" and "Anna" are one purse
                 purse = self._purse_name(name)
@@ -699,6 +730,7 @@ class PgStore:
         """Start the journal of a live table; refused if that table already has one."""
         _check_table_id(table_id)
         with self._tx() as db:
+            self._fence(table_id)
             done = db.execute(
                 "INSERT INTO live_table (table_id, opened_at, header) VALUES (%s, %s, %s) "
                 "ON CONFLICT (table_id) DO NOTHING RETURNING 1",
@@ -710,6 +742,7 @@ class PgStore:
     def new_session(self, table_id: TableId, header: TableHeader, *, now: float | None = None) -> None:
         """The table starts a new session: a new header, the old entries dropped."""
         with self._tx() as db:
+            self._fence(table_id)
             self._live(table_id)
             db.execute("DELETE FROM journal WHERE table_id = %s", (_tid_in(table_id),))
             db.execute(
@@ -726,6 +759,7 @@ class PgStore:
         text = _dumps(payload)
         tid = _tid_in(table_id)
         with self._tx() as db:
+            self._fence(table_id)
             row = db.execute("SELECT max(seq) FROM journal WHERE table_id = %s", (tid,)).fetchone()
             seq = int(row[0] or 0) + 1
             if seq == 1:
@@ -755,7 +789,80 @@ class PgStore:
     def close_table_journal(self, table_id: TableId) -> None:
         """The table is gone: drop its journal (save its record first)."""
         with self._tx() as db:
+            self._fence(table_id)
             db.execute("DELETE FROM live_table WHERE table_id = %s", (_tid_in(table_id),))
+
+    # --- table leases (several nodes) ------------------------------------------------------------
+
+    def acquire_lease(self, table_id: TableId, node: str, ttl: float) -> int | None:
+        """Become the owner of ``table_id`` for ``ttl`` seconds: the lease's epoch, or None if another
+        node holds a lease that has not expired.  Taking a lease over always makes a new epoch, and
+        epochs never repeat (releasing keeps the row), so the old owner's writes are refused.
+        Held by this node already: renewed, same epoch."""
+        _check_table_id(table_id)
+        _check_node(node)
+        tid = _tid_in(table_id)
+        with self._tx() as db:
+            row = db.execute(f"SELECT node, epoch, expires > {_DB_NOW} FROM table_lease "
+                             "WHERE table_id = %s FOR UPDATE", (tid,)).fetchone()
+            if row is None:
+                epoch = 1
+                db.execute(f"INSERT INTO table_lease VALUES (%s, %s, 1, {_DB_NOW} + %s)", (tid, node, ttl))
+            else:
+                holder, held, live = row
+                if live and holder != node:
+                    return None
+                mine = live and holder == node and self._leases.get(tid) == (node, int(held))
+                epoch = int(held) if mine else int(held) + 1
+                db.execute(f"UPDATE table_lease SET node = %s, epoch = %s, expires = {_DB_NOW} + %s "
+                           "WHERE table_id = %s", (node, epoch, ttl, tid))
+        self._leases[tid] = (node, epoch)
+        return epoch
+
+    def renew_lease(self, table_id: TableId, ttl: float) -> bool:
+        """Keep this store's lease of ``table_id`` ``ttl`` seconds more; False if it was taken over
+        (or never held): the table is no longer ours to write."""
+        tid = _tid_in(table_id)
+        held = self._leases.get(tid)
+        if held is None:
+            return False
+        with self._tx() as db:
+            done = db.execute(f"UPDATE table_lease SET expires = {_DB_NOW} + %s WHERE table_id = %s "
+                              "AND node = %s AND epoch = %s RETURNING 1", (ttl, tid, *held)).fetchone()
+        return done is not None  # a lost lease stays noted: the next write says it was taken over
+
+    def release_lease(self, table_id: TableId) -> None:
+        """Let another node take the table at once (the row stays, so the next epoch is new)."""
+        tid = _tid_in(table_id)
+        held = self._leases.pop(tid, None)
+        if held is None:
+            return
+        with self._tx() as db:
+            db.execute("UPDATE table_lease SET expires = 0 WHERE table_id = %s AND node = %s AND epoch = %s",
+                       (tid, *held))
+
+    def lease(self, table_id: TableId) -> tuple[str, int, float] | None:
+        """Who holds ``table_id``'s lease: (node, epoch, seconds left, ≤ 0 if expired), or None."""
+        with self._read() as db:
+            row = db.execute(f"SELECT node, epoch, expires - {_DB_NOW} FROM table_lease WHERE table_id = %s",
+                             (_tid_in(table_id),)).fetchone()
+        return None if row is None else (str(row[0]), int(row[1]), float(row[2]))
+
+    def _fence(self, table_id: TableId) -> None:
+        """Inside a write's transaction: refuse it unless this store holds the table's current epoch
+        (a table nobody ever leased is written freely: one server alone).  ``FOR SHARE`` holds the
+        lease row until the commit, so a takeover waits for this write and then replays it."""
+        tid = _tid_in(table_id)
+        row = self._db.execute("SELECT node, epoch FROM table_lease WHERE table_id = %s FOR SHARE",
+                               (tid,)).fetchone()
+        held = self._leases.get(tid)
+        if row is None and held is None:
+            return
+        if row is not None and held == (str(row[0]), int(row[1])):
+            return
+        owner = f"node {row[0]!r} holds it (epoch {row[1]})" if row is not None else "nobody holds it"
+        mine = f"this store's lease (epoch {held[1]}) was taken over" if held else "this store holds no lease"
+        raise StoreError(f"table {table_id!r} is not this node's to write: {mine}; {owner}", 75)
 
     # --- finished records -------------------------------------------------------------------
 
