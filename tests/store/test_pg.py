@@ -219,3 +219,25 @@ def test_an_unreachable_database_is_not_tried_again_at_every_write(pg_url: str, 
     store.touch("Anna", now=7.0)
     assert store.account("Anna").last_seen == 7.0  # type: ignore[union-attr]
     store.close()
+
+
+def test_export_reads_a_record_from_postgresql(pg_url: str) -> None:
+    import json
+    import random
+
+    from store_play import open_table, step
+
+    names = ["Anna", "Boris", "Vera", "Gleb"]
+    with PgStore(pg_url) as store:
+        for name in names:
+            store.create_account(name)
+        table = open_table(store, 3, "stukolka", names, 2, {"variant": "b", "rounds": 1})
+        rng = random.Random(1)
+        while not table.sessions:
+            step(store, table, rng)
+        kept = store.get_record(table.sessions[0])
+    done = sukno("export", str(table.sessions[0]), "--store", pg_url)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == kept.to_json()
+    missing = sukno("export", "999999", "--store", pg_url)
+    assert missing.returncode == 65 and "no record number 999999" in missing.stderr
