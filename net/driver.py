@@ -29,13 +29,13 @@ from pathlib import Path
 from typing import Any, BinaryIO, Literal, Protocol, TextIO
 
 from textual import constants, events
-from textual._xterm_parser import XTermParser
 from textual.app import App
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
 from net.limits import TokenBucket
+from net import textual_compat as tc
 
 _LINK_ATTR = "_sukno_link"
 _HOLD_AFTER = frozenset({"enter", "tab", "shift+tab"})
@@ -101,8 +101,7 @@ def quiet_app(app: App[Any]) -> None:
     """
     import sys
 
-    app._capture_stdout = sys.__stdout__  # type: ignore[assignment]
-    app._capture_stderr = sys.__stderr__  # type: ignore[assignment]
+    tc.quiet_streams(app, sys.__stdout__, sys.__stderr__)
     commands = app.get_system_commands
 
     def without_screenshot(screen: Any) -> Any:
@@ -117,11 +116,11 @@ def full_frame(app: App[Any]) -> str:
 
     ``render_update(full=True)`` would clear the compositor's dirty regions and
     the next diff would miss them (NET.md); rendering the strips does not.
-    Must run inside the app's context (``with app._context()``).
+    Must run inside the app's context (``with textual_compat.app_context(app)``).
     """
     screen = app.screen
     console = app.console
-    strips = screen._compositor.render_strips()
+    strips = tc.render_strips(screen)
     out = ["\x1b[0m\x1b[H\x1b[2J"]
     for y, strip in enumerate(strips):
         out.append(f"\x1b[{y + 1};1H")
@@ -146,7 +145,7 @@ class SSHDriver(Driver):
         super().__init__(app, debug=debug, mouse=mouse, size=size)
         self._link: Link = getattr(app, _LINK_ATTR)
         setattr(self._link, "driver", self)
-        self._parser = XTermParser()
+        self._parser = tc.new_parser()
         self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
         self._buffer: list[str] = []
         self._input = True
@@ -179,7 +178,7 @@ class SSHDriver(Driver):
         data = "".join(self._buffer)
         self._buffer.clear()
         self._frames += 1
-        if self._early is not None and self._app._running:
+        if self._early is not None and tc.app_started(self._app):
             # The first frame is drawn, so the screen can take keys: replay what came early.
             early, self._early = self._early, None
             self._loop.call_soon(self._replay, early)
@@ -194,10 +193,10 @@ class SSHDriver(Driver):
             return
         self._stale = False
         app = self._app
-        if not app._running or app._closed:
+        if not tc.app_live(app):
             return
         try:
-            with app._context():
+            with tc.app_context(app):
                 frame = full_frame(app)
         except Exception:  # no screen yet, or the app is ending: nothing to repaint
             return
@@ -223,14 +222,10 @@ class SSHDriver(Driver):
         keeps up to 1024 parsers (and the Key events it returned, whose sender is
         an App) process-wide; each parser's generator holds its last Key.  So a
         finished session's whole App stayed in memory.  Close the generator and
-        empty that cache (it only saves re-parsing a key sequence).
+        empty that cache (it only saves re-parsing a key sequence):
+        ``textual_compat.drop_parser``.
         """
-        try:
-            self._parser._gen.close()
-        except Exception:
-            pass
-        self._parser._tokens.clear()
-        XTermParser._parse_extended_key.cache_clear()
+        tc.drop_parser(self._parser)
 
     def disable_input(self) -> None:
         self._input = False
@@ -288,7 +283,7 @@ class SSHDriver(Driver):
                 self._deliver(message)
         except Exception:  # ParseError or worse: a sequence the parser chokes on
             # must not end the session: start afresh.
-            self._parser = XTermParser()
+            self._parser = tc.new_parser()
         if self._pending:
             self._parse_handle = self._loop.call_soon(self._parse_some)
         else:
@@ -321,8 +316,7 @@ class SSHDriver(Driver):
         self._pump_handle = None
         if self._holding or not self._input:
             return
-        queue = getattr(self._app, "_message_queue", None)
-        if queue is not None and queue.qsize() >= PUMP_SLICE:  # still busy with the last slice
+        if tc.queued_messages(self._app) >= PUMP_SLICE:  # still busy with the last slice
             self._pump_handle = self._loop.call_later(0.002, self._pump)
             return
         for _ in range(PUMP_SLICE):
@@ -350,7 +344,7 @@ class SSHDriver(Driver):
             return True
         pumps = [app, screen, app.focused]
         return screen.is_mounted and all(
-            p is None or (p._message_queue.empty() and not p._next_callbacks) for p in pumps
+            p is None or tc.pump_idle(p) for p in pumps
         )
 
     def _maybe_release(self) -> None:
@@ -372,7 +366,7 @@ class SSHDriver(Driver):
         if self._tick_handle is not None:
             self._tick_handle.cancel()
             self._tick_handle = None
-        if self._parser._timeout_time is not None:
+        if tc.parser_waiting(self._parser):
             delay = constants.ESCAPE_DELAY + 0.005
             self._tick_handle = self._loop.call_later(delay, self._tick)
 
@@ -384,7 +378,7 @@ class SSHDriver(Driver):
             for message in self._parser.tick():
                 self._deliver(message)
         except Exception:
-            self._parser = XTermParser()
+            self._parser = tc.new_parser()
 
     def resize(self, width: int, height: int) -> None:
         """The client's window changed size."""

@@ -32,6 +32,7 @@ from textual.app import App
 from textual.driver import Driver
 from textual.geometry import Size
 
+from net import textual_compat as tc
 from net.driver import full_frame, quiet_app
 from tui.limits import COMMAND_MAX
 
@@ -278,7 +279,7 @@ class Hub:
             else:
                 member.wire.send(payload + member.caret)
             self.bytes_out += len(payload)
-        if not self.ready.is_set() and self.app._running:
+        if not self.ready.is_set() and tc.app_started(self.app):
             self.ready.set()
         if any(m.stale for m in self.members):
             self._schedule_poll()
@@ -286,7 +287,7 @@ class Hub:
     def full_screen(self) -> bytes:
         """The whole current view (cached until the next frame)."""
         if self._full is None:
-            with self.app._context():
+            with tc.app_context(self.app):
                 self._full = full_frame(self.app).encode("utf-8", "replace")
         return self._full
 
@@ -296,7 +297,7 @@ class Hub:
     async def join(self, member: Member) -> bool:
         """Add a watcher once the App has drawn; False if the App could not start."""
         await self.ready.wait()
-        if not self.app._running or self.app._closed:
+        if not tc.app_live(self.app):
             return False
         member.wire.send(ENTER_WATCH_MODE.encode())
         member.stale = False
@@ -336,7 +337,7 @@ class Hub:
 
     async def close(self) -> None:
         self._cancel_poll()
-        if self.app._running:
+        if tc.app_started(self.app):
             self.app.exit()
         try:
             await asyncio.wait_for(asyncio.shield(self.task), 5)

@@ -8,12 +8,18 @@ running later: eagerly run, the coroutine sends its failure or success reply
 before the connection has recorded the handler, asyncssh drops the reply as
 stale, and the client waits forever after "Authentications that can continue".
 So the club's loop keeps ordinary (lazy) tasks, as 3.11 always had.
+
+Below that, every private Textual name the driver and the spectator hub read,
+each behind one small function (``PRIVATE_NAMES`` lists them, and why).
 """
 
 from __future__ import annotations
 
 import asyncio
+from contextlib import AbstractContextManager
 from typing import Any
+
+from textual._xterm_parser import XTermParser  # a private module: Textual's only key parser
 
 _GUARD = "_sukno_lazy_tasks"
 
@@ -34,3 +40,86 @@ def keep_tasks_lazy(loop: asyncio.AbstractEventLoop) -> None:
 
     loop.set_task_factory = set_task_factory  # type: ignore[method-assign]
     setattr(loop, _GUARD, True)
+
+
+# -- private names the driver (net/driver.py) and the spectator hub (net/spectate.py) use --------
+#
+# Each is wrapped by one small function, so a Textual upgrade that renames one breaks here, in
+# one place, and tests/net/test_textual_compat.py names the missing attribute.  Textual is pinned
+# (pyproject.toml) to the range those checks pass on.
+
+PRIVATE_NAMES: dict[str, str] = {
+    "textual._xterm_parser.XTermParser": "the key/mouse parser a driver feeds (feed, tick)",
+    "XTermParser._parse_extended_key.cache_clear": "an lru_cache on a method: holds parsers and Apps",
+    "XTermParser()._gen.close": "the parser's generator, holding its last Key",
+    "XTermParser()._tokens.clear": "the parser's pending tokens",
+    "XTermParser()._timeout_time": "set while a lone Escape waits to become a key",
+    "App._capture_stdout / App._capture_stderr": "where an App redirects print(): the server's streams",
+    "App._running / App._closed": "whether an App is up",
+    "App._context": "the context (active_app…) a render must run in",
+    "Screen._compositor.render_strips": "the whole screen's strips, without clearing dirty regions",
+    "MessagePump._message_queue / _next_callbacks": "whether an App or widget has work queued",
+    "Driver._app": "the App a driver serves (set by Driver.__init__)",
+}
+"""Every private Textual name sukno reads, and why (checked by tests/net/test_textual_compat.py)."""
+
+
+def new_parser() -> XTermParser:
+    """A fresh key/mouse parser (Textual's own; ``feed(text)`` and ``tick()`` are its public half)."""
+    return XTermParser()
+
+
+def parser_waiting(parser: XTermParser) -> bool:
+    """The parser holds a lone Escape that becomes a key after ``constants.ESCAPE_DELAY``."""
+    return parser._timeout_time is not None
+
+
+def drop_parser(parser: XTermParser) -> None:
+    """Let a finished session's App go: close the parser's generator and empty the class cache.
+
+    ``XTermParser._parse_extended_key`` is an ``lru_cache`` on a method: it keeps up to 1024
+    parsers (and the Key events they returned, whose sender is an App) process-wide."""
+    try:
+        parser._gen.close()
+    except Exception:
+        pass
+    parser._tokens.clear()
+    XTermParser._parse_extended_key.cache_clear()
+
+
+def quiet_streams(app: Any, stdout: Any, stderr: Any) -> None:
+    """Point the App's stdout/stderr capture at ``stdout``/``stderr`` (the real streams: a no-op swap)."""
+    app._capture_stdout = stdout
+    app._capture_stderr = stderr
+
+
+def app_started(app: Any) -> bool:
+    """The App runs (its message loop is up), closed or not."""
+    return bool(app._running)
+
+
+def app_live(app: Any) -> bool:
+    """The App runs and is not closed: it can draw and take messages."""
+    return bool(app._running) and not app._closed
+
+
+def app_context(app: Any) -> AbstractContextManager[Any]:
+    """The App's context (``active_app``…), which rendering outside its own tasks needs."""
+    return app._context()
+
+
+def render_strips(screen: Any) -> list[Any]:
+    """The whole screen as strips, leaving the compositor's dirty regions for the next diff."""
+    return screen._compositor.render_strips()
+
+
+def pump_idle(pump: Any) -> bool:
+    """An App, screen or widget has no message queued and no callback pending."""
+    return pump._message_queue.empty() and not pump._next_callbacks
+
+
+def queued_messages(pump: Any) -> int:
+    """How many messages an App has queued (0 if it has no queue yet)."""
+    queue = getattr(pump, "_message_queue", None)
+    return 0 if queue is None else queue.qsize()
+

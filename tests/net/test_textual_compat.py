@@ -68,3 +68,89 @@ async def test_the_guard_undoes_an_eager_factory_already_set_and_lets_others_thr
         assert loop.get_task_factory() is factory
     finally:
         loop.set_task_factory(None)
+
+
+# -- the private names behind net/textual_compat.py (issue 14 step 2) ---------------------------
+
+import textual  # noqa: E402
+from textual.driver import Driver  # noqa: E402
+
+from net import textual_compat as tc  # noqa: E402
+
+
+def _need(obj: object, path: str, why: str) -> object:
+    """Follow ``path`` from ``obj``, failing with the missing name and what sukno uses it for."""
+    for name in path.split("."):
+        if not hasattr(obj, name):
+            raise AssertionError(
+                f"Textual {textual.__version__} has no {type(obj).__name__}.{name} (in {path}): "
+                f"net/textual_compat.py must change — sukno uses it for {why}"
+            )
+        obj = getattr(obj, name)
+    return obj
+
+
+def test_the_parsers_private_names_have_their_shape() -> None:
+    parser_cls = _need(__import__("textual._xterm_parser", fromlist=["XTermParser"]), "XTermParser", "the key parser")
+    assert callable(_need(parser_cls, "_parse_extended_key.cache_clear", "letting finished Apps go"))
+    parser = tc.new_parser()
+    assert isinstance(parser, parser_cls)
+    assert callable(_need(parser, "feed", "parsing keys")) and callable(_need(parser, "tick", "a lone Escape"))
+    assert callable(_need(parser, "_gen.close", "letting finished Apps go"))
+    assert callable(_need(parser, "_tokens.clear", "letting finished Apps go"))
+    _need(parser, "_timeout_time", "waiting for a lone Escape")
+    keys = list(parser.feed("a\x1b"))
+    assert [getattr(k, "key", None) for k in keys] == ["a"] and tc.parser_waiting(parser)
+    tc.drop_parser(parser)  # twice is harmless
+    tc.drop_parser(parser)
+
+
+class _Drawn(App[None]):
+    seen: dict[str, object] = {}
+
+    def on_mount(self) -> None:
+        self.set_timer(0.05, self._look)
+
+    def _look(self) -> None:
+        self.seen["compositor"] = hasattr(self.screen, "_compositor")
+        self.seen["live"] = tc.app_live(self)
+        self.seen["idle"] = tc.pump_idle(self.screen)
+        self.seen["queued"] = tc.queued_messages(self)
+        with tc.app_context(self):
+            self.seen["strips"] = len(tc.render_strips(self.screen))
+        self.exit()
+
+
+async def test_the_apps_private_names_have_their_shape() -> None:
+    app = _Drawn()
+    for path in ("_capture_stdout", "_capture_stderr", "_running", "_closed", "_is_mounted", "_context",
+                 "_message_queue", "_next_callbacks"):
+        _need(app, path, tc.PRIVATE_NAMES.get(path, "the driver and the spectator hub"))
+    assert not tc.app_started(app) and not tc.app_live(app) and tc.queued_messages(app) == 0
+    tc.quiet_streams(app, None, None)
+    assert app._capture_stdout is None and app._capture_stderr is None
+    await app.run_async(headless=True, size=(30, 7))
+    assert app.seen.get("compositor"), f"Textual {textual.__version__} has no Screen._compositor: net/textual_compat.py must change"
+    assert app.seen["live"] is True and app.seen["strips"] == 7, app.seen
+    assert isinstance(app.seen["idle"], bool) and isinstance(app.seen["queued"], int)
+    assert not tc.app_live(app)
+
+
+async def test_a_drivers_private_names_have_their_shape() -> None:
+    class _Null(Driver):
+        def write(self, data: str) -> None: ...
+        def start_application_mode(self) -> None: ...
+        def disable_input(self) -> None: ...
+        def stop_application_mode(self) -> None: ...
+
+    app = App[None]()
+    driver = _Null(app, size=(80, 24))
+    assert _need(driver, "_app", "the App a driver serves") is app
+    assert _need(driver, "_size", "the window's size") == (80, 24)
+    assert _need(driver, "_loop", "scheduling input") is asyncio.get_running_loop()
+
+
+def test_screen_compositor_render_strips_exists() -> None:
+    from textual._compositor import Compositor
+
+    assert callable(_need(Compositor, "render_strips", "a watcher's whole screen"))
