@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from typing import TYPE_CHECKING
 
 from net.config import Config
@@ -49,6 +49,58 @@ Refused at the door a client shows only "connection closed" (no SSH client print
 the line sent before the version), so the door refuses on the caps only past this
 margin; the rate (``connection_burst``, ``connections_per_minute``) is what stops a flood.
 """
+
+
+class StartQueue:
+    """One player's App starts at a time; those waiting are served one address at a time.
+
+    Mounting an App holds the loop 20-60 ms a step: ten at once put all their
+    steps in each turn of the loop and everyone else waited (issue 12, items 1
+    and 6).  In turn, each costs the others one step at most; and round robin
+    by address means a storm from one address waits behind itself, while a
+    stranger from another address is next.
+    """
+
+    def __init__(self) -> None:
+        self._busy = False
+        self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+
+    def waiting(self) -> int:
+        return sum(len(q) for q in self._waiting.values())
+
+    async def turn(self, peer: str) -> None:
+        """Wait until this start may go (then ``release`` must follow)."""
+        if not self._busy and not self._waiting:
+            self._busy = True
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(peer, deque()).append(future)
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self.release()  # the turn came as we were cancelled: pass it on
+            else:
+                queue = self._waiting.get(peer)
+                if queue is not None and future in queue:
+                    queue.remove(future)
+                    if not queue:
+                        del self._waiting[peer]
+            raise
+
+    def release(self) -> None:
+        """The current start is done: the next address in turn goes."""
+        while self._waiting:
+            peer, queue = next(iter(self._waiting.items()))
+            future = queue.popleft()
+            if queue:
+                self._waiting.move_to_end(peer)  # its next start waits behind the other addresses
+            else:
+                del self._waiting[peer]
+            if not future.done():
+                future.set_result(None)
+                return
+        self._busy = False
 
 
 class Limits:

@@ -29,7 +29,7 @@ from net.collector import collect_when_quiet, tune_gc
 from net.config import Config
 from net.door import Door
 from net.identity import StoreAccounts
-from net.limits import Limits
+from net.limits import Limits, StartQueue
 from net.runtime import Runtime
 from net.session import START_TIMEOUT, Session, _club_app, locale_of
 from net.spectate import Hubs, HubKey
@@ -235,6 +235,8 @@ class SuknoServer:
         self.hubs = Hubs(spectator_app or self._spectator_app, config.buckets,
                          buffer_limit=config.buffer_limit, reserve_rows=0)
         self.sessions: set[Session] = set()
+        self.app_starts = StartQueue()
+        """One player's App mounts at a time, addresses in turn (``Session._run_in_turn``)."""
         self.connections: set[_Connection] = set()
         """Every SSH connection, with or without a session: ``stop`` closes them all."""
         self.limits = Limits(config, self.sessions)

@@ -35,6 +35,9 @@ log = logging.getLogger("sukno.server")
 START_TIMEOUT = 30.0
 """Seconds a channel may stay open without asking for a shell (when the config has no login timeout)."""
 
+START_TURN = 3.0
+"""Seconds one App's start may hold the others' turn at most (``Session._run_in_turn``)."""
+
 TERM_MAX = 256
 """Characters of the client's TERM kept (nothing reads more; a 30 KB TERM is cut here)."""
 
@@ -329,7 +332,7 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.app = app
         failure: Exception | None = None
         try:
-            await app.run_async(size=self.app_size())
+            await self._run_in_turn(app)
         except Exception as err:  # raised by the App's own shutdown (a broken unmount)
             failure = err
         finally:
@@ -450,6 +453,33 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.text.finish()
         self._end_watch(None)
 
+    async def _run_in_turn(self, app: Any) -> None:
+        """Run the App; its start waits its turn: one App mounts at a time, server-wide.
+
+        Mounting a ``ClubApp`` holds the loop 20-60 ms a step for ~0.15 s; ten
+        sessions starting at once (a storm's admitted ones, ten guests) put all
+        their steps in each turn of the loop, and everyone else waited 1.6 s for
+        an answer.  In turn (``net.limits.StartQueue``: addresses round robin),
+        the others wait behind one App's step at most.
+        """
+        starts = self.server.app_starts
+        await starts.turn(self.conn.peer)
+        try:
+            if self.closed:  # gone while waiting: no App to start
+                return
+            run = asyncio.ensure_future(app.run_async(size=self.app_size()))
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + START_TURN
+            try:
+                while not run.done() and not _app_ready(app) and loop.time() < deadline:
+                    await asyncio.sleep(0.005)
+            except asyncio.CancelledError:
+                run.cancel()
+                raise
+        finally:
+            starts.release()
+        await run
+
     def _exit_app(self, since: float | None = None) -> None:
         """End the App once its first screen is mounted (3 s at most).
 
@@ -462,11 +492,7 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return
         loop = asyncio.get_running_loop()
         since = loop.time() if since is None else since
-        try:
-            ready = bool(app._is_mounted and app.screen.is_mounted)
-        except Exception:  # no screen at all: nothing to wait for
-            ready = True
-        if ready or loop.time() - since > 3:
+        if _app_ready(app) or loop.time() - since > 3:
             app.exit()
         else:
             loop.call_later(0.02, self._exit_app, since)
@@ -520,6 +546,14 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.finish(0, message)
         if self._task is None or not self._task.done():  # never started, or its App hangs
             self._cleanup()
+
+
+def _app_ready(app: Any) -> bool:
+    """The App has mounted its first screen (Textual's exit is safe; the next App may start)."""
+    try:
+        return bool(app._is_mounted and app.screen.is_mounted)
+    except Exception:  # no screen at all: nothing to wait for
+        return True
 
 
 def _club_app(session: Session) -> Any:

@@ -12,7 +12,10 @@ figures include the clients' own SSH work — a pessimistic figure.  A reply is
 timed from Enter to the arrival of the chunk after which Anna's command line is
 empty again: the App clears it and writes the description in the same handler,
 so that frame carries the answer (the hall's log scrolling for other people's
-lines cannot be taken for it).  Attacks:
+lines cannot be taken for it).  Beside it, the server's own loop lag (how late a
+10 ms sleep in the server wakes: p99 and max), free of the clients' scheduling,
+and its longest garbage-collector pass.
+Attacks:
 
 - ``typing`` (item 1): Boris types 16,000 letters at the input rate (1,000 every 250 ms), then Enter;
 - ``typing10`` (item 1): ten guests do it at once (it once took the server to 1.34 GB);
@@ -74,6 +77,28 @@ async def serve(data: Path) -> None:
         profiler.enable()
     print(json.dumps({"port": server.port}), flush=True)
     loop = asyncio.get_running_loop()
+    lags: list[float] = []
+
+    async def lag_meter() -> None:
+        """How late a 10 ms sleep wakes: what the server's loop made everyone wait, client-free."""
+        while True:
+            t0 = loop.time()
+            await asyncio.sleep(0.01)
+            lags.append(loop.time() - t0 - 0.01)
+
+    meter = loop.create_task(lag_meter())
+    import gc
+
+    gc_passes: list[float] = []
+    gc_start = [0.0]
+
+    def on_gc(phase: str, info: dict[str, Any]) -> None:  # the collector's pauses, to tell them apart
+        if phase == "start":
+            gc_start[0] = time.perf_counter()
+        else:
+            gc_passes.append(time.perf_counter() - gc_start[0])
+
+    gc.callbacks.append(on_gc)
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     while line := await reader.readline():
@@ -81,10 +106,15 @@ async def serve(data: Path) -> None:
         if cmd == "stats":
             limits = server.limits
             out = {"sessions": len(server.sessions), "connections": len(server.connections),
-                   "refused_at_door": getattr(limits, "refused_at_door", None)}
+                   "refused_at_door": getattr(limits, "refused_at_door", None),
+                   "lag_p99_ms": round(pct(lags, 99) * 1000, 1), "lag_max_ms": round(max(lags, default=0) * 1000, 1),
+                   "gc_max_ms": round(max(gc_passes, default=0) * 1000, 1)}
+            lags.clear()
+            gc_passes.clear()
             print(json.dumps(out), flush=True)
         elif cmd == "quit":
             break
+    meter.cancel()
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(os.environ["SUKNO_BENCH_PROFILE"])
@@ -475,6 +505,7 @@ async def run(only: list[str], seconds: float) -> None:
         if not ready["ready"]:
             raise SystemExit("Anna never saw the hall:\n" + ready["screen"])
         for attack in attacks:
+            await server.stats()  # the loop's lag is counted from here
             await anna.ask("start")
             await asyncio.sleep(1)
             t0 = time.perf_counter()
@@ -499,10 +530,11 @@ async def run(only: list[str], seconds: float) -> None:
         server.close()
     print()
     print(f"{'attack':<9} {'looks':>5} {'lost':>4} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'RSS MB':>7}"
-          f" {'peak MB':>7}  target p99 <= 100 ms")
+          f" {'peak MB':>7} {'lag p99':>8} {'lag max':>8} {'gc max':>7}  target p99 <= 100 ms")
     for attack, n, lost, p50, p99, mx, rss, peak, spent, note, stats in rows:
         verdict = "ok" if p99 <= 100 else "OVER"
-        print(f"{attack:<9} {n:>5} {lost:>4} {p50:>8.1f} {p99:>8.1f} {mx:>8.1f} {rss:>7.0f} {peak:>7.0f}  {verdict}")
+        print(f"{attack:<9} {n:>5} {lost:>4} {p50:>8.1f} {p99:>8.1f} {mx:>8.1f} {rss:>7.0f} {peak:>7.0f}"
+              f" {stats['lag_p99_ms']:>8.1f} {stats['lag_max_ms']:>8.1f} {stats['gc_max_ms']:>7.1f}  {verdict}")
 
 
 def main() -> None:

@@ -120,3 +120,27 @@ async def test_stranger_gets_his_screen_during_a_storm(tmp_path):
         await until(lambda: any(s.conn.peer == "127.0.0.2" for s in server.sessions), what="the stranger counted")
         for client in held + [stranger]:
             await client.close()
+
+
+async def test_app_starts_go_one_at_a_time_addresses_in_turn():
+    """A storm's queued starts wait behind each other; a stranger's start goes next (net.limits.StartQueue)."""
+    from net.limits import StartQueue
+
+    queue = StartQueue()
+    order: list[str] = []
+
+    async def start(peer: str, label: str) -> None:
+        await queue.turn(peer)
+        order.append(label)
+        await asyncio.sleep(0.01)
+        queue.release()
+
+    first = asyncio.ensure_future(start("storm", "s0"))
+    await asyncio.sleep(0)
+    storm = [asyncio.ensure_future(start("storm", f"s{i}")) for i in range(1, 6)]
+    await asyncio.sleep(0)
+    stranger = asyncio.ensure_future(start("stranger", "x"))
+    await asyncio.gather(first, *storm, stranger)
+    assert order[:3] == ["s0", "s1", "x"]  # the stranger waits for one storm start, not five
+    assert sorted(order) == sorted(["s0", "s1", "s2", "s3", "s4", "s5", "x"])
+    assert queue.waiting() == 0 and not queue._busy

@@ -18,8 +18,10 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.geometry import Offset
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Input
 
 from tui.limits import COMMAND_MAX
@@ -79,7 +81,13 @@ class CommandLine(Input):
             self.post_message(self.TooLong(self.max_length or COMMAND_MAX))
 
     def _watch_value(self, value: str) -> None:
-        super()._watch_value(value)
+        # Textual's Input sets its virtual size on every key, a reactive with layout=True:
+        # each key laid out the whole screen again (~5 ms a key). The line's scroll extent
+        # is all that size means here (no scrollbars), so it is set without a layout.
+        size = Size(self.content_width, 1)
+        if size != self.virtual_size:
+            self.set_reactive(Widget.virtual_size, size)
+        super()._watch_value(value)  # assigns the same size again: no change, no layout
         if self._told_full and len(value) < (self.max_length or COMMAND_MAX):
             self._told_full = False  # room again: the next refusal is told again
 
