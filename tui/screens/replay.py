@@ -28,6 +28,7 @@ from tui.narrate import narrate
 from tui.replay import Frame, frames, money_line
 from tui.text.answers import TRICK_CARDS, TRICK_ENDS
 from tui.widgets.felt import Felt
+from tui.widgets.sheet import has_sheet, sheet_lines
 
 LOG_LINES = 4
 TWO_A_LINE = 6  # from this many seats two hands share a line (Спекулянт's ten still fit 24 rows)
@@ -75,6 +76,7 @@ class ReplayScreen(Screen):
         Binding("home", "go(0)", show=False),
         Binding("end", "go(-1)", show=False),
         Binding("enter", "jump", show=False),
+        Binding("s,f2", "sheet", show=False),
         Binding("escape,q", "back", show=False),
     ]
 
@@ -84,6 +86,7 @@ class ReplayScreen(Screen):
     ReplayScreen #replay-log { height: 1fr; }
     ReplayScreen #replay-money { height: auto; }
     ReplayScreen #replay-keys { height: 1; }
+    ReplayScreen #replay-sheet { height: 1fr; display: none; }
     """
 
     def __init__(self, record_id: int | str, record: Record, viewer: str | None, lang: str, ascii: bool) -> None:
@@ -97,12 +100,14 @@ class ReplayScreen(Screen):
         self.title_text = get_game(record.game).title.get(lang, record.game)
         self.index = 0
         self.typed = ""  # digits of a deal number being typed
+        self.sheet = False  # the score sheet instead of the felt (s)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="replay-head", classes="header")
         yield Felt(id="replay-felt")
         yield Static("", id="replay-hands")
         yield Static("", id="replay-log")
+        yield Static("", id="replay-sheet")
         yield Static("", id="replay-money")
         yield Static("", id="replay-keys", classes="hint")
 
@@ -157,6 +162,16 @@ class ReplayScreen(Screen):
             self.query_one("#replay-keys", Static).update(
                 Text(self.t("replay.no_deal", deal=typed, deals=self.frames[-1].deals), style="red"))
 
+    def action_sheet(self) -> None:
+        """s: the game's score sheet as it stood at this step, in place of the felt; s again: the felt."""
+        if not self.frames or not has_sheet(self.frames[0].view):
+            return
+        self.sheet = not self.sheet
+        for name in ("#replay-felt", "#replay-hands", "#replay-log"):
+            self.query_one(name).display = not self.sheet
+        self.query_one("#replay-sheet").display = self.sheet
+        self.draw()
+
     def action_back(self) -> None:
         if len(self.app.screen_stack) <= 2 and getattr(self.app, "replay_only", False):
             self.app.exit()
@@ -168,6 +183,8 @@ class ReplayScreen(Screen):
     def draw(self) -> None:
         keys = self.query_one("#replay-keys", Static)
         typed = self.t("replay.typed", deal=self.typed) if self.typed else self.t("replay.keys")
+        if not self.typed and self.frames and has_sheet(self.frames[0].view):
+            typed += self.t("replay.key_sheet_off" if self.sheet else "replay.key_sheet")
         keys.update(Text(typed, style="dim"))
         head = self.query_one("#replay-head", Static)
         if not self.frames:
@@ -178,6 +195,9 @@ class ReplayScreen(Screen):
         self.query_one(Felt).show(felt_view(frame), None, self.lang, self.ascii)
         self.query_one("#replay-hands", Static).update(self.hands(frame))
         self.query_one("#replay-log", Static).update(self.story(frame))
+        if self.sheet:
+            self.query_one("#replay-sheet", Static).update(
+                Text("\n").join(sheet_lines(frame.view, self.lang, self.ascii, width=80, rows=20)))
         cash = Text(" " + money_line(self.record, frame, self.lang), style="bold" if frame.over else "")
         sealed = seal_text(frame, self.lang)
         if sealed:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
 
 from engine.cards import Card
 from engine.game import Action
@@ -29,6 +31,8 @@ GAME_ONLY = frozenset(GAME_VERBS) - frozenset(HALL_VERBS)
 
 class TableScreen(ClubScreen):
     """One table, played or watched."""
+
+    BINDINGS = [Binding("f2", "sheet", show=False)]  # the score sheet (tui.screens.sheet)
 
     def __init__(self, table: Table) -> None:
         super().__init__()
@@ -90,6 +94,17 @@ class TableScreen(ClubScreen):
     def hint(self, text: str) -> None:
         self.tview.show_hint(text)
 
+    def action_sheet(self) -> bool:
+        """``score`` or F2: the game's score sheet in place of the felt, or the felt again (issue 21)."""
+        from tui.widgets.sheet import has_sheet
+
+        if not has_sheet({"game": self.table.game_name}):
+            return False
+        shown = not self.tview.sheet_shown
+        self.tview.show_sheet(shown)
+        self.hint(self.t("sheet.keys") if shown else self.tview.hint_text(self.tview.view, self.legal()))
+        return True
+
     def table_here(self) -> Table:
         return self.table
 
@@ -105,6 +120,8 @@ class TableScreen(ClubScreen):
         app = self.club_app
         command = commands.for_game(command, self.table.game_cls.verbs)
         verb = command.verb
+        if verb == "score" and isinstance(self, Screen) and self.action_sheet():
+            return True  # the text mode borrows this method: there ``score`` stays sentences
         if verb == "look" and not any(a.verb == "look" for a in self.legal()):
             return False
         if verb == "ready" and "ready" not in self.table.game_cls.verbs:
@@ -182,6 +199,9 @@ class TableScreen(ClubScreen):
         ``10h``, ``8s``, ``9ч`` and ``тк`` are cards (``commands.parse``), never a position.
         """
         text = line.strip()
+        first = text.split()[0].lower() if text.split() else ""
+        if self.tview.sheet_shown and commands.ALIASES.get(first, first) != "score":
+            self.action_sheet()  # any other line: back to the felt, where its answer shows
         if text.isdigit() and len(text) <= 2 and self.tview.my_hand():
             self.echo(line)
             self.pick(int(text) - 1)

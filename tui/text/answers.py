@@ -187,8 +187,13 @@ def score_text(view: dict[str, Any], lang: str) -> list[str]:
     balances = view.get("balances") or []
     parts = [f"{n} {money(b, lang)}" for n, b in zip(names, balances) if n and isinstance(b, int)]
     lines = [tr(lang, "text.score", money=", ".join(parts))] if parts else [tr(lang, "text.score_none")]
+    from tui.widgets.sheet import sheet_sentences
+
+    told = sheet_sentences(view, lang, False)  # the paper sheet in sentences (issue 21)
     points = sheet(view, lang).plain
-    if points:
+    if told:
+        lines += told
+    elif points:
         lines.append(points + ".")
     return lines
 

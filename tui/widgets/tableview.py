@@ -55,6 +55,7 @@ class TableView(Vertical):
     TableView #theader { height: 1; }
     TableView #hintrow { height: 1; }
     TableView #hint { width: 1fr; height: 1; }
+    TableView #tsheet { height: 1fr; display: none; }
     """
 
     def __init__(self, table: Table, viewer: str | None, *, clock: Callable[[], float] = time.monotonic,
@@ -73,12 +74,14 @@ class TableView(Vertical):
         self._playing: list[tuple[int, Card]] = []  # the cards of the trick being played, from the log
         self.finished: list[tuple[int, Card]] = []  # the trick just taken, shown until the next card lands
         self.finished_by: int | None = None
+        self.sheet_shown = False  # the score sheet in place of the felt, hand and log (tui.widgets.sheet)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="theader", classes="header")
         yield Felt()
         yield Hand()
         yield EventLog()
+        yield Static("", id="tsheet")
         with Horizontal(id="hintrow"):
             yield Static("", id="hint", classes="hint")
             yield TimerBar(clock=self.clock)
@@ -135,6 +138,25 @@ class TableView(Vertical):
         self.show_hint(self.hint_override or self.hint_text(view, legal))
         self.query_one(TimerBar).set_deadline(table.timer_deadline(), self.ascii, self.turn_of(view),
                                                 tr(self.lang, "timer.seconds"))
+        self.draw_sheet()
+
+    def show_sheet(self, on: bool) -> None:
+        """The score sheet instead of the felt, the hand and the log (``score``/F2 toggles it), or back."""
+        self.sheet_shown = on
+        for kind in (Felt, Hand, EventLog):
+            self.query_one(kind).display = not on
+        self.query_one("#tsheet").display = on
+        self.draw_sheet()
+
+    def draw_sheet(self) -> None:
+        if not self.sheet_shown:
+            return
+        from tui.widgets.sheet import sheet_lines
+
+        view = {"game": self.table.game_name, **self.view}
+        lines = sheet_lines(view, self.lang, self.ascii, width=self.size.width or 80,
+                            rows=max(5, (self.size.height or 23) - 2))
+        self.query_one("#tsheet", Static).update(Text("\n").join(lines), layout=False)
 
     def _follow_trick(self, event: Any) -> None:
         """Keep the cards of the trick from the log, so a taken trick can stay whole on the felt for a beat."""
