@@ -100,7 +100,10 @@ def open_table(club: Club, game: str, words: list[str]) -> Table:
     games = registry()
     if game not in games:
         raise AdminError(f"there is no game {game!r}; games: {', '.join(sorted(games))}")
-    options, seats = parse_options(words)
+    private = [w for w in words if w.lower() in ("private", "приватный")]  # ``open GAME private`` (issue 20)
+    options, seats = parse_options([w for w in words if w not in private])
+    if private:
+        options["private"] = "yes"
     settings = table_settings({k: options.pop(k) for k in list(options) if k in SETTING_WORDS})
     try:
         return club.open_table(game, options, seats, settings=settings)
@@ -207,7 +210,7 @@ def admin_view(table: Table) -> tuple[str, dict[str, Any]]:
         text = f"table {table.id} ({table.game_name}): no deal is being played; seats: " + ", ".join(
             n or "·" for n in table.seats
         )
-        return text, {"table": table.id, "in_deal": False, "seats": list(table.seats)}
+        return text, {"table": table.id, "in_deal": False, "seats": list(table.seats), "rail": []}
     view = table.game.view(ADMIN)
     names = view.get("names", table.names())
     hands = view.get("hands") or [None] * len(names)
@@ -223,4 +226,8 @@ def admin_view(table: Table) -> tuple[str, dict[str, Any]]:
     data = {"table": table.id, "in_deal": True, "names": list(names),
             "hands": [[c.text() for c in h] if h is not None else None for h in hands],
             "phase": view.get("phase"), "pot": view.get("pot"), "deal_no": view.get("deal_no")}
+    rail = [f"  rail: {e.event.data.get('name')}: {e.event.data.get('text')}" for e in table.rail.since(0)
+            if e.event.data.get("name")][-20:]
+    lines += rail
+    data["rail"] = [[e.event.data.get("name"), e.event.data.get("text")] for e in table.rail.since(0)][-20:]
     return "\n".join(lines), data

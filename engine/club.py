@@ -44,6 +44,9 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
 - ``subscribe(callback) -> unsubscribe``: ``callback(events)`` for hall events
   (``enter``, ``leave``, ``say``, ``table_open``, ``table_close``) and ``table`` events
   (``data["table"]`` changed: seats, spectators, a deal started or ended).
+- ``social`` (``engine.social.Social``): ignore lists, mutes, away notes, private
+  words (``tell``), link codes; ``set_away``/``set_back``; a table's ``seating``
+  says who may watch and whether the players hear the rail after the deal.
 - ``next_deadline() -> float | None`` and ``tick(now)``: net's runtime wakes
   tables at their deadlines; the engine never reads a clock.
 """
@@ -55,6 +58,7 @@ from typing import Any, Callable
 from engine.game import Event
 from engine.games import registry
 from engine.keeper import TableKeeper
+from engine.social import AWAY_MAX, Seating, Social, SocialError, name_key
 from engine.store import Store, StoreError
 from engine.feed import Callback, Feed, LogEntry
 from engine.table import Table, TableError, sanitize
@@ -62,7 +66,7 @@ from engine.table import Table, TableError, sanitize
 _HALL_KINDS_FROM_TABLES = {"sit", "stand", "watch", "unwatch", "table_ready", "deal_start", "deal_over", "session_over"}
 
 
-_SETTING_KEYS = ("clock", "grace", "fill", "think", "takeover", "kind")
+_SETTING_KEYS = ("clock", "grace", "fill", "think", "takeover", "kind", *Seating.KEYS)
 SETTING_WORDS = (*_SETTING_KEYS, "bots")
 """The words of a table entry (or ``open … k=v``) that are table settings, not game options."""
 
@@ -98,6 +102,7 @@ class Club:
         """Accounts a program plays (role ``bot``, the bot protocol): marked as bots wherever people see them."""
         if store is not None:
             self.robots.update(a.name for a in store.accounts() if a.role == "bot")
+        self.social = Social(store)
         self._seed = seed
         if tables_config is None:
             tables_config = [{"game": name} for name in registry()]
@@ -165,6 +170,7 @@ class Club:
         self.tables[table.id] = table
         table.robots = self.robots
         self.tables = dict(sorted(self.tables.items()))
+        table.chat_check = self.social.check_chat
         table.subscribe(lambda events, tid=table.id: self._table_changed(tid, events))
 
     def balance(self, name: str) -> int:
@@ -263,7 +269,7 @@ class Club:
         if first:
             self._emit([Event("enter", None, {"name": name})])
             table = self.where(name)
-            if table is not None:
+            if table is not None and name not in self.social.away:
                 table.back(name, now)
 
     def leave(self, name: str, now: float | None = None) -> None:
@@ -273,6 +279,8 @@ class Club:
         if count == 1:
             del self._sessions[name]
             self._guests.discard(name)
+            self.social.away.pop(name, None)  # away is a note of the connected
+            self.social.drop_inbox(name)
             for table_id in list(self.tables):
                 self.unwatch(name, table_id, every=True)
             seated = self.where(name)
@@ -299,7 +307,53 @@ class Club:
         clean = sanitize(text)
         if not clean:
             raise TableError("chat.empty", "Say what? Type say and your words.")
+        self.social.check_chat(name)
         self._emit([Event("say", None, {"name": name, "text": clean})])
+
+    def online_name(self, name: str) -> str | None:
+        """The spelling of an online name typed in any case, or None."""
+        wanted = name_key(name)
+        return next((n for n in self._sessions if name_key(n) == wanted), None)
+
+    def watching(self, name: str) -> list[Table]:
+        return [t for t in self.tables.values() if name in t.spectators]
+
+    def tell(self, sender: str, target: str, text: str) -> str:
+        """Private words to one online person; the target's spelling of his name (refusals: ``SocialError``)."""
+        clean = sanitize(text)
+        if not clean:
+            raise SocialError("social.tell_what", "Tell what? Type tell, a name and your words.")
+        self.social.check_chat(sender)
+        to = self.online_name(target)
+        if to is None:
+            raise SocialError("social.not_here", f"{target} is not in the club now.", name=target)
+        for table in self.watching(sender):  # a watcher cannot whisper to a player mid-deal (issue 20)
+            if to in table.seats and table.in_deal():
+                raise SocialError("social.no_tell_player", f"{to} is playing at table {table.id}, which you watch; "
+                                  "tell him when the deal is over.", name=to, table=table.id)
+        self.social.deliver(sender, to, clean)
+        return to
+
+    def set_away(self, name: str, note: str = "", now: float | None = None) -> None:
+        """``away [text]``: a note beside the name; at a table the stand-in plays his turns."""
+        self.social.away[name] = sanitize(note, AWAY_MAX)
+        table = self.where(name)
+        if table is not None:
+            table.away(name, now, kind="stepped_away")
+        self._emit([Event("away", None, {"name": name, "text": self.social.away[name]})])
+
+    def set_back(self, name: str, now: float | None = None) -> bool:
+        """``back``: the note goes, his turns are his again; False if he was not away."""
+        if self.social.away.pop(name, None) is None:
+            return False
+        table = self.where(name)
+        if table is not None:
+            table.back(name, now)
+        self._emit([Event("back", None, {"name": name})])
+        return True
+
+    def is_away(self, name: str) -> bool:
+        return name in self.social.away
 
     # -- events -----------------------------------------------------------------------
 

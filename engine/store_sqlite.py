@@ -172,6 +172,20 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             value TEXT NOT NULL,
             PRIMARY KEY (account_id, key)) WITHOUT ROWID""",
     ),
+    # 6: the social club (issue 20): whom an account ignores, and the house's mutes
+    (
+        """CREATE TABLE account_ignore (
+            account_id INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            other_key TEXT NOT NULL,
+            other TEXT NOT NULL,
+            PRIMARY KEY (account_id, other_key)) WITHOUT ROWID""",
+        """CREATE TABLE mute (
+            name_key TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            until REAL,
+            reason TEXT NOT NULL,
+            by TEXT NOT NULL)""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -565,6 +579,46 @@ class SqliteStore:
                 db.execute("INSERT OR REPLACE INTO account_setting VALUES (?, ?, ?)", (account_id, key, value))
             else:
                 db.execute("DELETE FROM account_setting WHERE account_id = ? AND key = ?", (account_id, key))
+
+    def ignores(self, name: str) -> list[str]:
+        """The names the account ignores (``[]`` for none, or for no such account)."""
+        with self._read() as db:
+            account_id = self._account_id(name)
+            if account_id is None:
+                return []
+            rows = db.execute("SELECT other FROM account_ignore WHERE account_id = ? ORDER BY other_key",
+                              (account_id,))
+            return [str(other) for (other,) in rows]
+
+    def set_ignore(self, name: str, other: str, on: bool) -> None:
+        """The account ignores ``other`` (``on``) or no longer does."""
+        other = _check_name(other)
+        with self._tx() as db:
+            account_id = self._existing(name)
+            if on:
+                db.execute("INSERT OR REPLACE INTO account_ignore VALUES (?, ?, ?)",
+                           (account_id, _name_key(other), other))
+            else:
+                db.execute("DELETE FROM account_ignore WHERE account_id = ? AND other_key = ?",
+                           (account_id, _name_key(other)))
+
+    def mutes(self) -> list[tuple[str, float | None, str, str]]:
+        """The house's mutes: (name, until in wall-clock seconds or None, reason, by)."""
+        with self._read() as db:
+            rows = db.execute("SELECT name, until, reason, by FROM mute ORDER BY name_key").fetchall()
+            return [(str(n), None if u is None else float(u), str(r), str(b)) for n, u, r, b in rows]
+
+    def set_mute(self, name: str, until: float | None, reason: str, by: str) -> None:
+        name = _check_name(name)
+        if len(reason) > 300 or len(by) > 64:
+            raise AccountError("a mute's reason is at most 300 characters")
+        with self._tx() as db:
+            db.execute("INSERT OR REPLACE INTO mute VALUES (?, ?, ?, ?, ?)",
+                       (_name_key(name), name, until, reason, by))
+
+    def clear_mute(self, name: str) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM mute WHERE name_key = ?", (_name_key(name),))
 
     def touch(self, name: str, *, now: float | None = None) -> None:
         """The account was seen now (login, activity)."""

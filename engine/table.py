@@ -80,6 +80,7 @@ from engine.feed import Callback, Feed, LogEntry
 from engine.game import SPECTATOR, Action, Event, Game, IllegalAction
 from engine.games import get_game
 from engine.shuffle import MAX_CUT, FairError, Sealed, SealedDecks, check_cut, new_seed, repeatable_seed
+from engine.social import RAIL_KEEP, Seating, name_key
 from engine.store import NotEnoughMoney, StoreError
 
 if TYPE_CHECKING:
@@ -145,7 +146,10 @@ class Table:
         settings: dict[str, Any] | None = None,
     ):
         self.id = table_id
+        settings = dict(settings or {})
+        rules = {k: settings.pop(k) for k in Seating.KEYS if k in settings}
         try:
+            self.seating = Seating.make(rules)
             self.auto = Autopilot(Settings.make(settings))
         except ValueError as err:
             raise TableError("table.bad_setting", str(err), reason=str(err)) from None
@@ -179,6 +183,11 @@ class Table:
         self.feed = Feed()
         self.robots: set[str] = set()
         """Bot accounts (the club's ``robots``, shared): the view lists those seated here as ``robots``."""
+        self.rail = Feed(keep=RAIL_KEEP)
+        """The watchers' own talk during a deal (issue 20): never in ``feed`` while the deal lasts."""
+        self._rail_deal: list[tuple[str, str]] = []
+        self.chat_check: Callable[[str], None] | None = None
+        """Set by the club: raises for a muted person (``engine.social``)."""
 
     # -- who is here ----------------------------------------------------------------
 
@@ -220,6 +229,7 @@ class Table:
                                  table=self.id)
             raise TableError("table.session_running", "A game is in progress at this table; wait for its end.")
         if not is_bot(name):
+            self.check_sit(name)
             self._bot_makes_room(seat)
         if seat is None:
             free = [i for i, n in enumerate(self.seats) if n is None]
@@ -237,6 +247,8 @@ class Table:
             except NotEnoughMoney as err:
                 raise TableError(err.key, err.message, **err.params) from None
         with self._saving():
+            if not self.seated() and not is_bot(name):
+                self.seating.host = name  # the first to sit at an empty table sets its rules
             self.seats[seat] = name
             self.spectators.discard(name)
             self._watching.pop(name, None)
@@ -276,16 +288,78 @@ class Table:
             events = self._end_session() if self.game is not None else []
             self.seats[seat] = None
             self.ready.discard(name)
+            people = [n for n in self.seated() if not is_bot(n)]
+            if self.seating.host == name:
+                self.seating.host = people[0] if people else None
+            if not people:
+                self.seating.invited.clear()
         self.auto.forget(name)
         self._emit(events + [Event("stand", seat, {"name": name})])
         if not is_bot(name) and self.seated() and all(is_bot(n) for n in self.seated()):
             for bot in self.seated():  # bots do not keep a table nobody plays at
                 self.stand(bot)
 
+    # -- who may sit and watch (engine.social.Seating) ---------------------------------
+
+    def may_watch(self, name: str) -> str | None:
+        """None if ``name`` may watch, else the catalogue key of the refusal."""
+        rules = self.seating
+        if name in self.seats or rules.invited_key(name):
+            return None
+        if rules.watchers == "none":
+            return "table.no_watchers"
+        if rules.private or rules.watchers == "friends":
+            return "table.invite_only"
+        return None
+
+    def check_watch(self, name: str) -> None:
+        key = self.may_watch(name)
+        if key == "table.no_watchers":
+            raise TableError(key, f"Table {self.id} takes no watchers.", table=self.id)
+        if key:
+            raise TableError(key, f"Table {self.id} is private: only those invited may watch or sit.",
+                             table=self.id)
+
+    def check_sit(self, name: str) -> None:
+        rules = self.seating
+        people = [n for n in self.seated() if not is_bot(n)]
+        if rules.private and people and not rules.invited_key(name):
+            raise TableError("table.invite_only", f"Table {self.id} is private: only those invited may watch or sit.",
+                             table=self.id)
+
+    def set_rule(self, name: str, key: str, value: Any) -> None:
+        """``table private`` and friends: only the table's host (the first to sit), between deals."""
+        if name not in self.seats:
+            raise TableError("table.not_seated", "You do not sit at this table.")
+        if self.seating.host is not None and name != self.seating.host:
+            raise TableError("table.not_host", f"Only {self.seating.host}, who sat here first, sets this table's rules.",
+                             host=self.seating.host)
+        try:
+            Seating().set(key, value)  # checked before anything is written
+        except ValueError as err:
+            raise TableError("table.bad_setting", str(err), reason=str(err)) from None
+        with self._saving():
+            self.seating.set(key, value)
+        value = getattr(self.seating, key)
+        shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+        self._emit([Event("rule", None, {"name": name, "rule": key, "value": shown})])
+
+    def invite(self, name: str, guest: str) -> None:
+        """A seated player lets ``guest`` sit or watch at a private table (or one for friends only)."""
+        if name not in self.seats:
+            raise TableError("table.not_seated", "You do not sit at this table.")
+        if name_key(guest) == name_key(name):
+            raise TableError("table.invite_self", "You sit here already.")
+        with self._saving():
+            self.seating.invited.add(guest)
+        self._emit([Event("invite", None, {"name": name, "guest": guest})])
+
     def watch(self, name: str) -> None:
         """One more session of ``name`` watches; the first one makes him a spectator."""
         if name in self.seats:
             return
+        if name not in self.spectators:
+            self.check_watch(name)
         self._watching[name] = self._watching.get(name, 0) + 1
         if name in self.spectators:
             return
@@ -304,11 +378,21 @@ class Table:
         self.spectators.discard(name)
         self._emit([Event("unwatch", None, {"name": name})])
 
-    def say(self, name: str, text: str) -> None:
+    def say(self, name: str, text: str) -> bool:
+        """Chat at the table; a watcher's words during a deal go to the rail (True), never to the players."""
         clean = sanitize(text)
         if not clean:
             raise TableError("chat.empty", "Say what? Type say and your words.")
+        if self.chat_check is not None:
+            self.chat_check(name)
+        if name not in self.seats and self.in_deal():
+            self.rail.publish([Event("rail", None, {"name": name, "text": clean})])
+            if self.seating.rail == "after" and len(self._rail_deal) < RAIL_KEEP:
+                self._rail_deal.append((name, clean))
+            self.feed.notify([Event("rail", None, {})])  # watchers redraw; nothing of it is in the log
+            return True
         self._emit([Event("say", None, {"name": name, "text": clean})])
+        return False
 
     # -- deals ----------------------------------------------------------------------
 
@@ -420,6 +504,9 @@ class Table:
         money = {game.names[i]: deal.money[i] for i in range(game.n)}
         events = [Event("deal_over", None, {"money": money, "pot": game.pot})] + self._fair_told
         self._fair_told = []
+        if self._rail_deal:  # the rail's words, told to the players now that the deal is over (issue 20)
+            events.append(Event("rail_summary", None, {"lines": [list(x) for x in self._rail_deal]}))
+            self._rail_deal = []
         if game.is_over():
             events += self._end_session()
         return events
@@ -511,15 +598,16 @@ class Table:
         known = [t for t in times if t is not None]
         return min(known) if known else None
 
-    def away(self, name: str, now: float | None) -> None:
-        """``name``'s last session left: he keeps his seat for the grace, a stand-in plays meanwhile."""
+    def away(self, name: str, now: float | None, kind: str = "away") -> None:
+        """``name``'s last session left (or he typed ``away``, kind ``stepped_away``): he keeps his seat
+        for the grace, a stand-in plays meanwhile."""
         seat = self.seat_of(name)
         if seat is None or is_bot(name) or name in self.auto.away:
             return
         with self._saving():
             self.ready.discard(name)
         self.auto.away[name] = now
-        self._emit([Event("away", seat, {"name": name})], now)
+        self._emit([Event(kind, seat, {"name": name})], now)
 
     def back(self, name: str, now: float | None = None) -> None:
         """``name`` is online again: his seat and his turns are his."""
@@ -590,6 +678,7 @@ class Table:
             # the seed of the next (or current) deal: the journal keeps it secret until the deal ends
             "sealed": self.sealed.secret_json() if self.sealed is not None else None,
             "allow_debt": self.allow_debt, "settings": self.auto.settings.to_json(),
+            "seating": self.seating.to_json(),
         }
 
     def load_state(self, state: dict[str, Any]) -> None:
@@ -609,6 +698,8 @@ class Table:
         self.allow_debt = bool(state.get("allow_debt", self.allow_debt))
         if "settings" in state:
             self.auto.settings = Settings.make(state["settings"])
+        if isinstance(state.get("seating"), dict):
+            self.seating.load(state["seating"])
 
     @contextmanager
     def _saving(self) -> Iterator[None]:

@@ -43,16 +43,19 @@ ban NAME|FINGERPRINT|ADDRESS [--for DURATION] [reason …]
 unban NAME|FINGERPRINT|ADDRESS          lift a ban
 bans                                    the bans in force
 say TEXT …                              tell every session
-watch TABLE                             every hand at a table (logged)
+mute NAME [--for DURATION] [reason …]   refuse NAME's chat and whispers (e.g. --for 1h)
+unmute NAME                             give NAME his words back
+mutes                                   the mutes in force
+watch TABLE                             every hand at a table and its rail (logged)
 grant NAME AMOUNT                       credit NAME with AMOUNT kopecks in the ledger
 shutdown [--grace SECONDS]              no new deals; finish deals in play; save; exit
 help                                    this list"""
 
 COMMANDS = ("tables", "sessions", "open", "close", "seat", "kick", "ban", "unban", "bans", "say",
-            "watch", "grant", "shutdown", "help")
+            "mute", "unmute", "mutes", "watch", "grant", "shutdown", "help")
 MAX_GRACE = 86400
 """The longest ``shutdown --grace`` (a day): deals in play finish within it."""
-READ_ONLY = frozenset({"tables", "sessions", "bans", "help"})
+READ_ONLY = frozenset({"tables", "sessions", "bans", "mutes", "help"})
 
 
 class UsageError(AdminError):
@@ -193,6 +196,8 @@ class AdminCommands:
                 "name": s.name, "guest": s.guest, "address": s.conn.peer, "key": s.conn.fingerprint,
                 "where": self._where(s), "lang": s.lang, "seconds": round(now - s.started),
                 "idle": round(now - s.last_input),
+                "muted": bool(s.name and self.club.social.muted(s.name) is not None),
+                "away": bool(s.name and self.club.is_away(s.name)),
             })
         return rows
 
@@ -354,6 +359,44 @@ class AdminCommands:
             raise UsageError("usage: say TEXT …")
         count = self.broadcast(lambda lang: f"{text(lang, 'announce')}: {words}")
         return Reply(True, f"told {count} session(s)", {"sessions": count})
+
+    # -- words ----------------------------------------------------------------------
+
+    async def do_mute(self, args: list[str], who: str) -> Reply:
+        args, duration = _flag(args, "--for", takes_value=True)
+        _need(args, 1, "mute NAME [--for DURATION] [reason …]")
+        name = self._account_name(args[0]) if self._known(args[0]) else self._online(args[0])
+        reason = sanitize(" ".join(args[1:]))
+        seconds = admin_ops.parse_duration(str(duration)) if duration is not None else None
+        mute = self.club.social.mute(name, seconds, reason, who)
+        until = "for ever" if mute.until is None else f"for {admin_ops.show_duration(seconds or 0)}"
+        return Reply(True, f"muted {name} {until}" + (f": {reason}" if reason else ""),
+                     {"name": name, "until": mute.until, "reason": reason})
+
+    def _online(self, name: str) -> str:
+        spelled = self.club.online_name(name)
+        if spelled is None:
+            raise AdminError(f"there is no account named {name!r}")
+        return spelled
+
+    async def do_unmute(self, args: list[str], who: str) -> Reply:
+        _need(args, 1, "unmute NAME", 1)
+        if not self.club.social.unmute(args[0]):
+            raise AdminError(f"{args[0]!r} is not muted")
+        return Reply(True, f"unmuted {args[0]}", {"name": args[0]})
+
+    async def do_mutes(self, args: list[str], who: str) -> Reply:
+        _need(args, 0, "mutes", 0)
+        now = self.club.social.wall()
+        mutes = self.club.social.mutes()
+        if not mutes:
+            return Reply(True, "nobody is muted", {"mutes": []})
+        lines = []
+        for m in mutes:
+            left = "for ever" if m.until is None else f"{admin_ops.show_duration(max(0, m.until - now))} left"
+            lines.append(f"{m.name:<16} {left:<14} by {m.by}: {m.reason or '-'}")
+        return Reply(True, "\n".join(lines), {"mutes": [{"name": m.name, "until": m.until, "reason": m.reason,
+                                                          "by": m.by} for m in mutes]})
 
     def broadcast(self, line: Callable[[str], str]) -> int:
         """Show a line to every session: a notice in a player's App, a note in a watcher's row."""

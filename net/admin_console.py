@@ -78,13 +78,13 @@ def complete(line: str, *, tables: Iterable[int] = (), games: Iterable[str] = ()
         pool = [str(t) for t in tables]
     elif verb == "open" and position == 1:
         pool = list(games)
-    elif verb in ("kick", "ban", "unban", "grant") and position == 1 or verb == "seat" and position == 3:
+    elif verb in ("kick", "ban", "unban", "grant", "mute", "unmute") and position == 1 or verb == "seat" and position == 3:
         pool = list(names) + (["bot"] if verb == "seat" else [])
     elif verb == "close":
         pool = ["--after-deal"]
     elif verb == "shutdown":
         pool = ["--grace"]
-    elif verb == "ban":
+    elif verb in ("ban", "mute"):
         pool = ["--for"]
     else:
         pool = []
@@ -163,7 +163,7 @@ class AdminConsole(App[int]):
             yield Static("", id="tables")
             yield Static("", id="sessions")
         yield RichLog(id="out", wrap=True, markup=False)
-        yield Static("help · tables · sessions · open · close · kick · ban · say · watch · shutdown · quit",
+        yield Static("help · tables · sessions · open · close · kick · ban · mute · say · watch · shutdown · quit",
                      id="hint")
         yield CommandLine(id="cmd")
 
@@ -200,7 +200,7 @@ class AdminConsole(App[int]):
         panel = self.query_one("#tables", Static)
         width = panel.content_size.width or PANEL
         panel.update(Text("\n".join(table_rows(self.tables, width))))
-        rows = [f"{(s['name'] or '-') + (' (guest)' if s['guest'] else ''):<18} {s['where']:<18} {s['address']}"
+        rows = [f"{(s['name'] or '-') + (' (guest)' if s['guest'] else '') + (' (muted)' if s.get('muted') else '') + (' (away)' if s.get('away') else ''):<18} {s['where']:<18} {s['address']}"
                 for s in self.sessions]
         head = f"{len(rows)} session(s)"
         self.query_one("#sessions", Static).update(Text("\n".join([head] + rows)))

@@ -17,6 +17,7 @@ from typing import Any, Mapping
 
 from engine.autoplay import Settings
 from engine.club import table_settings
+from engine.social import Seating
 
 DEFAULTS: dict[str, Any] = {
     "server": {
@@ -168,7 +169,9 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         if entry.get("at_zero", "refuse") not in ("refuse", "debt"):
             raise ConfigError(f"tables[{number}].at_zero is 'refuse' or 'debt', not {entry.get('at_zero')!r}")
         try:
-            Settings.make(table_settings(dict(entry)))
+            settings = table_settings(dict(entry))
+            Seating.make({k: settings.pop(k) for k in Seating.KEYS if k in settings})  # issue 20's rules
+            Settings.make(settings)
         except ValueError as err:
             raise ConfigError(f"tables[{number}]: {err}") from None
     server, limits, spect = merged["server"], merged["limits"], merged["spectators"]

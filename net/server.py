@@ -260,7 +260,7 @@ class SuknoServer:
     def _spectator_app(self, key: HubKey, cols: int, rows: int) -> Any:
         from tui.spectator import SpectatorApp
 
-        return SpectatorApp(self.club, key.table_id, lang=key.lang, ascii=key.ascii)
+        return SpectatorApp(self.club, key.table_id, lang=key.lang, ascii=key.ascii, hide=key.hide)
 
     async def start(self) -> None:
         configure_textual()

@@ -559,6 +559,7 @@ def _app_ready(app: Any) -> bool:
 def _club_app(session: Session) -> Any:
     """The player's own App: the club's ``ClubApp`` wired to this session (the default)."""
     from net.admin import admin_runner
+    from net.keyring import KeyRing
     from tui.app import ClubApp
 
     return ClubApp(
@@ -573,4 +574,5 @@ def _club_app(session: Session) -> Any:
         prefs=session.prefs,
         ring=lambda: session.send(b"\x07"),
         on_mode=session.switch_mode,
+        keys=KeyRing(session),
     )

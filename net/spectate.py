@@ -71,6 +71,7 @@ class HubKey:
     rows: int
     lang: str
     ascii: bool
+    hide: frozenset[str] = frozenset()  # names these watchers ignore (issue 20): their own frame
 
 
 class HubDriver(Driver):
@@ -357,11 +358,12 @@ class Hubs:
         self.hubs: dict[HubKey, Hub] = {}
         self._closing: set[asyncio.Task[None]] = set()
 
-    def key_for(self, table_id: int, cols: int, rows: int, lang: str, ascii: bool) -> HubKey | None:
+    def key_for(self, table_id: int, cols: int, rows: int, lang: str, ascii: bool,
+                hide: frozenset[str] = frozenset()) -> HubKey | None:
         bucket = bucket_for(cols, rows, self.buckets)
         if bucket is None:
             return None
-        return HubKey(table_id, bucket[0], bucket[1], lang, ascii)
+        return HubKey(table_id, bucket[0], bucket[1], lang, ascii, frozenset(hide))
 
     def smallest(self) -> tuple[int, int]:
         return min(self.buckets, key=lambda b: b[0] * b[1])

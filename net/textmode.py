@@ -156,11 +156,13 @@ class TextChannel:
             self.editor = SSHLineEditor(_EditorChannel(self), _EditorSession(self), True, 100, MAX_LINE,
                                         session.term, session.cols)
         from net.admin import admin_runner
+        from net.keyring import KeyRing
 
         self.club = TextClub(
             session.server.club, session.name, write=self.write_line, lang=session.lang, ascii=session.ascii,
             guest=session.guest, prefs=prefs, register=session.register, admin=admin_runner(session),
             spawn=self._spawn, bell=self.bell, on_quit=self.finish, on_mode=session.switch_mode,
+            keys=KeyRing(session),
         )
         self.club.wake = self._schedule
 

@@ -15,7 +15,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "too_long": "Your visit reached the club's time limit; your seat is kept.",
         "failed": "Something went wrong on our side; your seat is kept. Please come back.",
         "prompt": "watching · say look sit leave > ",
-        "help": "While watching: say <words> · look · sit [seat] · watch <table> · leave (back to the hall) · quit",
+        "help": "While watching: say <words> (the rail: only watchers hear it during a deal) · tell NAME <words> · ignore/unignore NAME · away/back · look · sit [seat] · watch <table> · leave · quit",
         "store_gone": "The club's book is gone from the disk: nothing more can be played or written until "
                       "the house restarts the club.",
         "slow": "Slow down: at most 5 lines at once, then one a second; that line was not said.",
@@ -34,6 +34,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "no_reason": "no reason given",
         "announce": "The house",
         "shutting_down": "The club closes in {grace} s: deals in play are finished, no new deal starts; your seat is kept.",
+        "key_removed": "This key was removed from its account; connect with another key.",
     },
     "ru": {
         "no_pty": "sukno нужен терминал: входите так:  ssh -t -p {port} {host}  (или простыми строками: ssh -p {port} {host} text).",
@@ -43,7 +44,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "too_long": "Время визита истекло; ваше место за столом сохранено.",
         "failed": "У нас что-то сломалось; ваше место сохранено. Заходите ещё.",
         "prompt": "смотрите · скажи осмотреться сесть уйти > ",
-        "help": "Зрителю: скажи <слова> · осмотреться · сесть [место] · смотреть <стол> · уйти (в зал) · выход",
+        "help": "Зрителю: скажи <слова> (галёрка: во время сдачи слышат только зрители) · шепнуть ИМЯ <слова> · игнор/простить ИМЯ · отойти/вернуться · осмотреться · сесть [место] · смотреть <стол> · уйти · выход",
         "store_gone": "Книга клуба пропала с диска: пока хозяин не перезапустит клуб, ничего не сыграть и "
                       "не записать.",
         "slow": "Помедленнее: не больше 5 реплик подряд, потом одна в секунду; эта реплика не прозвучала.",
@@ -62,6 +63,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "no_reason": "без объяснений",
         "announce": "Хозяин клуба",
         "shutting_down": "Клуб закрывается через {grace} с: начатые сдачи доиграют, новых не будет; ваше место сохранено.",
+        "key_removed": "Этот ключ убран из учётной записи; войдите с другим ключом.",
     },
 }
 

@@ -32,7 +32,7 @@ import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from rich.text import Text
 from textual.app import App
@@ -58,6 +58,13 @@ class TableChanged(Message):
 
     def can_replace(self, message: Message) -> bool:
         return isinstance(message, TableChanged) and message.table_id == self.table_id
+
+
+class InboxChanged(Message):
+    """Private words (or an invitation) came for this person (issue 20)."""
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, InboxChanged)
 
 
 class HallChanged(Message):
@@ -88,6 +95,7 @@ class ClubApp(App):
         prefs: Prefs | None = None,
         ring: Callable[[], None] | None = None,
         on_mode: Callable[[str], bool] | None = None,
+        keys: Any = None,
     ):
         super().__init__()
         self.club = club
@@ -104,6 +112,9 @@ class ClubApp(App):
         self.on_mode = on_mode  # ``mode text``: net moves this session to the text mode
         self._entered = False
         self._unsubscribe: Callable[[], None] | None = None
+        self._inbox_off: Callable[[], None] | None = None
+        self._inbox_seq = 0
+        self.keys = keys  # ``key add|link|list|remove`` (net.keyring); None: no keys here
 
     def on_mount(self) -> None:
         if self.player is None:
@@ -117,6 +128,9 @@ class ClubApp(App):
         self._entered = True
         app = self
         self._unsubscribe = self.club.subscribe(lambda events: app.post_message(HallChanged()))
+        inbox = self.club.social.inbox(self.player)
+        self._inbox_seq = inbox.last_seq
+        self._inbox_off = inbox.subscribe(lambda events: app.post_message(InboxChanged()))
         if isinstance(self.screen, WelcomeScreen):
             self.switch_screen(HallScreen())
         else:
@@ -128,6 +142,9 @@ class ClubApp(App):
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
+        if self._inbox_off is not None:
+            self._inbox_off()
+            self._inbox_off = None
         if self._entered and self.player is not None:
             self._entered = False
             self.club.leave(self.player, now=self.clock())
@@ -151,7 +168,9 @@ class ClubApp(App):
             self.pop_screen()
 
     def watch(self, table_id: int) -> None:
-        self.club.table(table_id)  # no such table: the club's refusal
+        table = self.club.table(table_id)  # no such table: the club's refusal
+        if self.player not in table.spectators:
+            table.check_watch(self.player or "")  # a private table, or none watch (issue 20)
         if self.on_watch is not None:
             self.on_watch(table_id)  # net's shared view watches (and unwatches) for this session
         else:
@@ -193,6 +212,30 @@ class ClubApp(App):
             except Exception:  # no log on this screen yet
                 log.exception("announcement not shown in the log")
         self.notify(line, timeout=15, markup=False)  # the welcome screen has no log
+
+    def on_inbox_changed(self, message: InboxChanged) -> None:
+        """Tell the new private words on whatever screen he is at; ring for a tell from someone else."""
+        from tui.social import inbox_line
+
+        if self.player is None:
+            return
+        rung = False
+        for entry in self.club.social.inbox(self.player).since(self._inbox_seq):
+            self._inbox_seq = entry.seq
+            line = inbox_line(entry.event, self.player, self.lang)
+            if not line:
+                continue
+            say = getattr(self.screen, "say_line", None)
+            try:
+                if say is not None and self.screen.is_mounted:
+                    say(line, style="bold magenta")
+                else:
+                    self.notify(line, markup=False)
+            except Exception:
+                log.exception("a private line could not be shown")
+            if not rung and entry.event.data.get("from") != self.player:
+                rung = True
+                self.ring_bell()
 
     def on_table_changed(self, message: TableChanged) -> None:
         screen = self.screen

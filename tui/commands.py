@@ -23,8 +23,11 @@ ASK_VERBS = ("hand", "trick", "table", "pot", "score", "time", "last", "log")
 SETTING_VERBS = ("brief", "bell", "cards", "mode", "colour")
 """A person's own settings (``tui.text.prefs``), kept in the store for an account."""
 
+SOCIAL_VERBS = ("tell", "ignore", "unignore", "away", "back", "invite", "key")
+"""The social club's verbs (``tui.social``, issue 20): valid everywhere."""
+
 HALL_VERBS = ("look", "tables", "who", "sit", "watch", "stand", "leave", "say", "help", "rules", "lang",
-              "quit", "start", "balance", "history", "replay", "cut", "verify")
+              "quit", "start", "balance", "history", "replay", "cut", "verify", *SOCIAL_VERBS)
 """Verbs of the club itself (valid everywhere, some only at a table)."""
 
 GAME_VERBS = ("play", "pass", "take", "discard", "draw", "buy", "shlejf", "open", "look", "dark", "knock",
@@ -46,6 +49,10 @@ ALIASES: dict[str, str] = {
     "рука": "hand", "карты": "cards", "взятка": "trick", "стол": "table", "банк": "pot", "кон": "pot",
     "очки": "score", "итог": "score", "время": "time", "последняя": "last", "прошлая": "last",
     "журнал": "log", "лог": "log", "кратко": "brief", "звонок": "bell", "режим": "mode", "цвет": "colour", "color": "colour",
+    # the social club (issue 20)
+    "шепнуть": "tell", "шепни": "tell", "шепчу": "tell", "игнор": "ignore", "игнорировать": "ignore",
+    "простить": "unignore", "неигнор": "unignore", "отойти": "away", "отошёл": "away", "отошел": "away",
+    "вернуться": "back", "вернулся": "back", "пригласить": "invite", "позвать": "invite", "ключ": "key",
     # the games (RULES.md §9.2)
     "ход": "play", "играть": "play", "хожу": "play", "пас": "pass", "пасую": "pass",
     "взять": "take", "беру": "take", "снести": "discard", "сношу": "discard", "сброс": "discard",
@@ -72,6 +79,8 @@ RU_VERB: dict[str, str] = {
     "sell": "продаю", "bid": "даю", "accept": "принять", "ready": "готов",
     "hand": "рука", "trick": "взятка", "table": "стол", "pot": "банк", "score": "очки", "time": "время",
     "last": "последняя", "log": "журнал", "brief": "кратко", "bell": "звонок", "cards": "карты", "mode": "режим", "colour": "цвет",
+    "tell": "шепнуть", "ignore": "игнор", "unignore": "простить", "away": "отойти", "back": "вернуться",
+    "invite": "пригласить", "key": "ключ",
 }
 """The Russian spelling shown for a verb (hints, completion)."""
 
@@ -97,10 +106,10 @@ def for_game(command: "Command", verbs: Iterable[str]) -> "Command":
 ARG_WORDS = {"шлейф": "shlejf"}
 BOT_WORDS = ("bot", "бот", "робот")
 """``sit bot [seat]`` / ``сесть бот``: seat a bot (``engine.autoplay``)."""
-HELP_TOPICS = ("hall", "table", "cards", "russian", "fair")
+HELP_TOPICS = ("hall", "table", "social", "cards", "russian", "fair")
 HELP_ALIASES = {"зал": "hall", "стол": "table", "карты": "cards", "русский": "russian", "честно": "fair",
                 "печать": "fair", "съём": "fair", "seal": "fair", "cut": "fair", "снять": "fair", "verify": "fair",
-                "проверить": "fair"}
+                "проверить": "fair", "люди": "social", "people": "social", "общение": "social"}
 
 
 @dataclass(frozen=True)

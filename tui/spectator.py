@@ -33,8 +33,10 @@ class SpectatorApp(App):
     SpectatorApp #inputrow { height: 2; }
     """
 
-    def __init__(self, club: Club, table_id: int, *, lang: str = "en", ascii: bool = False):
+    def __init__(self, club: Club, table_id: int, *, lang: str = "en", ascii: bool = False,
+                 hide: frozenset[str] = frozenset()):
         super().__init__()
+        self.hide = hide  # the names these watchers ignore (one hub per ignore list: ``net.spectate.HubKey``)
         self.club = club
         self.table = club.table(table_id)
         self.lang = lang
@@ -42,7 +44,11 @@ class SpectatorApp(App):
         self._unsubscribe = None
 
     def compose(self) -> ComposeResult:
-        yield TableView(self.table, None, is_online=self.club.is_online)
+        from engine.social import name_key
+
+        hide = self.hide
+        yield TableView(self.table, None, is_online=self.club.is_online, is_away=self.club.is_away,
+                        hides=(lambda speaker: name_key(speaker) in hide) if hide else None)
         yield Static("", id="inputrow")
 
     def on_mount(self) -> None:

@@ -69,14 +69,20 @@ async def test_russian_player_reads_it_in_russian(club):
 
 
 async def test_name_field_holds_a_name(club):
-    """The welcome line takes at most NAME_MAX characters (a name, ``lang ru`` or ``quit``)."""
+    """The welcome line takes at most LINK_LINE_MAX characters (a name, ``lang ru``, ``quit`` or
+    ``key link CODE``, issue 20); a name longer than NAME_MAX is refused, a name of NAME_MAX is taken."""
+    from tui.social import LINK_LINE_MAX
+
     asked: list[str] = []
     app = ClubApp(club, None, register=lambda name: asked.append(name))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press(*("Konstantinopolsky" + "x" * 30))
         await pilot.pause()
-        assert app.screen.cmdline.value == "Konstantinopolsky"[:NAME_MAX]
-        assert f"at most {NAME_MAX} characters" in text(app)
+        assert app.screen.cmdline.value == ("Konstantinopolsky" + "x" * 30)[:LINK_LINE_MAX]
+        assert f"at most {LINK_LINE_MAX} characters" in text(app)
         await pilot.press("enter")
+        await pilot.pause()
+        assert asked == [] and not isinstance(app.screen, HallScreen)
+        await pilot.press(*"Konstantinopolsk", "enter")
         await pilot.pause()
         assert asked == ["Konstantinopolsk"] and isinstance(app.screen, HallScreen)

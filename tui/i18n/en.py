@@ -321,16 +321,18 @@ MESSAGES: dict[str, str] = {
     "ev.deal_scored.alt": "Tricks {split}: team {team} writes off {written_off}. Records: A {A}, B {B}.",
     "ev.generic": "{who}{kind}{data}",
     # help
-    "help.topics": "hall, table, cards, russian, fair, or a game's word (help golets, help buy)",
+    "help.topics": "hall, table, social, cards, russian, fair, or a game's word (help golets, help buy)",
     "help.hall": (
         "In the hall: look (describe the room), tables (list them), who (who is online), "
         "sit N [seat], watch N, say … (or ' …), rules [game], lang ru|en, help [topic], quit. "
-        "Your money: balance; your games: history, replay N, verify N (fair deals: help fair)."
+        "Your money: balance; your games: history, replay N, verify N (fair deals: help fair). "
+        "People: tell NAME …, ignore NAME, away, back, key add (help social)."
     ),
     "help.table": (
         "At a table: the game's verbs (play C, knock, pass, buy …), start (alias next) when ready, "
         "cut TEXT (cut the sealed next deal: help fair), look, say …, sit bot [seat] (a bot takes a free seat), stand (leave the seat between deals), "
         "leave (back to the hall), quit. "
+        "Watchers' say goes to the rail during a deal; invite NAME, table private (help social). "
         "Tab completes verbs and your legal cards; Up/Down recall earlier lines."
     ),
     "help.game": "{game}: {verbs}. Type help and one of them (help {example}) to learn what it means. Also: start when ready, look, say …, sit bot [seat], stand, leave, quit; Tab completes, Up/Down recall lines.",
@@ -564,4 +566,86 @@ MESSAGES: dict[str, str] = {
     "text.playing": "a deal is being played",
     "text.waiting": "no deal now",
     "timer.seconds": "s",
+    # the social club (issue 20)
+    "welcome.link": "Already a member with another key? Type key link CODE (key add, typed with your old key, gives the code).",
+    "hall.away": "{name} steps away.",
+    "hall.away_note": "{name} steps away: {text}",
+    "hall.back": "{name} is back.",
+    "ev.stepped_away": "{name} steps away; a stand-in plays the safe moves until {name} is back.",
+    "ev.rule": "{name} sets the table's rule: {rule} = {value}.",
+    "ev.invite": "{name} invites {guest} to this table.",
+    "ev.rail_summary": "The rail during the deal: {lines}",
+    "social.rail": "[rail] {name}: {text}",
+    "social.rail_only": "(The rail: while the deal lasts only the watchers hear you.)",
+    "social.rail_summary": "The rail during the deal: {lines}",
+    "social.tell": "{name} whispers to you: {text}",
+    "social.told": "You whisper to {name}: {text}",
+    "social.tell_usage": "Type tell, a name and your words: tell Anna good luck.",
+    "social.tell_what": "Tell what? Type tell, a name and your words.",
+    "social.not_here": "{name} is not in the club now.",
+    "social.no_tell_player": "{name} is playing at table {table}, which you watch; whisper when the deal is over.",
+    "social.muted": "The house has muted you: {reason}.",
+    "social.muted_for": "The house has muted you for {minutes:plural:# more minute|# more minutes}: {reason}.",
+    "social.ignored": "You no longer hear {name}: neither chat nor whispers (unignore {name} undoes it).",
+    "social.unignored": "You hear {name} again.",
+    "social.ignore_list": "You ignore: {names}.",
+    "social.ignore_none": "You ignore nobody. Type ignore NAME to stop hearing someone.",
+    "social.unignore_usage": "Type unignore and a name.",
+    "social.ignore_self": "You cannot ignore yourself.",
+    "social.ignore_full": "You ignore {max} people already.",
+    "social.not_ignored": "You do not ignore {name}.",
+    "social.nobody": "Nobody named {name} is known to the club.",
+    "social.away_on": "You are away; type back when you return. At your table a stand-in plays the safe moves.",
+    "social.away_on_note": "You are away ({text}); type back when you return. At your table a stand-in plays the safe moves.",
+    "social.back": "Welcome back; your turns are yours again.",
+    "social.not_away": "You were not away.",
+    "social.away_mark": "{name} (away)",
+    "social.away_mark_note": "{name} (away: {text})",
+    "social.need_seat": "Sit at a table first: only its players invite or set its rules.",
+    "social.invite_usage": "Type invite and a name.",
+    "social.invited": "{name} may now sit at or watch table {id}.",
+    "social.invite_note": "{name} invites you to table {id}: sit {id} or watch {id}.",
+    "social.rule_usage": "Type table private, table public, table watchers all|none|friends or table rail after|never.",
+    "social.rules": "Table {id}: {private}; watchers: {watchers}; the rail: {rail}.",
+    "social.word_private": "private (only those invited sit or watch)",
+    "social.word_public": "open to all",
+    "social.watchers_all": "anyone",
+    "social.watchers_none": "nobody",
+    "social.watchers_friends": "only those invited",
+    "social.rail_after": "told to the players after each deal",
+    "social.rail_never": "never told to the players",
+    "social.key_usage": "Type key add (a one-time code for another key), key list, key remove FINGERPRINT, or on a new key key link CODE.",
+    "social.key_none": "Keys are not kept here (a guest, or a club without a store).",
+    "social.key_code": "Your code: {code}. Within {minutes} minutes, connect with the new key and type key link {code}. It works once.",
+    "social.key_linked_already": "This key already has a name; type key link CODE when you connect with the new key.",
+    "social.key_row": "  {fp}",
+    "social.key_row_current": "  {fp}  (this connection)",
+    "social.key_removed": "The key {fp} no longer lets anyone in as you.",
+    "social.key_unknown": "No key of yours has that fingerprint; key list shows them.",
+    "social.key_current": "That is the key you are connected with; remove it from another key.",
+    "social.key_last": "That is your only key; add another first, or you could not come back.",
+    "social.key_bad": "That code is wrong, used or expired; type key add with your old key for a new one.",
+    "social.key_tries": "Too many codes tried on this connection; connect again.",
+    "social.key_refused": "That account may not come in now.",
+    "table.no_watchers": "Table {table} takes no watchers.",
+    "table.invite_only": "Table {table} is private: only those its players invite may sit or watch.",
+    "table.not_host": "Only {host}, who sat here first, sets this table's rules.",
+    "table.invite_self": "You sit here already.",
+    "table.in_deal_rule": "The table's rules change between deals.",
+    "help.social": (
+        "People: tell NAME words (a whisper to one person, anywhere; a watcher cannot whisper to a player of the "
+        "table he watches while the deal lasts), ignore NAME / unignore NAME (ignore alone lists them), "
+        "away [words] / back (a stand-in plays your safe moves meanwhile), bell on|off (a bell on your turn, a "
+        "whisper, your table's start). Watchers' say during a deal goes to the rail: the players hear it after "
+        "the deal, or never. At your table: invite NAME, table private|public, table watchers all|none|friends, "
+        "table rail after|never (set by who sat first, between deals). Keys: key add, key link CODE, key list, "
+        "key remove FINGERPRINT."
+    ),
+    "help.verb.tell": "tell NAME words (шепнуть): a whisper to one person, wherever he is; a watcher cannot whisper to a player of his table mid-deal.",
+    "help.verb.ignore": "ignore NAME (игнор): his chat, rail and whispers no longer reach you; ignore alone lists whom you ignore.",
+    "help.verb.unignore": "unignore NAME (простить): hear him again.",
+    "help.verb.away": "away [words] (отойти): a note beside your name; at your table a stand-in makes the safe moves until you type back.",
+    "help.verb.back": "back (вернуться): you are here again; your turns are yours.",
+    "help.verb.invite": "invite NAME (пригласить): at your table, let NAME sit or watch when the table is private or for friends.",
+    "help.verb.key": "key add | key link CODE | key list | key remove FINGERPRINT (ключ): a second key for your name.",
 }

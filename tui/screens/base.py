@@ -18,7 +18,7 @@ from textual.widgets import Input, Static
 
 from engine.game import IllegalAction
 from engine.table import Table
-from tui import commands, refusals
+from tui import commands, refusals, social
 from tui.admin_verb import run_admin
 from tui.chat import chat_allowed
 from tui.commands import BOT_WORDS, Command, UnknownCommand
@@ -148,6 +148,8 @@ class ClubScreen(Screen):
     def handle_club(self, command: Command) -> None:
         app = self.club_app
         verb, args = command.verb, command.args
+        if social.handle(self, command):
+            return
         if verb == "look":
             self.describe()
         elif verb == "tables":
@@ -163,7 +165,10 @@ class ClubScreen(Screen):
                 self.error(self.t("chat.slow"))
                 return
             table = self.table_here()
-            (table.say if table is not None else app.club.say)(app.player, command.rest)
+            if table is None:
+                app.club.say(app.player, command.rest)
+            elif table.say(app.player, command.rest):
+                self.say_line(self.t("social.rail_only"), style="dim")
         elif verb in ("sit", "watch"):
             self.sit_or_watch(command)
         elif verb == "stand":
@@ -369,10 +374,11 @@ def who_line(app: "ClubApp") -> str:
     for name in app.club.online():
         table = app.club.where(name)
         shown = tr(app.lang, "who.bot", name=name) if name in getattr(app.club, "robots", ()) else name
+        shown = social.who_note(app.club, shown, app.lang) if shown == name else shown
         if table is not None:
             names.append(tr(app.lang, "who.seat", name=shown, id=table.id))
         elif app.club.is_guest(name):
-            names.append(tr(app.lang, "who.guest", name=name))
+            names.append(tr(app.lang, "who.guest", name=shown))
         else:
             names.append(shown)
     return tr(app.lang, "who.list", count=len(names), names=", ".join(names))

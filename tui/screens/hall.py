@@ -8,6 +8,7 @@ from textual.widgets import Static
 
 from engine.game import Event
 from tui.commands import GAME_VERBS, HALL_VERBS, Command
+from tui import social
 from tui.screens.base import ClubScreen, game_title, table_lines
 from tui.i18n import money
 from tui.widgets.cmdline import CommandLine
@@ -85,7 +86,14 @@ class HallScreen(ClubScreen):
                 return ""
             return self.t(f"hall.{event.kind}", name=data.get("name", ""))
         if event.kind == "say":
+            if self.club_app.club.social.hides(self.club_app.player, data.get("name")):
+                return ""  # ignored (issue 20)
             return self.t("hall.say", name=data.get("name", ""), text=data.get("text", ""))
+        if event.kind in ("away", "back"):
+            if data.get("name") == self.club_app.player:
+                return ""
+            note = data.get("text", "")
+            return self.t("hall.away_note" if note else f"hall.{event.kind}", name=data.get("name", ""), text=note)
         if event.kind == "table_open":
             return self.t("hall.table_open", table=data.get("table"), game=data.get("game"))
         return ""
@@ -102,7 +110,8 @@ class HallScreen(ClubScreen):
         count = len(app.club.tables)
         self.say_line(self.t("hall.describe_one" if count == 1 else "hall.describe", count=count))
         others = [n for n in app.club.online() if n != app.player and not at_a_table(app, n)]
-        self.say_line(self.t("hall.people", names=", ".join(others)) if others else self.t("hall.alone"))
+        shown = [social.who_note(app.club, n, app.lang) for n in others]
+        self.say_line(self.t("hall.people", names=", ".join(shown)) if others else self.t("hall.alone"))
         for table in app.club.tables.values():
             names = ", ".join(table.seated())
             game = game_title(table, app.lang)

@@ -43,7 +43,9 @@ class TableScreen(ClubScreen):
 
     def compose(self) -> ComposeResult:
         app = self.club_app
-        yield TableView(self.table, app.player, clock=app.clock, is_online=app.club.is_online)
+        social = app.club.social
+        yield TableView(self.table, app.player, clock=app.clock, is_online=app.club.is_online,
+                        is_away=app.club.is_away, hides=lambda speaker: social.hides(app.player, speaker))
         yield CommandLine(id="cmd")
 
     @property
@@ -72,9 +74,17 @@ class TableScreen(ClubScreen):
         self.tview.set_lang(self.club_app.lang, self.club_app.ascii)
 
     def on_table_update(self) -> None:
+        app = self.club_app
+        seated = app.player in self.table.seats
+        starts = seated and any(e.event.kind == "deal_start" and e.event.data.get("deal") == 1
+                                for e in self.table.log_since(self.tview.seq))
         self.tview.hint_override = ""
         self.tview.sync()
         self.tell_team()
+        turn = seated and bool(self.legal())
+        if starts or (turn and not self._my_turn):
+            app.ring_bell()  # BEL when his table starts or it becomes his turn, if he asked for it (bell on)
+        self._my_turn = turn
 
     def tell_team(self) -> None:
         """A partnership game: once a deal, say who one's partner is and what the records mean (issue 13 item 8)."""
@@ -86,10 +96,6 @@ class TableScreen(ClubScreen):
         if line:
             self._told_team = deal
             self.say_line(line, style="yellow")
-        mine = bool(self.legal())
-        if mine and not self._my_turn:
-            self.club_app.ring_bell()  # BEL when it becomes his turn, if he asked for it (bell on)
-        self._my_turn = mine
 
     def hint(self, text: str) -> None:
         self.tview.show_hint(text)

@@ -11,6 +11,7 @@ from textual.widgets import Input, Static
 from tui.commands import ALIASES
 from tui.i18n import LANGS, tr
 from tui.limits import NAME_MAX, quote
+from tui.social import LINK_LINE_MAX, link_words
 from tui.screens.base import ClubScreen, log
 from tui.widgets.cmdline import CommandLine
 from tui.widgets.log import EventLog
@@ -30,13 +31,14 @@ class WelcomeScreen(ClubScreen):
         yield Static("", id="header", classes="header")
         yield EventLog()
         yield Static("", id="hint", classes="hint")
-        yield CommandLine(id="cmd", max_length=NAME_MAX)  # a name, ``lang ru`` or ``quit``
+        yield CommandLine(id="cmd", max_length=LINK_LINE_MAX)  # a name, ``lang ru``, ``quit`` or ``key link CODE``
 
     def on_mount(self) -> None:
         super().on_mount()
         self.relang()
         self.say_line(self.t("welcome.title"))
         self.say_line(self.t("welcome.ask"))
+        self.say_line(self.t("welcome.link"), style="dim")
 
     def relang(self) -> None:
         lang = self.club_app.lang
@@ -64,6 +66,16 @@ class WelcomeScreen(ClubScreen):
         if verb == "lang" and rest.strip().lower() in LANGS:
             self.club_app.set_lang(rest.strip().lower())
             self.say_line(self.t("welcome.ask"))
+            return
+        code = link_words(name)
+        if code is not None:  # ``key link CODE``: this new key joins an account made with another (issue 20)
+            keys = getattr(self.club_app, "keys", None)
+            linked = keys.link(code) if keys is not None else "social.key_none"
+            if linked.startswith("social."):
+                self.error(self.t(linked))
+                return
+            self.club_app.player = linked
+            self.club_app.enter_club()
             return
         if not valid_name(name):
             self.error(self.t("welcome.bad_name", name=quote(name)))

@@ -40,6 +40,7 @@ from tui.screens.table import TableScreen
 from tui.text import answers
 from tui.text.cards import in_colour, in_words
 from tui.text.prefs import Prefs
+from tui import social
 
 RESULTS = frozenset({
     "trick", "trick_won", "lead_failed", "remiz", "dealer_takes_pot", "win", "deal_over", "session_over",
@@ -106,6 +107,7 @@ class TextClub:
         on_quit: Callable[[], None] | None = None,
         on_mode: Callable[[str], bool] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        keys: Any = None,
     ) -> None:
         self.club = club
         self.player = name
@@ -121,6 +123,10 @@ class TextClub:
         self.on_quit = on_quit
         self.on_mode = on_mode
         self.clock = clock
+        self.keys = keys  # ``key add|link|list|remove`` (net.keyring)
+        self._inbox_seq = 0
+        self._inbox_off: Callable[[], None] | None = None
+        self._rail_seq = 0
         self.here: int | None = None  # the table this person is at (seated or watching)
         self.tview = _Chosen()
         self.entered = False
@@ -205,6 +211,7 @@ class TextClub:
         if self.player is None:
             self.say_line(self.t("welcome.title"))
             self.say_line(self.t("welcome.ask"))
+            self.say_line(self.t("welcome.link"))
             return
         self.enter_club()
 
@@ -214,6 +221,9 @@ class TextClub:
         self.entered = True
         self._hall_seq = self.club.last_seq
         self._hall_off = self.club.subscribe(lambda events: self.wake())
+        inbox = self.club.social.inbox(self.player)
+        self._inbox_seq = inbox.last_seq
+        self._inbox_off = inbox.subscribe(lambda events: self.wake())
         self.say_line(self.t("text.welcome", name=self.player))
         seated = self.club.where(self.player)
         if seated is not None:
@@ -227,6 +237,9 @@ class TextClub:
         if self._hall_off is not None:
             self._hall_off()
             self._hall_off = None
+        if self._inbox_off is not None:
+            self._inbox_off()
+            self._inbox_off = None
         if self.entered and self.player is not None:
             self.entered = False
             self.club.leave(self.player, now=self.clock())
@@ -238,6 +251,7 @@ class TextClub:
         self.here = table_id
         self._unsubscribe = table.subscribe(lambda events: self.wake())
         self._seq = max(0, table.last_seq - ARRIVAL_LINES)
+        self._rail_seq = max(0, table.rail.last_seq - ARRIVAL_LINES)
         self._prompt = ""
         self._hand = frozenset(answers.my_hand(table.view_for(self.player)))
         key = "text.at_table" if self.player in table.seats else "text.watching"
@@ -253,7 +267,7 @@ class TextClub:
         self.say_line(self.t("cmd.left_table"))
 
     def watch(self, table_id: int) -> None:
-        self.club.watch(self.player or "", table_id)  # a seated player just sees his seat
+        self.club.watch(self.player or "", table_id)  # a seated player just sees his seat; refused at a private table (issue 20)
         self.show_table(table_id)
 
     def _leave_table(self) -> None:
@@ -302,6 +316,15 @@ class TextClub:
     def _choose_name(self, name: str) -> None:
         if not name:
             return
+        code = social.link_words(name)
+        if code is not None:  # ``key link CODE``: this new key joins an account (issue 20)
+            linked = self.keys.link(code) if self.keys is not None else None
+            if not linked or linked.startswith("social."):
+                self.say_line(self.t(linked or "social.key_none"))
+                return
+            self.player = linked
+            self.enter_club()
+            return
         problem = self.register(name) if self.register is not None else self.t("cmd.guest_sit")
         if problem:
             self.say_line(problem)
@@ -313,7 +336,7 @@ class TextClub:
     def handle_here(self, command: Command) -> bool:
         """The text mode's own verbs first, then those of the table or the hall (the screen's)."""
         verb = command.verb
-        if verb in ASK_VERBS:
+        if verb in ASK_VERBS and not (verb == "table" and command.args):  # ``table private``: a rule
             if verb == "log" and self.table is None:
                 count = int(command.args[0]) if command.args and command.args[0].isdigit() else 10
                 lines = [self._hall_line(e.event) for e in self.club.hall_since(0)]
@@ -361,6 +384,7 @@ class TextClub:
         """Tell what happened since the last call: events, cards received, the prompt."""
         if not self.entered:
             return
+        self._inbox()
         table = self.table
         if table is None:
             for entry in self.club.hall_since(self._hall_seq):
@@ -372,7 +396,12 @@ class TextClub:
         for entry in table.log_since(self._seq):
             self._seq = entry.seq
             self._tell(table, entry)
-        if self.player not in table.seats:
+        if self.player not in table.seats:  # the rail: watchers only (issue 20)
+            for entry in table.rail.since(self._rail_seq):
+                self._rail_seq = entry.seq
+                line = social.rail_line(entry.event, self.lang, self._hides)
+                if line:
+                    self.say_line(line)
             return  # a watcher: no hand, no turn (and no view to build for each of hundreds)
         view = table.view_for(self.player)
         hand = frozenset(answers.my_hand(view))
@@ -399,8 +428,36 @@ class TextClub:
         view = view if view is not None else table.view_for(self.player)
         return answers.prompt_text(table, view, self.legal(), self.lang, self.ascii)
 
+    def _hides(self, speaker: str) -> bool:
+        return bool(self.club.social.hides(self.player, speaker))
+
+    def _inbox(self) -> None:
+        """Private words and invitations, said at once; a tell from someone else rings."""
+        if self.player is None:
+            return
+        rung = False
+        for entry in self.club.social.inbox(self.player).since(self._inbox_seq):
+            self._inbox_seq = entry.seq
+            line = social.inbox_line(entry.event, self.player, self.lang)
+            if line:
+                self.say_line(line)
+            if not rung and entry.event.data.get("from") != self.player and self.ring is not None \
+                    and self.prefs.bell_on(True):
+                rung = True
+                self.ring()
+
     def _tell(self, table: Table, entry: LogEntry) -> None:
         event = entry.event
+        seated = self.player in table.seats
+        chat = social.chat_line(event, entry.names, self.lang, self.player, seated, self._hides)
+        if chat is None:
+            return
+        if chat:
+            self.say_line(self.t("text.chat", line=chat))
+            return
+        if event.kind == "deal_start" and event.data.get("deal") == 1 and seated and self.ring is not None \
+                and self.prefs.bell_on(True):
+            self.ring()  # his table starts
         if event.kind in CHAT:
             self.say_line(self.t("text.chat", line=told(table, entry, self.lang, self.ascii)))
             return

@@ -23,6 +23,7 @@ from tui.hints import actions_hint, prompt  # noqa: F401  (actions_hint: importe
 from tui.i18n import money, tr
 from tui.narrate import narrate
 from tui.text.answers import TRICK_CARDS, TRICK_ENDS
+from tui.social import chat_line, rail_line
 from tui.widgets.felt import Felt
 from tui.widgets.hand import Hand
 from tui.widgets.log import EventLog
@@ -59,10 +60,15 @@ class TableView(Vertical):
     """
 
     def __init__(self, table: Table, viewer: str | None, *, clock: Callable[[], float] = time.monotonic,
-                 is_online: Callable[[str], bool] | None = None, **kwargs: Any):
+                 is_online: Callable[[str], bool] | None = None, is_away: Callable[[str], bool] | None = None,
+                 hides: Callable[[str], bool] | None = None, **kwargs: Any):
         super().__init__(**kwargs)
         self.table = table
         self.is_online = is_online
+        self.is_away = is_away
+        self.hides = hides
+        """Whether the viewer ignores a speaker (issue 20): his words are not drawn."""
+        self.rail_seq = 0
         self.viewer = viewer
         self.clock = clock
         self.lang = "en"
@@ -106,6 +112,7 @@ class TableView(Vertical):
         self.query_one(EventLog).clear_lines()
         self.seq = 0
         self._playing, self.finished, self.finished_by = [], [], None
+        self.rail_seq = 0
         self.sync()
 
     def sync(self) -> None:
@@ -113,16 +120,26 @@ class TableView(Vertical):
         table = self.table
         self.view = view = table.view_for(self.viewer)
         if self.is_online is not None:
-            view["away"] = [n for n in table.seated() if not is_bot(n) and not self.is_online(n)]
+            view["away"] = [n for n in table.seated() if not is_bot(n) and (not self.is_online(n) or (
+                self.is_away is not None and self.is_away(n)))]
         me = view.get("seat")
         log = self.query_one(EventLog)
+        seated = me is not None
         for entry in table.log_since(self.seq):
             self.seq = entry.seq
             self._follow_trick(entry.event)
-            style = "cyan" if entry.event.kind == "say" else ""
-            line = narrate(entry.event, entry.names, self.lang, self.ascii)
+            style = "cyan" if entry.event.kind in ("say", "rail_summary") else ""
+            line = chat_line(entry.event, entry.names, self.lang, self.viewer, seated, self.hides)
+            if line == "":
+                line = narrate(entry.event, entry.names, self.lang, self.ascii)
             if line:
                 log.add(Text(line, style=style))
+        if not seated:  # the rail: watchers only, never a seated player's screen (issue 20)
+            for entry in table.rail.since(self.rail_seq):
+                self.rail_seq = entry.seq
+                line = rail_line(entry.event, self.lang, self.hides)
+                if line:
+                    log.add(Text(line, style="magenta"))
         self.query_one("#theader", Static).update(
             Text(" " + header_text(table, view, self.lang, self.ascii), style="bold"), layout=False)
         self.query_one(Felt).show(self.felt_view(view), me, self.lang, self.ascii)

@@ -1,0 +1,108 @@
+"""engine.social and the table's rail (issue 20), without a network: what each feed holds, codes, mutes."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.club import Club
+from engine.social import CODE_LIFE, Seating, Social, SocialError
+from engine.table import TableError
+
+
+def dealing_club(**entry) -> Club:
+    club = Club([{"game": "stukolka", "think": 0, "clock": 0, **entry}], seed=5)
+    table = club.tables[1]
+    table.sit("Anna")
+    for _ in range(3):
+        table.sit_bot()
+    table.start("Anna", now=0.0)
+    assert table.in_deal()
+    return club
+
+
+def play_out(table) -> None:
+    now = 1.0
+    while table.in_deal():
+        seat = table.seat_of("Anna")
+        if seat in table.game.to_act():
+            table.act("Anna", table.game.legal_actions(seat)[0].text(), now=now)
+        table.tick(now)
+        now += 1.0
+
+
+@pytest.mark.parametrize("rail", ["after", "never"])
+def test_a_watchers_words_mid_deal_are_on_the_rail_not_in_the_log(rail):
+    club = dealing_club(rail=rail)
+    table = club.tables[1]
+    table.watch("Wanda")
+    assert table.say("Wanda", "she has the golets") is True
+    assert table.say("Anna", "hello") is False
+    logged = [e.event for e in table.log_since(0)]
+    assert not any("golets" in str(e.data) for e in logged)
+    assert [e.event.data["text"] for e in table.rail.since(0)] == ["she has the golets"]
+    play_out(table)
+    summaries = [e.event.data["lines"] for e in table.log_since(0) if e.event.kind == "rail_summary"]
+    assert summaries == ([[["Wanda", "she has the golets"]]] if rail == "after" else [])
+    table.say("Wanda", "between deals")  # no deal: everyone hears a watcher
+    assert table.log_since(0)[-1].event.data["text"] == "between deals"
+
+
+def test_a_watcher_cannot_whisper_to_a_player_mid_deal_but_may_to_anyone_else():
+    club = dealing_club()
+    for name in ("Anna", "Wanda", "Boris"):
+        club.enter(name)
+    club.tables[1].watch("Wanda")
+    with pytest.raises(SocialError) as err:
+        club.tell("Wanda", "anna", "psst")
+    assert err.value.key == "social.no_tell_player"
+    assert club.tell("Wanda", "boris", "hi") == "Boris"
+    assert [e.event.data["text"] for e in club.social.inbox("Boris").since(0)] == ["hi"]
+    club.social.ignore("Boris", "Wanda")
+    club.tell("Wanda", "Boris", "again")
+    assert [e.event.data["text"] for e in club.social.inbox("Boris").since(0)] == ["hi"]
+
+
+def test_mutes_end_on_the_wall_clock_and_codes_work_once_within_their_life():
+    wall = [1000.0]
+    social = Social(wall=lambda: wall[0])
+    social.mute("Vera", 60, "rude", "unix:root")
+    with pytest.raises(SocialError) as err:
+        social.check_chat("vera")
+    assert err.value.key == "social.muted_for" and err.value.params["minutes"] == 1
+    wall[0] += 61
+    social.check_chat("Vera")  # the mute is over
+    code = social.new_code("Anna")
+    assert social.redeem(code.lower()) == "Anna" and social.redeem(code) is None
+    late = social.new_code("Anna")
+    wall[0] += CODE_LIFE + 1
+    assert social.redeem(late) is None
+    with pytest.raises(SocialError):
+        social.ignore("Anna", "anna")
+
+
+def test_a_private_table_refuses_the_uninvited_and_its_rules_survive_the_journal_state():
+    club = Club([{"game": "stukolka"}], seed=1)
+    table = club.tables[1]
+    table.sit("Anna")
+    table.set_rule("Anna", "private", "yes")
+    with pytest.raises(TableError) as err:
+        table.watch("Boris")
+    assert err.value.key == "table.invite_only"
+    with pytest.raises(TableError):
+        table.sit("Boris")
+    table.invite("Anna", "Boris")
+    table.watch("Boris")
+    with pytest.raises(TableError) as err:
+        table.set_rule("Boris", "watchers", "none")
+    assert err.value.key == "table.not_seated"
+    table.unwatch("Boris")
+    table.sit("Boris")
+    with pytest.raises(TableError) as err:
+        table.set_rule("Boris", "watchers", "none")
+    assert err.value.key == "table.not_host"
+    with pytest.raises(TableError) as err:
+        table.set_rule("Anna", "watchers", "some")
+    assert err.value.key == "table.bad_setting" and table.seating.watchers == "all"
+    copy = Seating()
+    copy.load(table.state()["seating"])
+    assert (copy.private, copy.host, copy.invited) == (True, "Anna", {"Boris"})
