@@ -204,6 +204,20 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             epoch BIGINT NOT NULL,
             expires DOUBLE PRECISION NOT NULL)""",
     ),
+    # 7: the social club (SQLite's 6) (issue 20): whom an account ignores, and the house's mutes
+    (
+        """CREATE TABLE account_ignore (
+            account_id BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            other_key TEXT NOT NULL,
+            other TEXT NOT NULL,
+            PRIMARY KEY (account_id, other_key))""",
+        """CREATE TABLE mute (
+            name_key TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            until DOUBLE PRECISION,
+            reason TEXT NOT NULL,
+            by_whom TEXT NOT NULL)""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 PG_ONLY_TABLES = ("table_lease",)
@@ -619,6 +633,48 @@ class PgStore:
                 )
             else:
                 db.execute("DELETE FROM account_setting WHERE account_id = %s AND key = %s", (account_id, key))
+
+    def ignores(self, name: str) -> list[str]:
+        """The names the account ignores (``[]`` for none, or for no such account)."""
+        with self._read() as db:
+            account_id = self._account_id(name)
+            if account_id is None:
+                return []
+            rows = db.execute("SELECT other FROM account_ignore WHERE account_id = %s ORDER BY other_key",
+                              (account_id,))
+            return [str(other) for (other,) in rows]
+
+    def set_ignore(self, name: str, other: str, on: bool) -> None:
+        """The account ignores ``other`` (``on``) or no longer does."""
+        other = _check_name(other)
+        with self._tx() as db:
+            account_id = self._existing(name)
+            if on:
+                db.execute("INSERT INTO account_ignore VALUES (%s, %s, %s) "
+                           "ON CONFLICT (account_id, other_key) DO UPDATE SET other = EXCLUDED.other",
+                           (account_id, _name_key(other), other))
+            else:
+                db.execute("DELETE FROM account_ignore WHERE account_id = %s AND other_key = %s",
+                           (account_id, _name_key(other)))
+
+    def mutes(self) -> list[tuple[str, float | None, str, str]]:
+        """The house's mutes: (name, until in wall-clock seconds or None, reason, by)."""
+        with self._read() as db:
+            rows = db.execute("SELECT name, until, reason, by_whom FROM mute ORDER BY name_key").fetchall()
+            return [(str(n), None if u is None else float(u), str(r), str(b)) for n, u, r, b in rows]
+
+    def set_mute(self, name: str, until: float | None, reason: str, by: str) -> None:
+        name = _check_name(name)
+        if len(reason) > 300 or len(by) > 64:
+            raise AccountError("a mute's reason is at most 300 characters")
+        with self._tx() as db:
+            db.execute("INSERT INTO mute VALUES (%s, %s, %s, %s, %s) ON CONFLICT (name_key) DO UPDATE SET "
+                       "name = EXCLUDED.name, until = EXCLUDED.until, reason = EXCLUDED.reason, "
+                       "by_whom = EXCLUDED.by_whom", (_name_key(name), name, until, reason, by))
+
+    def clear_mute(self, name: str) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM mute WHERE name_key = %s", (_name_key(name),))
 
     def touch(self, name: str, *, now: float | None = None) -> None:
         """The account was seen now (login, activity)."""
