@@ -17,7 +17,6 @@ from engine.game import IllegalAction
 from engine.table import TableError
 from net.spectate import Member
 from net.texts import SPECTATOR_VERBS, text
-from engine.game import IllegalAction
 from tui.chat import chat_allowed
 from tui.refusals import explain
 from tui.i18n import tr
