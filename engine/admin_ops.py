@@ -173,7 +173,28 @@ def tables_rows(club: Club) -> list[dict[str, Any]]:
         table = club.tables[row["id"]]
         row["closing"] = bool(getattr(table, "closing", False))
         row["deal_no"] = len(table.game.deals) if table.game is not None else 0
+        row["pots"] = pot_history(table)
     return rows
+
+
+POT_POINTS = 40
+"""The newest points of a table's pot history a listing carries."""
+
+
+def pot_history(table: Table) -> list[int]:
+    """The pot at the session's start and after each finished deal (its last ``POT_POINTS``).
+
+    What the pot gains is what the seats lose: the pot after a deal is the
+    session's first pot less the money every deal so far moved to the seats.
+    """
+    game = table.game
+    if game is None:
+        return []
+    finished = game.deals[:-1] if table.in_deal() else game.deals
+    pots = [game.start_pot]
+    for log in finished:
+        pots.append(pots[-1] - sum(log.money))
+    return pots[-POT_POINTS:]
 
 
 def tables_text(rows: list[dict[str, Any]]) -> str:

@@ -126,6 +126,12 @@ def table_rows(tables: list[dict[str, Any]], width: int = PANEL) -> list[str]:
         seats = f"{len(names)}/{len(t['seats'])} " + " ".join(n or "·" for n in t["seats"])
         room = max(5, width - len(head) - len(tail))
         rows.append(head + _fit(seats, room).ljust(room) + tail)
+        pots = t.get("pots") or []
+        if len(pots) > 1:  # the pot over the session (issue 21): ▁▂▅█ under the row
+            from tui.widgets.spark import sparkline
+
+            rows.append(_fit(f"{'':>3} pot over {len(pots) - 1} deal(s) {sparkline(pots)} "
+                             f"{min(pots)}…{max(pots)}, now {pots[-1]}", width))
     return rows
 
 

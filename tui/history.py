@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 STATEMENT_LINES = 5
 HISTORY_LINES = 10
+CHART_GAMES = 30
 
 
 def _date(at: float) -> str:
@@ -36,6 +37,7 @@ def balance_lines(app: "ClubApp") -> list[Text]:
     if store is None or store.account(name) is None:
         return [Text(tr(lang, "balance.table_money", money=money(club.balance(name), lang)))]
     lines = [Text(tr(lang, "balance.line", money=money(store.balance(name), lang)), style="bold")]
+    lines += chart_lines(app)
     for move in store.statement(name, STATEMENT_LINES):
         lines.append(Text(tr(lang, "balance.move", date=_date(move.at), amount=money(move.amount, lang),
                              reason=move.reason), style="green" if move.amount > 0 else ""))
@@ -50,6 +52,8 @@ def history_lines(app: "ClubApp") -> list[Text]:
     if not games:
         return [Text(tr(lang, "history.none"))]
     lines = [Text(tr(lang, "history.head"), style="bold")]
+    if store.account(name) is not None:
+        lines += chart_lines(app)
     titles = {t.game_name: t.title for t in app.club.tables.values()}
     for info in games:
         title = titles.get(info.game, {}).get(lang, info.game)
@@ -58,6 +62,51 @@ def history_lines(app: "ClubApp") -> list[Text]:
                              table=info.table_id if info.table_id is not None else "—",
                              game=title, result=("+" if info.net > 0 else "") + result)))
     return lines
+
+
+def chart_lines(app: "ClubApp") -> list[Text]:
+    """The balance over the last games as a sparkline, best and worst game marked (issue 21 item 3).
+
+    On a screen: the chart, its marks and a line naming the two games; in the
+    text mode (no Textual app) the same in one sentence.
+    """
+    from textual.app import App
+
+    from tui.widgets.spark import balance_series, marks, sparkline
+
+    lang, store, name = app.lang, app.club.store, app.player or ""
+    games = store.history(name, CHART_GAMES)[::-1]  # oldest first
+    if not games:
+        return []
+    series = balance_series(store.balance(name), [g.net for g in games[::-1]])
+    nets = [g.net for g in games]
+    best = max(range(len(nets)), key=lambda i: (nets[i], i))
+    worst = min(range(len(nets)), key=lambda i: (nets[i], -i))
+    if nets[best] == nets[worst]:
+        best = worst = None  # type: ignore[assignment]
+    low, high = money(min(series), lang), money(max(series), lang)
+    if not isinstance(app, App):
+        said = tr(lang, "chart.say", n=len(games), first=money(series[0], lang), last=money(series[-1], lang),
+                  low=low, high=high)
+        if best is not None:
+            said += " " + tr(lang, "chart.best_worst", best=games[best].id, best_money=_signed(nets[best], lang),
+                             worst=games[worst].id, worst_money=_signed(nets[worst], lang))
+        return [Text(said)]
+    head = tr(lang, "chart.head", n=len(games))
+    pad = " " * (len(head) + 2)
+    spark = sparkline(series, app.ascii)
+    lines = [Text(" " + head + " ", style="dim") + Text(spark, style="bold green")
+             + Text(f"  {low} … {high}", style="dim")]
+    if best is not None:
+        lines.append(Text(pad + marks(len(series), best, worst, app.ascii), style="bold"))
+        lines.append(Text(" " + tr(lang, "chart.best_worst", best=games[best].id,
+                                    best_money=_signed(nets[best], lang), worst=games[worst].id,
+                                    worst_money=_signed(nets[worst], lang)), style="dim"))
+    return lines
+
+
+def _signed(amount: int, lang: str) -> str:
+    return ("+" if amount > 0 else "") + money(amount, lang)
 
 
 def replay_screen(app: "ClubApp", word: str) -> ReplayScreen | str:

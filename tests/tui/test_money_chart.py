@@ -1,0 +1,104 @@
+"""Money over time (issue 21 item 3): balance and history draw the balance over the last games as a sparkline,
+the best and worst game marked (ASCII in ASCII mode); the text mode says it in a sentence."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from screen import rows, text, type_line
+
+from engine.club import Club
+from engine.store_sqlite import SqliteStore
+from tui.app import ClubApp
+from tui.i18n import money
+from tui.text.club import TextClub
+from tui.widgets.spark import BLOCKS, balance_series, marks, sparkline
+
+NAMES = ("anna", "boris", "vera", "gleb")
+
+
+def test_sparkline_scales_lowest_to_highest_and_marks_best_and_worst() -> None:
+    assert sparkline([0, 7, 14]) == "▁▅█"
+    assert sparkline([0, 7, 14], ascii=True) == "_+@"
+    assert sparkline([5, 5]) == "▄▄" and sparkline([]) == ""
+    assert marks(5, 3, 1) == " ▼ ▲" and marks(5, 3, 1, ascii=True) == " v ^"
+    assert balance_series(100, [10, -30, 5]) == [120, 90, 100]  # newest first in, oldest first out
+
+
+@pytest.fixture
+def played(tmp_path):
+    """Four finished Стуколка sessions (anna stands after each deal, then sits again)."""
+    store = SqliteStore(tmp_path / "sukno.db")
+    for name in NAMES:
+        store.create_account(name, grant=5000)
+    club = Club([{"game": "stukolka"}], store=store, now=0.0, seed=4)
+    table = club.tables[1]
+    rng = random.Random(7)
+    for _ in range(4):
+        for name in NAMES:
+            if name not in table.seats:
+                table.sit(name)
+        for name in NAMES:
+            table.start(name, now=0.0)
+        while table.in_deal():
+            seat = table.game.to_act()[0]
+            table.act(table.game.names[seat], rng.choice(table.game.legal_actions(seat)).text(), now=0.0)
+        table.stand("anna")
+    yield club, store
+    store.close()
+
+
+def expected(store, name: str) -> tuple[str, list]:
+    games = store.history(name, 30)[::-1]
+    series = balance_series(store.balance(name), [g.net for g in games[::-1]])
+    return sparkline(series), games
+
+
+@pytest.mark.parametrize("verb", ["balance", "history"])
+async def test_balance_and_history_draw_the_chart_with_best_and_worst(played, verb: str) -> None:
+    club, store = played
+    who = "anna"  # stood up after each session: the hall
+    assert len({g.net for g in store.history(who, 30)}) > 1
+    spark, games = expected(store, who)
+    assert len(games) >= 3 and set(spark) <= set(BLOCKS)
+    app = ClubApp(club, who)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, verb)
+        shown = rows(app)
+        line = next(i for i, r in enumerate(shown) if f"Over your last {len(games)} games:" in r)
+        assert spark in shown[line]
+        start = shown[line].index(spark)
+        nets = [g.net for g in games]
+        best, worst = nets.index(max(nets)), len(nets) - 1 - nets[::-1].index(min(nets))
+        under = shown[line + 1]
+        assert under[start + best] == "▲" and under[start + worst] == "▼"
+        b, w = games[best], games[worst]
+        sign = "+" if b.net > 0 else ""
+        assert f"Best game #{b.id} ({sign}{money(b.net, 'en')}), worst #{w.id}" in text(app)
+        assert all(len(r) <= 80 for r in shown)
+
+
+async def test_ascii_mode_draws_the_chart_in_ascii(played) -> None:
+    club, store = played
+    app = ClubApp(club, "anna", ascii=True)  # anna stood up: the hall, where the log has room
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "balance")
+        line = next(r for r in rows(app) if "Over your last" in r)
+        assert not any(ch in line for ch in BLOCKS)
+        assert sparkline(balance_series(store.balance("anna"), [g.net for g in store.history("anna", 30)]),
+                         ascii=True) in line
+
+
+def test_the_text_mode_says_the_chart_in_a_sentence(played) -> None:
+    club, store = played
+    lines: list[str] = []
+    person = TextClub(club, "vera", write=lines.append, lang="ru", clock=lambda: 100.0)
+    person.start()
+    mark = len(lines)
+    person.line("счёт")
+    said = " ".join(lines[mark:])
+    games = store.history("vera", 30)
+    assert f"За последние {len(games)} игры ваш счёт прошёл от " in said
+    assert f"до {money(store.balance('vera'), 'ru')}" in said
+    assert not any(ch in said for ch in BLOCKS)
