@@ -37,6 +37,28 @@ def _bin_dir() -> Path | None:
     return None
 
 
+PREFIX = "sukno-pg-"
+
+
+def sweep_orphans() -> None:
+    """Stop and remove clusters whose test run was killed before it could stop them (SIGKILL, SIGTERM)."""
+    bin_dir = _bin_dir()
+    for folder in Path(tempfile.gettempdir()).glob(PREFIX + "*"):
+        try:
+            owner = int((folder / "owner.pid").read_text())
+            os.kill(owner, 0)
+            continue  # its run is alive
+        except ProcessLookupError:
+            pass
+        except (OSError, ValueError):
+            continue  # not ours to judge (no owner file yet, another user's)
+        if bin_dir is not None and (folder / "data" / "postmaster.pid").exists():
+            as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+            subprocess.run([*as_user, str(bin_dir / "pg_ctl"), "-D", str(folder / "data"), "-m", "immediate",
+                            "-w", "stop"], capture_output=True, timeout=60, cwd=folder)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -62,7 +84,9 @@ class PgCluster:
         self._bin = _bin_dir()
         if self._bin is None:
             raise Unavailable("no PostgreSQL binaries (initdb, pg_ctl): apt-get install postgresql")
-        self.folder = Path(tempfile.mkdtemp(prefix="sukno-pg-"))
+        sweep_orphans()
+        self.folder = Path(tempfile.mkdtemp(prefix=PREFIX))
+        (self.folder / "owner.pid").write_text(str(os.getpid()))
         if os.geteuid() == 0:
             try:
                 user = pwd.getpwnam("postgres")
