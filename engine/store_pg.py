@@ -115,6 +115,9 @@ WRITE_WAIT = 0.05
 """How long the server's store (``exclusive=True``) lets a write wait for a row lock (s)."""
 
 SCHEMES = ("postgresql://", "postgres://")
+SERVER_LOCK_WAIT = 3.0
+"""How long a starting server waits for the one-server lock: a server killed a moment ago holds it
+until PostgreSQL notices its connection closed."""
 RETRY_FIRST, RETRY_MAX = 1.0, 30.0
 """After a failed connect, writes are refused at once for this long (doubling up to the max)."""
 TCP_DEFAULTS = {"tcp_user_timeout": 2000, "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
@@ -333,7 +336,12 @@ class PgStore:
             db.execute(f"SET statement_timeout = {self._statement_ms}")
             db.execute("SET idle_in_transaction_session_timeout = 60000")
             if self.exclusive:
-                got = db.execute("SELECT pg_try_advisory_lock(%s)", (_LOCK_SERVER,)).fetchone()[0]
+                got = False
+                deadline = time.monotonic() + SERVER_LOCK_WAIT
+                while not (got := db.execute("SELECT pg_try_advisory_lock(%s)", (_LOCK_SERVER,)).fetchone()[0]):
+                    if time.monotonic() >= deadline:
+                        break
+                    time.sleep(0.1)
                 if not got:
                     raise StoreError(
                         f"{self.path} is in use by another sukno process (is another 'sukno serve' "

@@ -49,9 +49,10 @@ options = {}
 class Server:
     """``sukno serve`` as a child process; its port read from the line it prints."""
 
-    def __init__(self, data: Path, config: Path) -> None:
+    def __init__(self, data: Path, config: Path, store: tuple[str, ...] = ()) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "net.cli", "serve", "--config", str(config), "--data", str(data), "--port", "0"],
+            [sys.executable, "-m", "net.cli", "serve", "--config", str(config), "--data", str(data), "--port", "0",
+             *store],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )
         self.port = 0
@@ -197,21 +198,34 @@ async def check_restart(
     return outcome
 
 
-async def test_kill_9_loses_no_acknowledged_action(tmp_path):
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_kill_9_loses_no_acknowledged_action(tmp_path, backend, request):
+    """The same on the data folder's SQLite file and on ``--store postgresql://…`` (fewer kills there:
+    each restart also reconnects to PostgreSQL)."""
+    kills = KILLS if backend == "sqlite" else max(1, KILLS // 3)
+    if backend == "postgresql":
+        from engine.store_pg import PgStore
+
+        url = request.getfixturevalue("pg_url")
+        flags: tuple[str, ...] = ("--store", url)
+        open_reader = lambda: PgStore(url)  # noqa: E731
+    else:
+        flags = ()
+        open_reader = lambda: SqliteStore(data / "sukno.db")  # noqa: E731
     data = tmp_path / "data"
     data.mkdir()
     config = tmp_path / "sukno.toml"
     config.write_text(CONFIG, "utf-8")
     rng = random.Random(int(os.environ.get("SUKNO_SEED", "7")))
     players = Players()
-    server = Server(data, config)
+    server = Server(data, config, flags)
     players.port = await server.ready()
-    store = SqliteStore(data / "sukno.db")  # the test's own reader; it never writes
+    store = open_reader()  # the test's own reader; it never writes
     played = 0
     outcomes: dict[str, int] = {}
     try:
         await first_round(server, players, store)
-        for round_no in range(KILLS):
+        for round_no in range(kills):
             acked = header_of_table(store), journal_of(store)
             for _ in range(rng.randint(1, 4)):
                 name, line = await next_move(store, rng)
@@ -226,7 +240,7 @@ async def test_kill_9_loses_no_acknowledged_action(tmp_path):
             await asyncio.sleep(rng.uniform(0, 0.03))
             server.kill()
             players.drop()
-            server = Server(data, config)
+            server = Server(data, config, flags)
             players.port = await server.ready()
             outcome = await check_restart(store, acked[0], acked[1], before, line, players)
             outcomes[outcome] = outcomes.get(outcome, 0) + 1
@@ -234,6 +248,6 @@ async def test_kill_9_loses_no_acknowledged_action(tmp_path):
         players.drop()
         server.kill()
         store.close()
-    print(f"\n{KILLS} kills, {played} acknowledged moves; the move in flight at the kill: {outcomes}")
-    assert played >= KILLS
+    print(f"\n{backend}: {kills} kills, {played} acknowledged moves; the move in flight at the kill: {outcomes}")
+    assert played >= kills
     assert any("hand seen" in o for o in outcomes), "no kill fell inside a deal"

@@ -1,6 +1,6 @@
 """Fixtures of the store tests: a fresh store of each backend (SQLite in a temporary folder, PostgreSQL
 in a fresh schema of the session's throw-away cluster, tests/pgkit.py); the PostgreSQL cases are
-skipped with a one-line reason on a machine without it."""
+skipped with a one-line reason on a machine without it (``pg_url``: tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -10,27 +10,13 @@ from typing import Any, Callable, Iterator
 import pytest
 
 from engine.store_sqlite import SqliteStore
-from pgkit import Unavailable, shared_cluster, stop_shared
 
 BACKENDS = ("sqlite", "postgresql")
-
-
-def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
-    stop_shared()
 
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "sukno.db"
-
-
-@pytest.fixture
-def pg_url() -> str:
-    """A PostgreSQL URL whose schema is empty (skips the test when there is no PostgreSQL)."""
-    try:
-        return shared_cluster().url()
-    except Unavailable as err:
-        pytest.skip(str(err))
 
 
 @pytest.fixture(params=BACKENDS)
