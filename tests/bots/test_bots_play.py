@@ -68,6 +68,7 @@ class CheckedDefaults:
 
 @pytest.mark.parametrize("name,players,options,clock,deals", CONFIGS,
                          ids=[f"{c[0]}-{c[1]}-{''.join(str(v) for v in c[2].values())}-{c[3]}" for c in CONFIGS])
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_bots_play_legally(name: str, players: int, options: dict[str, Any], clock: bool, deals: int) -> None:
     cls = get_game(name)
     rng = random.Random(f"{name}{players}{options}")

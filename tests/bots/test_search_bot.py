@@ -63,6 +63,7 @@ def play(name: str, players: int, options: dict[str, Any], deals: int, make) -> 
     return seats, game
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.parametrize("name,players,options", CONFIGS, ids=[f"{c[0]}-{c[1]}" for c in CONFIGS])
 def test_hidden_cards_change_no_search_decision(name, players, options):
     def make(game, seat):

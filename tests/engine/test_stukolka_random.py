@@ -15,13 +15,15 @@ import zlib
 
 import pytest
 
-from engine.cards import Card, deck
+from engine.cards import Card
 from engine.game import ADMIN, SPECTATOR, ShuffledDecks
 from engine.games.stukolka import Stukolka
 from engine.record import rebuild, record_of, replay
+from invariants import assert_shared
 from viewscan import cards_in
 
-FULL = set(deck(52))
+pytestmark = pytest.mark.slow  # long random play; tests/engine/test_every_game_random.py keeps the shared invariants in the quick run
+
 
 CONFIGS = [
     ("a", n, {}) for n in range(4, 8)
@@ -49,16 +51,7 @@ def hidden_from(game: Stukolka, viewer: int) -> set[Card]:
 
 
 def check_invariants(game: Stukolka, start_money: int) -> None:
-    places = game.places()
-    if places:
-        every = [c for cards in places.values() for c in cards]
-        assert len(every) == 52 and set(every) == FULL, "a card is lost or in two places"
-    assert sum(game.balances) + game.pot == start_money, "money not conserved"
-    to_act = set(game.to_act())
-    for seat in range(game.n):
-        legal = game.legal_actions(seat)
-        assert bool(legal) == (seat in to_act and game.in_deal)
-    assert bool(to_act) == game.in_deal
+    assert_shared(game, 52, start_money)  # cards, money, turns: tests/invariants.py
     for viewer in range(game.n):
         leaked = set(cards_in(game.view(viewer))) & hidden_from(game, viewer)
         assert not leaked, f"seat {viewer} sees hidden {leaked}"

@@ -12,17 +12,21 @@ replay and rebuild to the same state.
 
 from __future__ import annotations
 
+import pytest
+
 import random
 from math import comb
 
-from engine.cards import Card, deck
+from engine.cards import Card
 from engine.game import ADMIN, SPECTATOR, Action, ShuffledDecks
 from engine.games.french3 import PARTIYA, French3
 from engine.record import rebuild, record_of, replay
+from invariants import assert_cards_in_one_place, assert_money_kept
 from viewscan import cards_in
 from playkit import try_illegal_play
 
-FULL_DECK = sorted(deck(48))
+pytestmark = pytest.mark.slow  # long random play; tests/engine/test_every_game_random.py keeps the shared invariants in the quick run
+
 SESSIONS = 8
 GAMES_PER_SESSION = 25  # 200 games
 
@@ -36,15 +40,13 @@ def may_see(game: French3, viewer: int) -> set[Card]:
 
 
 def check_state(game: French3, start_pot: int, views: bool) -> None:
-    places = game.places()
-    located = sorted(c for pile in places.values() for c in pile)
-    assert located == FULL_DECK, "a card is missing or in two places"
+    assert_cards_in_one_place(game, 48)  # tests/invariants.py
+    assert_money_kept(game, start_pot)
     acting = game.to_act()
     assert len(acting) <= 1
     for seat in range(3):
         if seat not in acting or game.phase == "play" or views:  # a buy list is long: sample it
             assert bool(game.legal_actions(seat)) == (seat in acting)
-    assert sum(game.balances) + game.pot == start_pot
     if views:
         for viewer in (SPECTATOR, 0, 1, 2):
             view = game.view(viewer)

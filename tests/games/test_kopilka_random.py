@@ -11,16 +11,20 @@ replays and rebuilds to the same state (§9.4).
 
 from __future__ import annotations
 
+import pytest
+
 import random
 from collections import Counter
 
-from engine.cards import Card, deck
+from engine.cards import Card
 from engine.game import ADMIN, SPECTATOR, ShuffledDecks
 from engine.games.kopilka import Kopilka
 from engine.record import rebuild, record_of, replay
+from invariants import assert_shared
 from viewscan import cards_in
 
-FULL = set(deck(32))
+pytestmark = pytest.mark.slow  # long random play; tests/engine/test_every_game_random.py keeps the shared invariants in the quick run
+
 NAMES = ["Anna", "Boris", "Vera", "Gleb"]
 PARTIYAS = 500
 VIEW_SESSIONS = 10  # every 10th session scans the views after every action; the others at each deal's end
@@ -44,13 +48,8 @@ def check_views(game: Kopilka) -> None:
 
 
 def check_invariants(game: Kopilka, money: int) -> None:
-    every = [c for cards in game.places().values() for c in cards]
-    assert len(every) == 32 and set(every) == FULL, "a card is lost or in two places"
-    assert sum(game.balances) + game.pot == money, "money not conserved"
-    to_act = game.to_act()
-    assert bool(to_act) == game.in_deal and len(to_act) <= 1
-    for seat in range(4):
-        assert bool(game.legal_actions(seat)) == (seat in to_act)
+    assert_shared(game, 32, money)  # cards, money, turns: tests/invariants.py
+    assert len(game.to_act()) <= 1
     if game.phase == "play" and game.in_deal:  # R14: only a card just played can have emptied a hand
         in_trick = {seat for seat, _ in game.trick}
         assert all(hand or seat in in_trick for seat, hand in enumerate(game.hands)), "an empty hand goes on"

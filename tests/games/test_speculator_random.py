@@ -11,21 +11,25 @@ JSON → ``replay`` gives the same money, and ``rebuild`` the same table (§9.4)
 
 from __future__ import annotations
 
+import pytest
+
 import random
 from typing import Any
 
-from engine.cards import Card, deck
+from engine.cards import Card
 from collections import Counter
 
 from engine.game import ADMIN, SPECTATOR, Action, IllegalAction, ShuffledDecks
 from engine.games.speculator import SPECULATOR, Speculator
 from engine.record import load_record, rebuild, record_of, replay
+from invariants import assert_cards_in_one_place, assert_money_kept
 from viewscan import cards_in
+
+pytestmark = pytest.mark.slow  # long random play; tests/engine/test_every_game_random.py keeps the shared invariants in the quick run
 
 DEALS = 2000
 CHECK_SHARE = 0.05
 """Share of states after an action that get the full (costly) check; money is checked after each."""
-FULL_DECK = sorted(deck(36))
 CLOCK_KEYS = {"clock", "live_clock", "deadline"}
 WINDOW_KEYS = CLOCK_KEYS | {"phase", "window", "bids", "selling", "ask", "ready", "status", "to_act"}
 
@@ -33,9 +37,9 @@ WINDOW_KEYS = CLOCK_KEYS | {"phase", "window", "bids", "selling", "ask", "ready"
 
 
 def check_invariants(game: Speculator, rng: random.Random) -> None:
-    assert sum(game.balances) + game.pot == game.start_pot
+    assert_money_kept(game, game.start_pot)  # tests/invariants.py
+    assert_cards_in_one_place(game, 36)
     places = game.places()
-    assert sorted(c for cards in places.values() for c in cards) == FULL_DECK
     hidden = set(places["undealt"]).union(*(places[f"pile {n}"] for n in game.names))
     admin = game.view(ADMIN)
     assert [c for pile in admin["hands"] for c in pile] == [c for n in game.names for c in places[f"pile {n}"]]

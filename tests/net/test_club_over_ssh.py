@@ -67,6 +67,7 @@ async def play_one_action(table, players: dict[str, Client]) -> None:
     await until(lambda: table.last_seq > seq, what=f"{name} {action.text()} applied")
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_four_players_play_a_deal_while_watched(config):
     """Four new keys register, sit at Стуколка, play a deal by typing; a watcher never sees a hidden card."""
     async with running(config) as server:
@@ -97,6 +98,7 @@ async def test_four_players_play_a_deal_while_watched(config):
             await p.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_late_watcher_sees_what_an_early_one_sees(config):
     """A watcher who joins after play has started sees the early watcher's screen cell for cell."""
     async with running(config) as server:

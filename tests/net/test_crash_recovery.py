@@ -198,6 +198,7 @@ async def check_restart(
     return outcome
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 async def test_kill_9_loses_no_acknowledged_action(tmp_path, backend, request):
     """The same on the data folder's SQLite file and on ``--store postgresql://…`` (fewer kills there:

@@ -86,6 +86,7 @@ def _has_loopback_alias() -> bool:
         return False
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.skipif(not _has_loopback_alias(), reason="needs the 127.0.0.2 loopback alias (Linux has it)")
 async def test_stranger_gets_his_screen_during_a_storm(tmp_path):
     """200 connections in 5 s from 127.0.0.1; a stranger from 127.0.0.2 is served meanwhile."""

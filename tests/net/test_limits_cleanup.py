@@ -97,6 +97,7 @@ async def test_no_app_outlives_its_session(tmp_path):
     assert not [t for t in asyncio.all_tasks() if "session" in t.get_name() or "hub" in t.get_name()]
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_player_who_stops_reading_is_repainted_when_he_reads_again(tmp_path):
     """A player's own App stops sending while he does not read, and sends the whole screen after."""
     config = make_config(tmp_path / "data", buffer_limit=4096, chat_burst=100)  # a talker past the chat limit

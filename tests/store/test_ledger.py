@@ -98,6 +98,7 @@ def test_the_zero_rule_of_a_table() -> None:
         check_funds(-5, 30, allow_debt=False)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_money_is_conserved_over_random_multi_table_play(store: SqliteStore) -> None:
     """Every registered game at its own table, players sitting at several tables at once."""
     for name in NAMES:

@@ -140,6 +140,7 @@ def test_table_ids_come_back_as_given(pg_url: str) -> None:
         assert [e.payload for e in store.journal("3")] == [{"n": 2}]
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_db_upgrade_makes_the_schema_and_serve_refuses_a_newer_one(pg_url: str, tmp_path: Path) -> None:
     done = sukno("db", "upgrade", "--store", pg_url)
     assert done.returncode == 0, done.stderr

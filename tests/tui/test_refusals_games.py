@@ -351,6 +351,7 @@ def is_legal(game: Game, seat: int, action: Action) -> bool:
     return seat in game.to_act() and game._allows(seat, game._normalize(action))
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.parametrize("game_name", sorted(registry()))
 def test_every_refusal_of_random_play_has_a_key_in_both_catalogues(game_name: str) -> None:
     cls = registry()[game_name]

@@ -68,6 +68,7 @@ async def test_the_hall_in_russian():
     assert not found, found
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.parametrize("game_name", sorted(registry()))
 async def test_every_game_in_russian(game_name):
     cls = registry()[game_name]

@@ -23,6 +23,7 @@ def test_limits_agree_with_the_engine():
     assert quote("x" * 500) == "x" * (QUOTE_MAX - 1) + "…" and quote("short") == "short"
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_command_line_holds_its_bound_and_says_why(club):
     """Keys past COMMAND_MAX change nothing; one line says the line is full; Enter still runs it."""
     app = ClubApp(club, "anna")
@@ -60,6 +61,7 @@ async def test_a_paste_that_does_not_fit_is_refused_whole(club):
         assert line.value == "say hi there"
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_russian_player_reads_it_in_russian(club):
     app = ClubApp(club, "anna", lang="ru")
     async with app.run_test(size=(80, 24)) as pilot:
