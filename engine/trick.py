@@ -6,7 +6,11 @@ its own duty to follow (Game B must trump when void, Game C plays anything,
 What the games do share is the last step: once the cards lie on the table,
 the highest trump wins, else the highest card of the suit led.  A game says
 what "suit" and "high" mean for its cards (Game C's jacks are trumps, not
-members of their printed suit), and this module does the comparison.
+members of their printed suit), and this module does the comparison —
+the only place it is written: the games (``trick_winner``, Стуколка's
+running ``best``), the bots (``engine.bots.tricks`` re-exports ``beats`` and
+``winning``) and, through each game's view (``best``: the card winning the
+trick so far), the felt.
 """
 
 from __future__ import annotations
@@ -29,34 +33,47 @@ def natural_power(card: Card) -> int:
     return int(card.rank)
 
 
-def trick_winner(
-    plays: Sequence[Play],
-    trump: Hashable | None,
-    suit_of: Callable[[Card], Hashable] = natural_suit,
-    power: Callable[[Card], int] = natural_power,
-) -> int:
-    """The seat that takes the trick: highest trump if any, else highest of the suit led.
+SuitOf = Callable[[Card], Hashable]
+Power = Callable[[Card], int]
 
-    ``suit_of`` maps a card to the suit it belongs to for this game (the
-    same value as ``trump`` for a trump card); ``power`` ranks cards within
-    one such suit.  Cards of other suits never win.
-    """
+
+def beats(card: Card, best: Card, trump: Hashable | None,
+          suit_of: SuitOf = natural_suit, power: Power = natural_power) -> bool:
+    """Whether ``card`` played now takes the trick from ``best``, which leads it so far.
+
+    ``suit_of`` maps a card to the suit it belongs to for this game (the same
+    value as ``trump`` for a trump card); ``power`` ranks cards within one such
+    suit.  The one rule of every trick game here (games, bots and the felt): a
+    higher card of the same suit, or a trump over a non-trump; nothing else."""
+    if suit_of is natural_suit and power is natural_power:  # the plain deck: the engine bench's path
+        if card.suit == best.suit:
+            return card.rank > best.rank
+        return card.suit == trump
+    suit, best_suit = suit_of(card), suit_of(best)
+    if suit == best_suit:
+        return power(card) > power(best)
+    return trump is not None and suit == trump
+
+
+def winning(plays: Sequence[Sequence], trump: Hashable | None,
+            suit_of: SuitOf = natural_suit, power: Power = natural_power) -> tuple[int, Card] | None:
+    """The (seat, card) winning a trick so far (``[(seat, card), …]`` in play order), or None if empty."""
     if not plays:
+        return None
+    best_seat, best = plays[0][0], plays[0][1]
+    for seat, card in plays[1:]:
+        if beats(card, best, trump, suit_of, power):
+            best_seat, best = seat, card
+    return best_seat, best
+
+
+def trick_winner(plays: Sequence[Play], trump: Hashable | None,
+                 suit_of: SuitOf = natural_suit, power: Power = natural_power) -> int:
+    """The seat that takes a whole trick: highest trump if any, else highest of the suit led."""
+    won = winning(plays, trump, suit_of, power)
+    if won is None:
         raise ValueError("an empty trick has no winner")
-    led = suit_of(plays[0][1])
-    best_seat = plays[0][0]
-    best_key = (-1, -1)
-    for seat, card in plays:
-        suit = suit_of(card)
-        if trump is not None and suit == trump:
-            key = (2, power(card))
-        elif suit == led:
-            key = (1, power(card))
-        else:
-            continue
-        if key > best_key:
-            best_seat, best_key = seat, key
-    return best_seat
+    return won[0]
 
 
 class RoundTricks:

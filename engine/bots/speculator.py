@@ -31,6 +31,7 @@ from typing import Sequence
 
 from engine.bots.base import Bot, View, seat_of
 from engine.cards import Card, Rank, Suit, deck
+from engine import trick
 from engine.game import Action
 
 DECK = deck(36)
@@ -44,10 +45,8 @@ REVEAL, READY = Action("reveal"), Action("ready")
 
 
 def beats(card: Card, best: Card) -> bool:
-    """R62, as the game states it: the best card is of the led suit or a diamond."""
-    if card.suit == best.suit:
-        return card.rank > best.rank
-    return card.suit == TRUMP
+    """R62, as the game states it: the best card is of the led suit or a diamond (``engine.trick``)."""
+    return trick.beats(card, best, TRUMP)
 
 
 def hold_chance(view: View) -> float:

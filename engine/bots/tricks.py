@@ -1,47 +1,18 @@
 """Small card-play helpers the rule-of-thumb bots share: who wins a trick so far, what is unseen.
 
 Each game keeps its own legality (RULES.md §8); a bot never re-derives it and
-only picks among ``legal``.  What is shared is judging cards that lie on the
-table: the highest trump, else the highest card of the suit led.
+only picks among ``legal``.  Judging cards that lie on the table (the highest
+trump, else the highest card of the suit led) is ``engine.trick``'s, re-exported here.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Hashable, Iterable, Sequence
+from typing import Iterable
 
 from engine.cards import Card, deck
+from engine.trick import Power, SuitOf, beats, natural_power, natural_suit, winning
 
-SuitOf = Callable[[Card], Hashable]
-Power = Callable[[Card], int]
-
-
-def natural_suit(card: Card) -> Hashable:
-    return card.suit
-
-
-def natural_power(card: Card) -> int:
-    return int(card.rank)
-
-
-def winning(trick: Sequence[Sequence], trump: Hashable | None,
-            suit_of: SuitOf = natural_suit, power: Power = natural_power) -> tuple[int, Card] | None:
-    """The (seat, card) winning a trick in progress (``[[seat, card], …]``), or None if empty."""
-    if not trick:
-        return None
-    best_seat, best = trick[0][0], trick[0][1]
-    for seat, card in trick[1:]:
-        if beats(card, best, trump, suit_of, power):
-            best_seat, best = seat, card
-    return best_seat, best
-
-
-def beats(card: Card, best: Card, trump: Hashable | None,
-          suit_of: SuitOf = natural_suit, power: Power = natural_power) -> bool:
-    """Whether ``card`` played now would take the trick from ``best`` (which already leads it)."""
-    suit, best_suit = suit_of(card), suit_of(best)
-    if suit == best_suit:
-        return power(card) > power(best)
-    return trump is not None and suit == trump
+__all__ = ["Power", "SuitOf", "beats", "highest", "lowest", "natural_power", "natural_suit", "unseen", "winning"]
 
 
 def unseen(size: int, known: Iterable[Card]) -> list[Card]:

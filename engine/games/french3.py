@@ -30,7 +30,7 @@ from typing import Any
 
 from engine.cards import Card, Suit
 from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, card_action, refuse
-from engine.trick import RoundTricks, trick_winner
+from engine.trick import RoundTricks, trick_winner, winning
 
 # Phases of a deal.
 EXCHANGE = "exchange"
@@ -232,6 +232,10 @@ class French3(RoundTricks, Game):
     def _trick_winner(self) -> int:
         return trick_winner(self.trick, self.trump)
 
+    def _best_card(self) -> Card | None:
+        won = winning(self.trick, self.trump)
+        return None if won is None else won[1]
+
     # ------------------------------------------------------------------ scoring (R22–R24)
 
     def _score_deal(self) -> list[Event]:
@@ -377,6 +381,7 @@ class French3(RoundTricks, Game):
             "hands": [list(self.hands[s]) if sees[s] else None for s in range(n)],
             "hand_counts": [len(h) for h in self.hands],
             "trick": [[s, c] for s, c in self.trick],
+            "best": self._best_card(),  # the card winning the trick so far (the felt marks it)
             "last_trick": [[s, c] for s, c in self.last_trick],
             "trump": self.trump,
             "tricks": list(self.tricks),

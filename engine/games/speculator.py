@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
+from engine import trick
 from engine.cards import Card, Rank, Suit
 from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, OptionError, Viewer, refuse
 
@@ -54,10 +55,8 @@ REVEAL, TRADE, DONE, IDLE = "reveal", "trade", "done", "idle"
 def beats(card: Card, best: Card) -> bool:
     """R62: single-trick order.  The best card is always of the led suit or a
     diamond, so "a diamond beats a non-diamond, else the same suit and higher"
-    is the whole rule; any other card is dead."""
-    if card.suit == best.suit:
-        return card.rank > best.rank
-    return card.suit == TRUMP
+    is the whole rule; any other card is dead: ``engine.trick.beats`` with diamonds trumps."""
+    return trick.beats(card, best, TRUMP)
 
 
 class _PricedActions(list):

@@ -28,6 +28,7 @@ from typing import Any
 
 from engine.cards import Card, Rank, Suit, deck
 from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, card_action, refuse
+from engine.trick import beats
 
 # Phases of a deal.
 TRUMP_MODE = "trump_mode"
@@ -488,10 +489,8 @@ class Stukolka(Game):
         return self.best[1]
 
     def _beats(self, card: Card, best: Card) -> bool:
-        """The highest trump wins, else the highest card of the suit led (§5.6)."""
-        if card.suit == best.suit:
-            return card > best
-        return card.suit == self.trump
+        """The highest trump wins, else the highest card of the suit led (§5.6): ``engine.trick.beats``."""
+        return beats(card, best, self.trump)
 
     def _apply_play(self, seat: int, card: Card) -> list[Event]:
         self.hands[seat].remove(card)
@@ -640,6 +639,7 @@ class Stukolka(Game):
             "hand_counts": [len(h) for h in self.hands],
             "looked": list(self.looked),
             "trick": [[s, c] for s, c in self.trick],
+            "best": self.best[1] if self.trick and self.best is not None else None,  # winning the trick so far
             "played": [[s, c] for s, c in self.played],
             "trump": self.trump if self.phase != TRUMP_MODE else None,
             "trump_card": trump_card,

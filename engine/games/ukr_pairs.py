@@ -23,7 +23,7 @@ from typing import Any, Hashable
 
 from engine.cards import Card, Rank, Suit
 from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, card_action, refuse
-from engine.trick import RoundTricks, trick_winner
+from engine.trick import RoundTricks, trick_winner, winning
 
 # Phases of a deal.
 PLAY = "play"
@@ -150,6 +150,10 @@ class UkrPairs(RoundTricks, Game):
     def _trick_winner(self) -> int:
         return trick_winner(self.trick, TRUMP, suit_of, power)
 
+    def _best_card(self) -> Card | None:
+        won = winning(self.trick, TRUMP, suit_of, power)
+        return None if won is None else won[1]
+
     # ------------------------------------------------------------------ scoring (R27–R30)
 
     def team_tricks(self) -> list[int]:
@@ -249,6 +253,7 @@ class UkrPairs(RoundTricks, Game):
             "hands": [list(self.hands[s]) if viewer in (ADMIN, s) else None for s in range(n)],
             "hand_counts": [len(h) for h in self.hands],
             "trick": [[s, c] for s, c in self.trick],
+            "best": self._best_card(),  # the card winning the trick so far, by Game C's own order
             "last_trick": [[s, c] for s, c in self.last_trick],
             "trump": Suit.CLUBS,  # and the four jacks: see "trump_order"
             "trump_order": TRUMP_TEXT,

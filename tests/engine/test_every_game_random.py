@@ -5,7 +5,8 @@ every card is in exactly one place (``places()``); money is conserved (balances 
 legal actions are offered exactly to the seats ``to_act`` names, and nobody is to act only
 when the deal is over; no view (after each of a deal's first actions, then sampled) shows a card private to another seat (a place ``…:k`` of seat
 k: hand, own discards) unless it is public (in the spectator's view or told by an event), and
-the spectator's view shows a private card only once an event has told it; a record of the
+the spectator's view shows a private card only once an event has told it; a trick game's view
+names the card winning the trick so far (``best``, one of the trick's cards, None for no trick); a record of the
 session (cut mid-deal too) rebuilds the same state, and ``replay`` ends with the same money.
 A game registered later is covered without a line here.  The per-game random tests keep what
 only their game knows (its scoring, its phases, its clock).
@@ -62,6 +63,10 @@ def _check(game: Game, cls: type[Game], start_money: int, told: set[Card], views
     assert_shared(game, cls.deck_size, start_money)
     if not views:
         return
+    trick = game.view(SPECTATOR).get("trick")
+    if trick is not None:  # a trick game names the card winning the trick so far (the felt draws it)
+        best = game.view(SPECTATOR).get("best")
+        assert (best is None) == (not trick) and (best is None or best in [c for _, c in trick]), (best, trick)
     places = game.places()
     private = _private(places)
     public = cards_in(game.view(SPECTATOR))

@@ -92,18 +92,21 @@ def test_every_event_of_every_game_is_told_in_a_sentence(lang):
             assert "{" not in line and "=" not in line, (game_name, entry.event, line)
 
 
-def test_the_winning_card_of_a_trick_is_found():
+def test_the_felt_marks_the_card_the_view_says_wins():
+    """Issue 14: who wins a trick is ``engine.trick``'s (the games put it in the view as ``best``);
+    the felt draws what the view says, never judges — so Game C's own order shows too."""
     from engine.cards import Suit
+    from engine.trick import winning
     from tui.widgets.felt import render_felt, winning_card
 
     c = parse_card
-    view = {"trick": [[0, c("K♣")], [1, c("A♣")], [2, c("2♥")]], "trump": None}
-    assert winning_card(view) == c("A♣")
-    assert winning_card({**view, "trump": Suit.HEARTS}) == c("2♥")
-    assert winning_card({**view, "trump_order": []}) is None
-    felt = render_felt({**view, "names": ["a", "b", "c"], "hand_counts": [1, 1, 1], "to_act": [0]},
-                       0, "en", False, 80).plain
-    assert "╔═══╗" in felt and "║A♣ ║" in felt and "▶ you" in felt
+    trick = [[0, c("K♣")], [1, c("A♣")], [2, c("2♥")]]
+    assert winning(trick, None) == (1, c("A♣")) and winning(trick, Suit.HEARTS) == (2, c("2♥"))
+    assert winning_card({"trick": trick}) is None  # no ``best`` in the view: nothing marked
+    view = {"trick": trick, "best": c("K♣"), "names": ["a", "b", "c"], "hand_counts": [1, 1, 1], "to_act": [0]}
+    assert winning_card(view) == c("K♣")
+    felt = render_felt(view, 0, "en", False, 80).plain
+    assert "║K♣ ║" in felt and "║A♣ ║" not in felt and "▶ you" in felt
 
 
 @pytest.mark.parametrize("word", ["10h", "8s", "9ч", "тк", "10♥", "Tc"])

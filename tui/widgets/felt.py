@@ -310,19 +310,12 @@ def _trump(view: dict[str, Any], lang: str, ascii: bool) -> list[Text] | None:
 
 
 def winning_card(view: dict[str, Any]) -> Card | None:
-    """The card now winning the trick: the game's own ``best`` if it says, else trump, else the led suit.
+    """The card now winning the trick, as the game's view says (``best``): the felt draws, never judges.
 
-    Games with a ranking of their own (``trump_order``) are not guessed at.
-    """
+    Who wins a trick is written once, in ``engine.trick`` (and a game's own rule, as Копилка's A♠);
+    every trick game puts the result in its view (issue 14)."""
     best = view.get("best")
-    if isinstance(best, Card) or "trump_order" in view:
-        return best if isinstance(best, Card) else None
-    cards = [c for _, c in view.get("trick") or [] if isinstance(c, Card)]
-    if not cards:
-        return None
-    trump = view.get("trump")
-    pool = [c for c in cards if c.suit == trump] or [c for c in cards if c.suit == cards[0].suit]
-    return max(pool, key=lambda c: c.rank)
+    return best if isinstance(best, Card) else None
 
 
 def score_text(view: dict[str, Any], lang: str) -> Text:
