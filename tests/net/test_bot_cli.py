@@ -22,7 +22,7 @@ def key_file(path) -> str:
     return str(path)
 
 
-async def test_four_sukno_bot_clients_play_two_deals(tmp_path, capsys):
+async def test_four_sukno_bot_clients_play_three_deals(tmp_path, capsys):
     config = make_config(tmp_path / "data", tables=[{"game": "stukolka", "think": 0, "clock": 0}])
     async with running(config) as server:
         runs = []
@@ -30,19 +30,22 @@ async def test_four_sukno_bot_clients_play_two_deals(tmp_path, capsys):
                                                ("Romeo", "search")]):
             args = build_parser().parse_args([
                 "bot", "--connect", f"127.0.0.1:{server.port}", "--key", key_file(tmp_path / f"k{i}"),
-                "--name", name, "--table", "1", "--strategy", strategy, "--deals", "2", "--seed", str(i),
-                "--timeout", "60", "--iterations", "2"])
+                "--name", name, "--table", "1", "--strategy", strategy, "--deals", "3", "--seed", str(i),
+                "--timeout", "60", "--iterations", "30"])
             runs.append(run(args))
         assert await asyncio.wait_for(asyncio.gather(*runs), 120) == [0, 0, 0, 0]
         table = server.club.tables[1]
         assert sorted(table.seats) == ["Oscar", "Papa", "Quebec", "Romeo"]
-        assert table.game is not None and len(table.game.deals) >= 2
+        assert table.game is not None and len(table.game.deals) >= 3
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
     assert sorted(r["name"] for r in lines) == ["Oscar", "Papa", "Quebec", "Romeo"]
-    assert all(r["deals"] == 2 and r["refused"] == 0 for r in lines), lines
+    assert all(r["deals"] == 3 and r["refused"] == 0 for r in lines), lines
     assert sum(r["actions"] for r in lines) >= 8
     romeo = next(r for r in lines if r["name"] == "Romeo")
-    assert romeo["searched"] >= 1  # the search bot searched through the protocol's views and events
+    # Imagining a deal consistent with what Romeo saw often fails, and he may have only two or three decisions
+    # with a choice: with two deals and 2 iterations (8 tries a decision) he searched nothing about one run in four,
+    # with 30 iterations about one in twenty; three deals with 30 iterations passed every run we tried.
+    assert romeo["searched"] >= 1, json.dumps(romeo)  # the search bot searched through the protocol's views and events
 
 
 def test_a_bad_address_is_told_plainly(tmp_path, capsys):
