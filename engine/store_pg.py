@@ -48,7 +48,11 @@ leased table's journal or money (``append``, ``post(table_id=…)``, ``new_sessi
 closing the journal) checks the epoch in its own transaction, holding the lease row ``FOR SHARE``
 until the commit: a node that lost its lease (paused past it, partitioned) has every write refused
 (``StoreError``, 75), and a takeover waits for the write in flight, so the new owner's replay
-contains it.  Lease times are the database's clock.  A table never leased is written freely (one
+contains it.  A node paused *inside* a write's transaction would hold that row lock for as long as
+it sleeps, so the database ends a session idle in a transaction after ``idle_timeout`` (5 s:
+our transactions are a few statements sent back to back), rolling its write back, and
+``acquire_lease`` never waits on the row: held by a write in flight, the table is "not free yet"
+(None), asked again by the caller.  Lease times are the database's clock.  A table never leased is written freely (one
 ``sukno serve`` alone, as before).  Nothing in the server takes leases yet.
 
 Amounts are ``NUMERIC`` (exact at any size: Стуколка's pot can pass 2**63);
@@ -116,6 +120,8 @@ WRITE_WAIT = 0.05
 
 SCHEMES = ("postgresql://", "postgres://")
 SERVER_LOCK_WAIT = 3.0
+IDLE_IN_TRANSACTION = 5.0
+"""Seconds PostgreSQL lets a session sit idle inside a transaction before ending it (a paused node)."""
 """How long a starting server waits for the one-server lock: a server killed a moment ago holds it
 until PostgreSQL notices its connection closed."""
 RETRY_FIRST, RETRY_MAX = 1.0, 30.0
@@ -266,6 +272,10 @@ def _amount(value: Decimal | int) -> int:
     return int(value)
 
 
+class _RowBusy(Exception):
+    """Inside the store only: a row another session holds locked (``NOWAIT``)."""
+
+
 class PgStore:
     """``Store`` on one PostgreSQL database; see the module docstring for the choices."""
 
@@ -278,6 +288,7 @@ class PgStore:
         connect_timeout: float = 5.0,
         lock_timeout: float | None = None,
         statement_timeout: float = 5.0,
+        idle_timeout: float = IDLE_IN_TRANSACTION,
     ):
         if not _load():
             raise StoreError("a PostgreSQL store needs psycopg 3: pip install 'sukno[pg]'", 78)
@@ -292,6 +303,7 @@ class PgStore:
         wait = (WRITE_WAIT if exclusive else 5.0) if lock_timeout is None else lock_timeout
         self._lock_ms = max(1, int(wait * 1000))
         self._statement_ms = max(1, int(statement_timeout * 1000))
+        self._idle_ms = max(1, int(idle_timeout * 1000))
         self._db: Any = None
         self._closed = False
         self._backoff = 0.0  # seconds until the next connect after a failed one (0: at once)
@@ -334,7 +346,7 @@ class PgStore:
             db.execute(f"SET synchronous_commit = {self.synchronous_commit}")
             db.execute(f"SET lock_timeout = {self._lock_ms}")
             db.execute(f"SET statement_timeout = {self._statement_ms}")
-            db.execute("SET idle_in_transaction_session_timeout = 60000")
+            db.execute(f"SET idle_in_transaction_session_timeout = {self._idle_ms}")
             if self.exclusive:
                 got = False
                 deadline = time.monotonic() + SERVER_LOCK_WAIT
@@ -501,6 +513,9 @@ class PgStore:
             return StoreError(f"{where} is locked by another session (waited {self._lock_ms} ms); try again", 75)
         if isinstance(err, _pgerrors.QueryCanceled):
             return StoreError(f"{where} took too long to answer (past {self._statement_ms} ms); try again", 75)
+        if isinstance(err, _pgerrors.IdleInTransactionSessionTimeout):
+            return StoreError(f"{where} ended this session: it sat inside a write for more than "
+                              f"{self._idle_ms} ms (was this node paused?); nothing of that write was kept", 75)
         if isinstance(err, _pgerrors.DiskFull):
             return StoreError(f"{where} cannot be written: PostgreSQL's disk is full", 74)
         if isinstance(err, (_pgerrors.InsufficientPrivilege, _pgerrors.InvalidAuthorizationSpecification,
@@ -862,13 +877,23 @@ class PgStore:
         """Become the owner of ``table_id`` for ``ttl`` seconds: the lease's epoch, or None if another
         node holds a lease that has not expired.  Taking a lease over always makes a new epoch, and
         epochs never repeat (releasing keeps the row), so the old owner's writes are refused.
-        Held by this node already: renewed, same epoch."""
+        Held by this node already: renewed, same epoch.  The lease row locked by a write in flight
+        (perhaps of a node paused mid-transaction): None at once, never a wait."""
         _check_table_id(table_id)
         _check_node(node)
         tid = _tid_in(table_id)
+        try:
+            return self._acquire(tid, node, ttl)
+        except _RowBusy:
+            return None
+
+    def _acquire(self, tid: str, node: str, ttl: float) -> int | None:
         with self._tx() as db:
-            row = db.execute(f"SELECT node, epoch, expires > {_DB_NOW} FROM table_lease "
-                             "WHERE table_id = %s FOR UPDATE", (tid,)).fetchone()
+            try:
+                row = db.execute(f"SELECT node, epoch, expires > {_DB_NOW} FROM table_lease "
+                                 "WHERE table_id = %s FOR UPDATE NOWAIT", (tid,)).fetchone()
+            except _pgerrors.LockNotAvailable:
+                raise _RowBusy from None  # rolled back by _tx, as any exception
             if row is None:
                 epoch = 1
                 db.execute(f"INSERT INTO table_lease VALUES (%s, %s, 1, {_DB_NOW} + %s)", (tid, node, ttl))

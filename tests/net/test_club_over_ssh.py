@@ -167,10 +167,11 @@ async def test_dropped_player_keeps_seat_and_reconnect_resumes(config):
         keys = [new_key() for _ in range(4)]
         names = ("Anna", "Boris", "Vera", "Gleb")
         players = [await register(server.port, n, key=k) for n, k in zip(names, keys)]
-        for p in players:
-            p.line("sit 1")
         table = server.club.tables[1]
-        await until(table.full, what="four seated")
+        for name, p in zip(names, players):  # one at a time: four lines at once may be seated in any order
+            p.line("sit 1")
+            await until(lambda name=name: name in table.seats, what=f"{name} seated")
+        assert table.full()
         for p in players:
             p.line("start")
         await until(table.in_deal, what="the deal starts")

@@ -2,7 +2,8 @@
 
 ``python lease_writer.py URL TTL``: takes the lease as node A, then appends a note, posts a kopeck
 between two pools and renews the lease, every 20 ms, printing ``ok SEQ`` or ``refused REASON``
-for each write (flushed, so the test reads it at once); it stops after its first refusal.
+for each write (flushed, so the test reads it at once); it stops after its first refusal (a write
+refused, or the database ending its session because it was paused inside a transaction).
 """
 
 from __future__ import annotations
@@ -29,10 +30,10 @@ def main(url: str, ttl: float) -> int:
                 seq = store.append(1, "note", {"n": n})
                 store.post([("club:a", -1), ("club:b", 1)], table_id=1)
             print(f"ok {seq}", flush=True)
-        except StoreError as err:
+            store.renew_lease(1, ttl)  # False once taken over: the next write says so
+        except StoreError as err:  # taken over, or paused inside a transaction and cut off
             print(f"refused {err}", flush=True)
             return 0
-        store.renew_lease(1, ttl)  # False once taken over: the next write says so
         time.sleep(0.02)
 
 

@@ -84,17 +84,45 @@ def test_a_released_lease_is_taken_with_a_new_epoch(pg_url: str) -> None:
 
 
 def test_a_takeover_waits_for_the_write_in_flight_and_then_sees_it(pg_url: str) -> None:
-    a, b = PgStore(pg_url), PgStore(pg_url, lock_timeout=0.05)
+    a, b = PgStore(pg_url), PgStore(pg_url)
     try:
         a.open_table_journal(1, HEADER)
         a.acquire_lease(1, "A", 30)
         expire(pg_url)
         with a.batch():
             a.append(1, "note", {"n": "in flight"})
-            with pytest.raises(StoreError, match="locked"):  # B cannot take it in the middle of A's write
-                b.acquire_lease(1, "B", 30)
+            started = time.monotonic()
+            assert b.acquire_lease(1, "B", 30) is None  # not in the middle of A's write: "not free yet"
+            assert time.monotonic() - started < 1.0  # at once (NOWAIT), not after B's 5 s lock_timeout
         assert b.acquire_lease(1, "B", 30) == 2
         assert [e.payload for e in b.journal(1)] == [{"n": "in flight"}]  # committed before the takeover
+    finally:
+        a.close()
+        b.close()
+
+
+def test_a_node_paused_inside_a_write_is_cut_off_and_its_write_rolled_back(pg_url: str) -> None:
+    """A node stopped mid-transaction holds the lease row locked; the database ends its session after
+    idle_timeout, so the takeover goes on and the paused write never lands."""
+    a, b = PgStore(pg_url, idle_timeout=0.5), PgStore(pg_url)
+    try:
+        a.open_table_journal(1, HEADER)
+        a.acquire_lease(1, "A", 30)
+        expire(pg_url)
+        with pytest.raises(StoreError, match="sat inside a write .* paused"):
+            with a.batch():
+                a.append(1, "note", {"n": "paused in flight"})
+                a.post([("club:a", -1), ("club:b", 1)], table_id=1)
+                assert b.acquire_lease(1, "B", 30) is None  # A's write holds the row
+                deadline = time.monotonic() + 10
+                while (epoch := b.acquire_lease(1, "B", 30)) is None:  # A sleeps past idle_timeout
+                    assert time.monotonic() < deadline, "the paused session was never ended"
+                    time.sleep(0.05)
+                assert epoch == 2
+        assert [e.payload for e in b.journal(1)] == []  # A's write was rolled back with its session
+        assert b.ledger_sum() == 0 and b.purses().get("club:b", 0) == 0
+        with pytest.raises(StoreError, match="not this node's"):
+            a.append(1, "note", {})  # A connects again, and is fenced
     finally:
         a.close()
         b.close()
@@ -136,7 +164,10 @@ def test_a_node_stopped_past_its_lease_is_refused_when_it_wakes(pg_url: str) -> 
         proc.send_signal(signal.SIGCONT)
         out, _ = proc.communicate(timeout=30)
         lines = out.splitlines()
-        assert lines and lines[-1].startswith("refused ") and "taken over" in lines[-1], lines[-3:]
+        assert lines and lines[-1].startswith("refused "), lines[-3:]
+        # paused between writes: fenced by the epoch; paused inside one: the database ended its session
+        # (the client, waking, reads either that reason or only the closed connection)
+        assert any(why in lines[-1] for why in ("taken over", "sat inside a write", "cannot be reached")), lines[-1]
         assert all(line.startswith("ok ") for line in lines[:-1])  # at most what it wrote before the takeover
         assert state(b) == taken  # nothing after the takeover: no entry, no kopeck
         assert b.ledger_sum() == 0
