@@ -55,6 +55,10 @@ our transactions are a few statements sent back to back), rolling its write back
 (None), asked again by the caller.  Lease times are the database's clock.  A table never leased is written freely (one
 ``sukno serve`` alone, as before).  Nothing in the server takes leases yet.
 
+**The host key**: ``shared_host_key(make)`` keeps the club's one SSH host key (``host_key``, one
+row), made by the first node under an advisory lock, so every node presents the same key
+(``net/hostkey.py``; SQLite keeps it as a file of the data folder).
+
 Amounts are ``NUMERIC`` (exact at any size: Стуколка's pot can pass 2**63);
 table ids are kept as JSON text so that ``3`` and ``"3"`` come back as given,
 like SQLite's untyped columns.  Payloads are JSON text, read back as written.
@@ -68,7 +72,7 @@ import threading
 import time
 from contextlib import contextmanager
 from decimal import Decimal
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from engine.record import Record, RecordError, load_record
 from engine.store import (
@@ -131,6 +135,9 @@ TCP_DEFAULTS = {"tcp_user_timeout": 2000, "keepalives": 1, "keepalives_idle": 5,
 """libpq options for TCP (ignored on a Unix socket) unless the URL sets them: a cut network fails fast."""
 _LOCK_SERVER = 0x5375_6B6E_6F00_0001  # "Sukno" + 1: one sukno serve per database
 _LOCK_MIGRATE = 0x5375_6B6E_6F00_0002
+_LOCK_HOST_KEY = 0x5375_6B6E_6F00_0003
+HOST_KEY_WAIT = 10.0
+"""How long a starting node waits for another one making the club's host key (s)."""
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: accounts and their SSH keys
@@ -227,10 +234,18 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             reason TEXT NOT NULL,
             by_whom TEXT NOT NULL)""",
     ),
+    # 8 (PostgreSQL only: several nodes): the club's one SSH host key, made by the first node
+    (
+        """CREATE TABLE host_key (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            private TEXT NOT NULL,
+            made DOUBLE PRECISION NOT NULL)""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-PG_ONLY_TABLES = ("table_lease",)
-"""Tables the SQLite store has no need of (one process owns every table there)."""
+PG_ONLY_TABLES = ("table_lease", "host_key")
+"""Tables the SQLite store has no need of (one process owns every table there; its host key is a file
+of the data folder)."""
 
 _DB_NOW = "extract(epoch from clock_timestamp())::double precision"
 """Lease times are the database's clock: the nodes' own clocks never have to agree."""
@@ -952,6 +967,26 @@ class PgStore:
         owner = f"node {row[0]!r} holds it (epoch {row[1]})" if row is not None else "nobody holds it"
         mine = f"this store's lease (epoch {held[1]}) was taken over" if held else "this store holds no lease"
         raise StoreError(f"table {table_id!r} is not this node's to write: {mine}; {owner}", 75)
+
+    # --- the club's one host key (several nodes) ---------------------------------------------
+
+    def shared_host_key(self, make: Callable[[], str]) -> tuple[str, bool]:
+        """The club's SSH host key (its private key as text) and whether it was made just now.
+
+        Every node presents this one key, so a client reaching any node sees the same host.  The
+        first node makes it with ``make`` (the engine knows no SSH) under an advisory lock, so two
+        nodes starting at once agree on one key; the others read it.  Nobody logs the text."""
+        with self._tx() as db:
+            db.execute(f"SET LOCAL lock_timeout = {int(HOST_KEY_WAIT * 1000)}")
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_HOST_KEY,))
+            row = db.execute("SELECT private FROM host_key WHERE id = 1").fetchone()
+            if row is not None:
+                return str(row[0]), False
+            text = make()
+            if not isinstance(text, str) or not text.strip():
+                raise ValueError("a host key is the private key's text")
+            db.execute("INSERT INTO host_key VALUES (1, %s, %s)", (text, time.time()))
+        return text, True
 
     # --- finished records -------------------------------------------------------------------
 

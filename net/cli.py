@@ -198,6 +198,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--store", metavar="URL",
                        help="keep the club in this PostgreSQL database (postgresql://…) instead of the data "
                        "folder's sukno.db; the data folder keeps the host key")
+    serve.add_argument("--host-key", metavar="FILE",
+                       help="present this OpenSSH private key (every node the same); default: the key kept in "
+                       "the PostgreSQL store, else the data folder's")
     serve.add_argument("--new", action="store_true",
                        help="start a new club even over an empty (0-byte) sukno.db (refused otherwise)")
     serve.set_defaults(func=_cmd_serve)

@@ -24,6 +24,7 @@ DEFAULTS: dict[str, Any] = {
         "host": "127.0.0.1",
         "port": 2222,
         "data": "data",
+        "host_key": "",
         "login_timeout": 30,
         "keepalive_interval": 30,
         "keepalive_count_max": 3,
@@ -86,6 +87,7 @@ class Config:
     host: str = "127.0.0.1"
     port: int = 2222
     data: Path = Path("data")
+    host_key: Path | None = None  # None: the store's key (PostgreSQL), else the data folder's (net/hostkey.py)
     login_timeout: float = 30
     keepalive_interval: float = 30
     keepalive_count_max: int = 3
@@ -182,8 +184,8 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     if not isinstance(keys, list) or not all(isinstance(k, str) and _FINGERPRINT.match(k.strip()) for k in keys):
         raise ConfigError("admin.keys must be a list of key fingerprints as ssh-keygen -l shows them, "
                           "e.g. \"SHA256:Xr6N…\"")
-    if not isinstance(server["host"], str) or not isinstance(server["data"], str):
-        raise ConfigError("server.host and server.data are strings")
+    if not all(isinstance(server[k], str) for k in ("host", "data", "host_key")):
+        raise ConfigError("server.host, server.data and server.host_key are strings")
     port = server["port"]
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise ConfigError(f"server.port must be 0–65535, not {port!r}")
@@ -199,6 +201,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         host=server["host"],
         port=port,
         data=Path(server["data"]).expanduser(),
+        host_key=Path(server["host_key"]).expanduser() if server["host_key"] else None,
         login_timeout=_number("server", "login_timeout", server["login_timeout"], float),
         keepalive_interval=_number("server", "keepalive_interval", server["keepalive_interval"], float),
         keepalive_count_max=_number("server", "keepalive_count_max", server["keepalive_count_max"], int),

@@ -28,6 +28,8 @@ def config_from_args(args: argparse.Namespace) -> Config:
         config.port = args.port
     if args.data:
         config.data = Path(args.data).expanduser()
+    if getattr(args, "host_key", None):
+        config.host_key = Path(args.host_key).expanduser()
     store = getattr(args, "store", None)
     if store is not None:
         if store and not store.startswith(("postgresql://", "postgres://")):
@@ -59,8 +61,17 @@ async def run(config: Config) -> int:
 
 
 async def _serve(config: Config, server: Any) -> int:
+    from engine.store import StoreError
+    from net.hostkey import HostKeyError
+
     try:
         await server.start()
+    except HostKeyError as err:
+        print(f"sukno serve: {err}", file=sys.stderr)
+        return 78
+    except StoreError as err:
+        print(f"sukno serve: {err}", file=sys.stderr)
+        return err.exit_status
     except OSError as err:
         print(f"sukno serve: cannot listen on {config.host}:{config.port}: {err.strerror or err}", file=sys.stderr)
         return 75

@@ -28,6 +28,8 @@ from asyncssh.mac import get_mac_algs
 from net.collector import collect_when_quiet, tune_gc
 from net.config import Config
 from net.door import Door
+from net.hostkey import HOST_KEY_NAME, club_host_key
+from net.hostkey import data_folder_key as host_key
 from net.identity import StoreAccounts
 from net.limits import Limits, StartQueue
 from net.runtime import Runtime
@@ -42,7 +44,6 @@ __all__ = ["HOST_KEY_NAME", "PlayerAppFactory", "Session", "SpectatorAppFactory"
 
 log = logging.getLogger("sukno.server")
 
-HOST_KEY_NAME = "ssh_host_ed25519_key"
 
 KEX_ALGS = [
     "curve25519-sha256", "curve25519-sha256@libssh.org", "mlkem768x25519-sha256", "curve448-sha512",
@@ -82,24 +83,6 @@ def configure_textual() -> None:
 def _known(wanted: list[str], known: list[bytes]) -> list[str]:
     """The names of ``wanted`` this asyncssh build has (post-quantum ones may be missing)."""
     return [name for name in wanted if name.encode() in known]
-
-
-def host_key(data: Path) -> asyncssh.SSHKey:
-    """The server's ed25519 key: made on first start (mode 0600), then always the same."""
-    data.mkdir(parents=True, exist_ok=True)
-    path = data / HOST_KEY_NAME
-    if not path.exists():
-        key = asyncssh.generate_private_key("ssh-ed25519")
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(key.export_private_key())
-        log.info("made a new host key %s (%s)", path, key.get_fingerprint())
-        return key
-    if path.stat().st_mode & 0o077:
-        os.chmod(path, 0o600)
-        log.warning("host key %s was readable by others; made it 0600", path)
-    return asyncssh.read_private_key(str(path))
-
 
 
 class _Connection(asyncssh.SSHServer):
@@ -266,7 +249,7 @@ class SuknoServer:
         configure_textual()
         config = self.config
         options: dict[str, Any] = dict(
-            server_host_keys=[host_key(config.data)],
+            server_host_keys=[club_host_key(config.data, self.store, config.host_key)],
             line_editor=False,
             encoding=None,
             agent_forwarding=False,
