@@ -314,6 +314,19 @@ class Game(ABC):
     deck_size: ClassVar[int]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    # What the rest of the house would otherwise guess from option names and game ids (issue 14 step 2):
+    stake_option: ClassVar[str | None] = None
+    """The option holding the stake a player risks at once (its ante, stake or unit); None: none."""
+    stake_per_point: ClassVar[bool] = False
+    """The stake is money per point of a score sheet (``1 к./pt``), not a sum put down."""
+    variant_labels: ClassVar[Mapping[str, str]] = {}
+    """The ``variant`` option's values → their label on screens (Стуколка: ``a`` → ``а``); {}: no variants."""
+    pot_name: ClassVar[str] = "pot"
+    """What the money between deals is called (a catalogue key's tail: ``table.pot``, ``text.kitty``)."""
+    clocked: ClassVar[bool] = False
+    """The game runs on the table's live clock (Спекулянт's windows): ``start_clock`` is called once it is on."""
+    live_clock: bool = False
+    """Whether ``start_clock`` has been called (a clocked game's instance sets it)."""
 
     # -- rules description ------------------------------------------------------
 
@@ -325,6 +338,23 @@ class Game(ABC):
     def player_range(cls, options: Mapping[str, Any]) -> tuple[int, int]:
         """Allowed player counts under these (validated) options."""
         return cls.min_players, cls.max_players
+
+    @classmethod
+    def stake(cls, options: Mapping[str, Any]) -> int:
+        """The least a player should be able to lose at once under these options, ≥ 1 kopeck."""
+        value = options.get(cls.stake_option) if cls.stake_option else None
+        return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 1
+
+    @classmethod
+    def variant_label(cls, options: Mapping[str, Any]) -> str:
+        """The variant these options choose, as screens show it (``б``); '' for a game without variants."""
+        variant = options.get("variant") if cls.variant_labels else None
+        return cls.variant_labels.get(variant, variant) if isinstance(variant, str) and variant else ""
+
+    @classmethod
+    def wire_actions(cls, actions: list[Action]) -> list[Action]:
+        """Legal actions read back from a list of texts (the bot protocol) in the form ``legal_actions`` has."""
+        return actions
 
     @classmethod
     def draw_first_dealer(cls, players: int, rng: random.Random) -> tuple[int, list[Event]]:
@@ -511,6 +541,10 @@ class Game(ABC):
     def deadline(self) -> float | None:
         """When the engine next needs ``tick`` (rules that wait on time); None: never."""
         return None
+
+    def start_clock(self, now: float) -> list[Event]:
+        """Go on the table's live clock from ``now`` (``clocked`` games override; others have no clock)."""
+        return []
 
     def tick(self, now: float) -> list[Event]:
         return []

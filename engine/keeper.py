@@ -59,16 +59,6 @@ log = logging.getLogger("sukno.keeper")
 TABLE_NOTE = "table"
 RECORDED_NOTE = "recorded"
 FAIR_NOTE = "fair"  # {"deal": n, "protocol", "seal", "seed", "cut"}: a sealed deal ended, its seed may be known
-STAKE_OPTIONS = ("a", "ante", "s", "S", "stake", "b", "u")
-
-
-def stake_of(options: dict[str, Any]) -> int:
-    """The least a player should be able to lose at once at a table (its ante or unit), ≥ 1 kopeck."""
-    for key in STAKE_OPTIONS:
-        value = options.get(key)
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            return value
-    return 1
 
 
 class TableKeeper:
@@ -101,7 +91,7 @@ class TableKeeper:
         """The table's zero rule for ``name`` (only accounts have a club balance to check)."""
         if self.store.account(name) is None:
             return
-        check_funds(self.store.balance(name), stake_of(self.table.options), self.table.allow_debt)
+        check_funds(self.store.balance(name), self.table.game_cls.stake(self.table.options), self.table.allow_debt)
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -276,4 +266,4 @@ def _recording(name: str) -> type:
     return Recording
 
 
-__all__ = ["NotEnoughMoney", "TableKeeper", "stake_of"]
+__all__ = ["NotEnoughMoney", "TableKeeper"]

@@ -697,9 +697,8 @@ def _replay_entry(
 
 def _set_clock(game: Game, clock: float, tick: bool) -> None:
     """What ``Table`` does with its ``now``: put a clocked game on the clock, then tell it the time."""
-    start = getattr(game, "start_clock", None)
-    if start is not None and not getattr(game, "live_clock", True):
-        start(clock)
+    if game.clocked and not game.live_clock:
+        game.start_clock(clock)
     if tick and game.in_deal:
         game.tick(clock)
 

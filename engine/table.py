@@ -40,7 +40,7 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
 - ``deadline()`` / ``tick(now)``: time always comes in as an argument
   (``start``/``act`` take an optional ``now`` too).  It is any monotonic time
   in seconds — ``time.monotonic()``, which is also asyncio's ``loop.time()``;
-  a game with ``start_clock`` (Спекулянт) is put on that clock at its first
+  a ``clocked`` game (Спекулянт: ``Game.clocked``) is put on that clock at its first
   ``now``.
 
 - Bots, turn clocks and away players (``engine.autoplay``): ``settings``
@@ -569,9 +569,8 @@ class Table:
     def _clock(self, now: float | None) -> None:
         """Put a game that runs on a live clock (Спекулянт's windows) on the table's time."""
         game = self.game
-        if now is not None and game is not None and hasattr(game, "start_clock"):
-            if not getattr(game, "live_clock", True):
-                game.start_clock(now)
+        if now is not None and game is not None and game.clocked and not game.live_clock:
+            game.start_clock(now)
 
     def legal_actions(self, name: str) -> list:
         seat = self.seat_of(name)

@@ -60,13 +60,7 @@ def engine_view(view: dict[str, Any]) -> dict[str, Any]:
 def engine_actions(game: str, legal: list[str]) -> list[Action]:
     """The ``turn``'s legal actions as the engine's ``Action`` values."""
     cls = get_game(game)
-    actions = [cls.parse_action(text) for text in legal]
-    prices = [a.args[0] for a in actions if a.verb in ("bid", "sell") and a.args]
-    if game == "speculator" and prices:  # ``bid P`` listed at the lowest price stands for every P from there
-        from engine.games.speculator import _PricedActions
-
-        return _PricedActions(actions, min(prices))
-    return actions
+    return cls.wire_actions([cls.parse_action(text) for text in legal])
 
 
 class _Lines(asyncssh.SSHClientSession):  # type: ignore[type-arg]

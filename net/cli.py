@@ -145,11 +145,8 @@ def _games_and_variants() -> tuple[str, str]:
     from engine.games import get_game, registry
 
     names = sorted(registry())
-    variants = []
-    for name in names:
-        for option in get_game(name).options_spec:
-            if option.name == "variant" and option.choices:
-                variants.append(f"{name}: {', '.join(option.choices)}")
+    variants = [f"{name}: {', '.join(get_game(name).variant_labels)}" for name in names
+                if get_game(name).variant_labels]
     return ", ".join(names), "; ".join(variants) or "none"
 
 

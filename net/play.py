@@ -60,7 +60,7 @@ def setup(game: str, *, variant: str | None = None, bots: int | None = None, nam
     cls = get_game(game)
     options: dict[str, object] = {}
     if variant is not None:
-        if not any(o.name == "variant" for o in cls.options_spec):
+        if not cls.variant_labels:
             raise PlayError(f"{game} has no variants")
         options["variant"] = variant
     try:

@@ -47,11 +47,11 @@ class Arena:
         self.timer = timer
         self.now = 0.0
         self.actions = 0
-        self.live = clock and hasattr(game, "start_clock")
+        self.live = clock and game.clocked
         self.idle = 0
         self.listeners = [b for b in self.bots if callable(getattr(b, "observe", None))]
         if self.live:
-            game.start_clock(self.now)  # type: ignore[attr-defined]
+            game.start_clock(self.now)
 
     def ask(self, seat: int) -> Action | None:
         game = self.game

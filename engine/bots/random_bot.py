@@ -16,6 +16,7 @@ from typing import Sequence
 
 from engine.bots.base import Bot, View
 from engine.game import Action
+from engine.games import registry
 
 
 class RandomBot(Bot):
@@ -25,7 +26,8 @@ class RandomBot(Bot):
 
     def __init__(self, game: str, seed: int | None = None):
         super().__init__(game, seed)
-        self.may_wait = game == "speculator"
+        cls = registry().get(game)
+        self.may_wait = cls is not None and cls.clocked  # a clocked game's window passes without him
 
     def _choose(self, view: View, legal: Sequence[Action]) -> Action | None:
         rng = self.rng

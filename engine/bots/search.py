@@ -40,7 +40,7 @@ import math
 import pickle
 import random
 import time
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from engine.bots.base import Bot, View
 from engine.cards import Card
@@ -469,16 +469,24 @@ def _points(game: Game, seat: int) -> float:
     The French game: the seat's points below the line less those above (R22, R23), against the
     others' mean; the pairs game: the other partnership's record less ours (R27–R30), and a tenth of
     a point per trick between the partnerships to break ties of a deal's split."""
-    view = game.view(ADMIN)
-    if game.name == "ukr_pairs":
-        ours = "A" if seat in view["teams"]["A"] else "B"
-        theirs = "B" if ours == "A" else "A"
-        tricks = view.get("team_tricks") or [0, 0]
-        t = 0 if ours == "A" else 1
-        return float(view["records"][theirs] - view["records"][ours]) + 0.1 * (tricks[t] - tricks[1 - t])
-    if game.name == "french3":
-        sheet = view["sheet"]
-        net = [b - a for a, b in zip(sheet["above"], sheet["below"])]
-        others = [v for i, v in enumerate(net) if i != seat]
-        return float(net[seat] - sum(others) / max(1, len(others)))
-    return 0.0
+    points = _POINTS.get(game.name)
+    return points(game.view(ADMIN), seat) if points is not None else 0.0
+
+
+def _pairs_points(view: dict, seat: int) -> float:
+    ours = "A" if seat in view["teams"]["A"] else "B"
+    theirs = "B" if ours == "A" else "A"
+    tricks = view.get("team_tricks") or [0, 0]
+    t = 0 if ours == "A" else 1
+    return float(view["records"][theirs] - view["records"][ours]) + 0.1 * (tricks[t] - tricks[1 - t])
+
+
+def _french3_points(view: dict, seat: int) -> float:
+    sheet = view["sheet"]
+    net = [b - a for a, b in zip(sheet["above"], sheet["below"])]
+    others = [v for i, v in enumerate(net) if i != seat]
+    return float(net[seat] - sum(others) / max(1, len(others)))
+
+
+_POINTS: dict[str, Callable[[dict, int], float]] = {"ukr_pairs": _pairs_points, "french3": _french3_points}
+"""The points games' sheets, by game id (the money games count money alone)."""

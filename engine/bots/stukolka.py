@@ -26,6 +26,7 @@ from engine.bots.base import Bot, View, hand_of, played_cards, seat_of
 from engine.bots.tricks import beats, unseen, winning
 from engine.cards import Card, Suit
 from engine.game import Action
+from engine.games.stukolka import buying as stukolka_buys
 
 DECK = 52
 SAMPLES = 60
@@ -147,7 +148,7 @@ class StukolkaBot(Bot):
             return LOOK  # R52: never dark; look, then knock or pass
         sit = Situation(view)
         forced = PASS not in legal  # a forced dealer (R39): no remiz risk
-        buying = view["variant"] in ("b", "v")
+        buying = stukolka_buys(view["variant"])
         own = sit.best_buy()[0] if buying else sit.value(sit.hand, not forced)
         options = [(own, KNOCK)]
         if not forced:

@@ -68,6 +68,8 @@ class French3(RoundTricks, Game):
     options_spec = OPTIONS
     verbs = {"buy": "cards", "play": "card"}
     deck_size = 48  # §3.3: 52 cards without the twos
+    stake_option = "u"  # money per point (R24)
+    stake_per_point = True
     min_players = 3
     max_players = 3
 

@@ -98,6 +98,8 @@ class Kopilka(Game):
     )
     verbs = {"play": "card", "pass": "", "draw": "", "take": "int", "discard": "card"}
     deck_size = 32
+    stake_option = "S"  # paid per deal by all but the first to shed (R15)
+    pot_name = "kitty"
     min_players = PLAYERS
     max_players = PLAYERS
 

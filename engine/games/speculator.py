@@ -89,6 +89,8 @@ class Speculator(Game):
     )
     verbs = {"reveal": "", "sell": "int?", "bid": "int", "accept": "name", "ready": ""}
     deck_size = 36
+    stake_option = "s"
+    clocked = True  # the trade windows run on the table's clock (R64)
     min_players = 3  # R60
     max_players = 10  # "Игроков не более 10 человек"
 
@@ -110,6 +112,12 @@ class Speculator(Game):
         self.redeals = 0  # speculator redeals in the current deal
         self._winner: int | None = None
         self._clear_board([[] for _ in range(self.n)], [])
+
+    @classmethod
+    def wire_actions(cls, actions: list[Action]) -> list[Action]:
+        """``bid P`` / ``sell P`` listed at the lowest price stand for every P from there (``_PricedActions``)."""
+        prices = [a.args[0] for a in actions if a.verb in ("bid", "sell") and a.args]
+        return _PricedActions(actions, min(prices)) if prices else actions
 
     # -- dealing ------------------------------------------------------------------
 

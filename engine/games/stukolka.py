@@ -73,6 +73,11 @@ OPTIONS = (
 )
 
 
+def buying(variant: str) -> bool:
+    """Whether a variant lets players buy from the stock: 58.б and 58.в do (§5.9, R47), 58.а and 58.г do not."""
+    return variant in ("b", "v")
+
+
 class Stukolka(Game):
     """Стуколка: one session at a table (RULES.md §5)."""
 
@@ -84,6 +89,8 @@ class Stukolka(Game):
         "buy": "cards|shlejf", "razrez": "", "discard": "card", "play": "card",
     }
     deck_size = 52  # R32
+    stake_option = "a"  # the ante «за сдачу» (R34)
+    variant_labels = {"a": "а", "b": "б", "v": "в", "g": "г"}  # 58.а–58.г
     min_players = 4
     max_players = 7
 
@@ -331,7 +338,7 @@ class Stukolka(Game):
         return [Event("golets", seat)]
 
     def _after_declarations(self) -> list[Event]:
-        if self.variant in ("a", "g"):  # no buying in 58.а and 58.г
+        if not buying(self.variant):  # no buying in 58.а and 58.г
             return self._begin_play(self._first_leader())
         if self.closed:
             ins = self._ins()

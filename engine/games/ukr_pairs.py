@@ -81,6 +81,8 @@ class UkrPairs(RoundTricks, Game):
     options_spec = OPTIONS
     verbs = {"play": "card"}
     deck_size = 36  # §4.3
+    stake_option = "u"  # money per point of record (R29, R30)
+    stake_per_point = True
     min_players = 4
     max_players = 4
 

@@ -15,7 +15,6 @@ import random
 import pytest
 
 from engine.club import Club
-from engine.keeper import stake_of
 from engine.store import GRANTS
 from engine.store_sqlite import SqliteStore
 from engine.table import TableError
@@ -46,7 +45,7 @@ def test_a_player_who_cannot_pay_is_not_dealt_in_again(open_again, at_zero):
     assert table.game is not None and not table.game.in_deal and len(table.game.deals) == 1
     broke = store.balance("Anna")
     store.post([("Anna", -broke), (GRANTS, broke)], reason="test: Anna lost it all elsewhere")
-    assert store.balance("Anna") == 0 < stake_of(table.options)
+    assert store.balance("Anna") == 0 < table.game_cls.stake(table.options)
     if at_zero == "debt":
         table.start("Anna", now=2.0)
         assert "Anna" in table.ready

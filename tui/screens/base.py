@@ -328,27 +328,19 @@ class ClubScreen(Screen):
 
 # -- texts shared by the hall and the tables ------------------------------------------
 
-VARIANT = {"a": "а", "b": "б", "v": "в", "g": "г"}
-
-
 def game_title(table: Table, lang: str) -> str:
     title = table.title.get(lang) or table.title.get("en") or table.game_name
-    variant = table.options.get("variant")
-    if isinstance(variant, str) and variant:
-        title += f" ({VARIANT.get(variant, variant)})"
-    return title
+    variant = table.game_cls.variant_label(table.options)
+    return f"{title} ({variant})" if variant else title
 
 
 def stakes(table: Table, lang: str) -> str:
-    """The table's stake in one short phrase: ``30 к.``, ``1 к./pt``."""
-    for key in ("a", "ante", "s", "S", "stake", "b"):
-        value = table.options.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return money(value, lang)
-    unit = table.options.get("u")
-    if isinstance(unit, int) and not isinstance(unit, bool):
-        return tr(lang, "stakes.per_point", money=money(unit, lang))
-    return ""
+    """The table's stake in one short phrase (the option the game names): ``30 к.``, ``1 к./pt``."""
+    cls = table.game_cls
+    value = table.options.get(cls.stake_option) if cls.stake_option else None
+    if not isinstance(value, int) or isinstance(value, bool):
+        return ""
+    return tr(lang, "stakes.per_point", money=money(value, lang)) if cls.stake_per_point else money(value, lang)
 
 
 def table_lines(app: "ClubApp") -> list[Text]:

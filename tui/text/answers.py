@@ -172,7 +172,7 @@ def tables_texts(club: Any, lang: str) -> list[str]:
 
 
 def pot_text(table: Table, view: dict[str, Any], lang: str, ascii: bool) -> str:
-    label = "text.kitty" if table.game_name == "kopilka" else "text.pot"
+    label = f"text.{table.game_cls.pot_name}"
     line = tr(lang, label, pot=money(view.get("pot", 0) or 0, lang))
     trump = view.get("trump")
     if isinstance(trump, Suit):

@@ -29,19 +29,18 @@ from tui.widgets.hand import Hand
 from tui.widgets.log import EventLog
 from tui.widgets.timer import TimerBar
 
-VARIANT = {"a": "а", "b": "б", "v": "в", "g": "г"}
 
 
 def header_text(table: Table, view: dict[str, Any], lang: str, ascii: bool) -> str:
     title = table.title.get(lang) or table.game_name
-    variant = table.options.get("variant")
+    variant = table.game_cls.variant_label(table.options)
     trump = view.get("trump")
     seal = view.get("seal")  # the sealed deal's seal (engine.shuffle): a short fragment to compare with the log
     sealed = f" · {tr(lang, 'fair.header', seal=seal[:8])}" if isinstance(seal, str) and seal else ""
     return tr(
         lang, "table.header", id=table.id, game=title,
-        variant=f" ({VARIANT.get(variant, variant)})" if isinstance(variant, str) and variant else "",
-        pot_label=tr(lang, "table.kitty" if table.game_name == "kopilka" else "table.pot"),
+        variant=f" ({variant})" if variant else "",
+        pot_label=tr(lang, f"table.{table.game_cls.pot_name}"),
         pot=money(view.get("pot", 0), lang),
         trump=tr(lang, "table.trump", suit=trump.text(ascii)) if trump is not None and hasattr(trump, "text") else "",
         deal=view.get("deal_no", 0),
