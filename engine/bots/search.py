@@ -40,6 +40,7 @@ import math
 import pickle
 import random
 import time
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from engine.bots.base import Bot, View
@@ -69,6 +70,8 @@ seat lays out is public but follows from its hidden cards, which a swap of cards
 Спекулянт (its windows close on the clock, not by an action)."""
 
 REPAIRS = 200
+KEEP_DEALS = 8
+"""Deals heard but not yet replayed into the session copy, at most (more: it plays by the rules)."""
 MAX_CANDIDATES = 12
 MARGIN = 1.0
 """Standard errors by which an action must beat the rule bot's choice over the same imagined deals."""
@@ -118,6 +121,22 @@ class _Restart(Exception):
     """The deck was repaired: replay from the start."""
 
 
+@dataclass
+class World:
+    """One imagined deal: its deck orders and the game replayed from them up to ``at`` real events.
+
+    ``own_used`` is how many of the seat's own actions were known then, ``own_left`` those of them the
+    replay has not yet consumed (a hidden own action — a discard — is taken from them)."""
+
+    deck: list[Card]
+    spare: list[list[Card]]
+    game: Game
+    at: int
+    own_used: int
+    own_left: list[Action]
+    used: int = 1  # deck orders dealt (1 + redeals)
+
+
 class Shadow:
     """Imagined deals of one seat (see the module docstring)."""
 
@@ -129,16 +148,26 @@ class Shadow:
         self.actions = ACTIONS[game]
         self.failed = ""
         self.known: set[Card] = set()  # the cards our own seat holds or handled: they stay ours
+        self._decks: list[list[Card]] = []  # the deck orders of the replay in progress
+        self._given: GivenDecks | None = None
+        self._used = 1
 
     def deal(self, base: Game | bytes, history: list[Event], own: list[Action], hand: list[Card] | None,
-             pinned: set[Card], until: float | None = None) -> Game | None:
-        """One imagined game in the state after ``history`` (None: no deck agreed in ``REPAIRS`` rounds,
-        or the clock passed ``until``); ``base`` may be given pickled (copies are cheaper so)."""
+             pinned: set[Card], until: float | None = None, deck: list[Card] | None = None,
+             spare: list[list[Card]] | None = None) -> World | None:
+        """One imagined world in the state after ``history`` (None: no deck agreed in ``REPAIRS`` rounds,
+        or the clock passed ``until``); ``base`` may be given pickled (copies are cheaper so).
+
+        ``deck`` (and its ``spare`` redeal decks): start the repairs from a world kept from an earlier
+        decision rather than from a fresh shuffle (it agreed with the events up to then, so few swaps
+        remain to be made)."""
         if not isinstance(base, bytes):
             base = pickle.dumps(base, pickle.HIGHEST_PROTOCOL)
-        deck = list(self.cls.deck_size and _deck_of(self.cls))
-        self.rng.shuffle(deck)
-        spare = [list(deck) for _ in range(8)]  # redeal decks (a redeal that the events do not show fails)
+        if deck is None:
+            deck = list(self.cls.deck_size and _deck_of(self.cls))
+            self.rng.shuffle(deck)
+        if spare is None:  # redeal decks, each shuffled on its own (copies of one order would redeal forever)
+            spare = [self.rng.sample(deck, len(deck)) for _ in range(8)]
         for _ in range(REPAIRS):
             if until is not None and time.perf_counter() > until:
                 self.failed = "time"
@@ -153,21 +182,52 @@ class Shadow:
         self.failed = "repairs"
         return None
 
+    def advance(self, world: World, history: list[Event], own: list[Action], hand: list[Card] | None,
+                pinned: set[Card]) -> World | None:
+        """``world`` (kept from an earlier decision of this deal) carried on by the events since, or None
+        where they do not agree with it (then ``deal`` repairs its deck: ``world.deck`` may be swapped).
+
+        Why: replaying a whole deal from its deck for every imagined world was most of a decision's
+        cost; a world that still agrees needs only the few new actions applied (IS-MCTS's reuse)."""
+        self.known = set(hand or []) | {c for a in own for c in a.args if isinstance(c, Card)}
+        real = [e for e in history if e.kind not in TABLE_KINDS]
+        own_left = world.own_left + list(own[world.own_used:])
+        self._decks, self._given, self._used = [world.deck, *world.spare], None, world.used
+        try:
+            at = self._run(world.game, world.deck, real, world.at, own_left, hand, pinned)
+        except (_Restart, IllegalAction, DeckError, AssertionError, IndexError, KeyError, ValueError):
+            return None
+        world.at, world.own_used, world.own_left = at, len(own), own_left
+        return world
+
     def _swap(self, deck: list[Card], a: Card, b: Card) -> None:
+        """Swap two cards in the deck order being dealt now (after a redeal: that redeal's deck)."""
+        used = self._given.used if self._given is not None else self._used
+        deck = self._decks[max(0, used - 1)]
         i, j = deck.index(a), deck.index(b)
         deck[i], deck[j] = deck[j], deck[i]
         raise _Restart
 
     def _replay(self, base: bytes, deck: list[Card], spare: list[list[Card]], history: list[Event],
-                own: list[Action], hand: list[Card] | None, pinned: set[Card]) -> Game:
+                own: list[Action], hand: list[Card] | None, pinned: set[Card]) -> World:
         self.known = set(hand or []) | {c for a in own for c in a.args if isinstance(c, Card)}
         game: Game = pickle.loads(base)
-        produced = game.start_deal(GivenDecks([deck, *spare]))
+        self._decks = [deck, *spare]
+        self._given = GivenDecks(self._decks)
+        produced = game.start_deal(self._given)
         real = [e for e in history if e.kind not in TABLE_KINDS]
-        at = self._match(deck, real, 0, produced)
+        at = self._match(deck, real, 0, produced, game)
         own_left = list(own)
+        at = self._run(game, deck, real, at, own_left, hand, pinned)
+        game._source = ShuffledDecks(self.cls.deck_size, self.rng.randrange(1 << 62))  # redeals to come: unknown
+        return World(deck, spare, game, at, len(own), own_left, self._given.used)
+
+    def _run(self, game: Game, deck: list[Card], real: list[Event], at: int, own_left: list[Action],
+             hand: list[Card] | None, pinned: set[Card]) -> int:
+        """Apply the real events from ``at`` on (repairing ``deck`` where one cannot be); check the own
+        hand at the end; the number of events replayed."""
         future: dict[int, set[Card]] = {}
-        for event in real:
+        for event in real[at:]:
             if event.kind == "play" or event.kind == "lead":
                 future.setdefault(event.seat, set()).add(event.data.get("card"))  # type: ignore[arg-type]
         while at < len(real):
@@ -182,7 +242,7 @@ class Shadow:
             except IllegalAction:
                 self._repair_illegal(game, deck, seat, action, pinned, future)
                 raise
-            at = self._match(deck, real, at, produced)
+            at = self._match(deck, real, at, produced, game)
             for card in action.args:
                 if isinstance(card, Card) and seat in future:
                     future[seat].discard(card)
@@ -194,24 +254,40 @@ class Shadow:
                 self._swap(deck, missing[0], extra[0])
             if missing or extra:
                 raise ValueError("the own hand cannot agree")
-        game._source = ShuffledDecks(self.cls.deck_size, self.rng.randrange(1 << 62))  # redeals to come: unknown
-        return game
+        return at
 
-    def _match(self, deck: list[Card], real: list[Event], at: int, produced: list[Event]) -> int:
+    def _match(self, deck: list[Card], real: list[Event], at: int, produced: list[Event],
+               game: Game | None = None) -> int:
         """Check the imagined events against the real ones from ``at``; repair a card; the next index."""
         for event in produced:
             if at >= len(real):
                 raise ValueError("the imagined deal went further than the real one")
             want = real[at]
             if want.kind != event.kind or want.seat != event.seat:
+                real_card, mine = want.data.get("card"), event.data.get("card")
+                if want.seat == event.seat and isinstance(real_card, Card) and isinstance(mine, Card) \
+                        and real_card != mine:  # a redeal's ace where a trump was turned, or the reverse (R35)
+                    self._swap(deck, real_card, mine)
                 raise ValueError(f"{event.kind} where {want.kind} happened")
             diff = _card_difference(_norm(dict(want.data)), _norm(dict(event.data)))
             if diff is False:
+                self._repair_trump(deck, game, want)
                 raise ValueError(f"{event.kind} differs")
             if diff is not True:
                 self._swap(deck, diff[0], diff[1])
             at += 1
         return at
+
+    def _repair_trump(self, deck: list[Card], game: Game | None, want: Event) -> None:
+        """A face-down trump card of another suit than the event names (Стуколка's shlejf, R51): swap a
+        card of the named suit into its place."""
+        suit, card = want.data.get("trump"), getattr(game, "trump_card", None)
+        if suit is None or not isinstance(card, Card) or card.suit == suit:
+            return
+        used = self._given.used if self._given is not None else self._used
+        choices = [c for c in self._decks[max(0, used - 1)] if c.suit == suit and c not in self.known]
+        if choices:
+            self._swap(deck, card, self.rng.choice(choices))
 
     def _action(self, game: Game, event: Event, own: list[Action], future: dict[int, set[Card]],
                 pinned: set[Card]) -> Action | None:
@@ -284,7 +360,7 @@ class SearchBot(Bot):
         self.iterations = iterations
         self.events: list[Event] = []  # this deal's public events, from its deal_start
         self.deal_seen = 0  # the deal number of ``events``
-        self.previous: tuple[list[Event], list[Action]] | None = None  # the last deal, to carry the session
+        self.done: dict[int, tuple[list[Event], list[Action]]] = {}  # deals heard, not yet in ``base``
         self.own: list[Action] = []
         self.base: Game | None = None  # the session's state at this deal's start (our own copy)
         self.base_deal = 0
@@ -293,6 +369,8 @@ class SearchBot(Bot):
         self.samples = 0
         self.times: list[float] = []  # seconds of every decision with a choice (the bench's figures)
         self.pot_fix = False  # the first world of a session fixes the pot our copy began with
+        self.worlds: list[World] = []  # the imagined worlds of the last decision, carried to the next
+        self.worlds_deal = 0
 
     # -- what the seat hears ---------------------------------------------------------
 
@@ -301,7 +379,9 @@ class SearchBot(Bot):
         for event in events:
             if event.kind == "deal_start":
                 if self.events and self.deal_seen:
-                    self.previous = (self.events, self.own)
+                    self.done[self.deal_seen] = (self.events, self.own)
+                    for old in sorted(self.done)[:-KEEP_DEALS]:
+                        del self.done[old]
                 self.events, self.own = [event], []
                 self.deal_seen = int(event.data.get("deal", 0))
             elif self.events:
@@ -329,27 +409,44 @@ class SearchBot(Bot):
         return action
 
     def _session(self, view: View, seat: int, until: float | None = None) -> Game | None:
-        """Our copy of the session at this deal's start, or None if we cannot have one."""
+        """Our copy of the session at this deal's start, or None if we cannot have one.
+
+        It begins at the session's first deal (a bot seated later plays by the rules) and is carried
+        on deal by deal through ``done``, the deals heard since, each replayed as it may have been —
+        also the deals in which this seat never had a choice to search."""
         deal = view["deal_no"]
         if self.base is not None and self.base_deal == deal:
             return self.base
-        if deal == 1:  # the session's first deal: a fresh copy (its pot is found at the first world)
-            base = self.cls()(list(view["names"]), view["options"], dealer=view["dealer"], pot=0)
-            self.base, self.base_deal = base, deal
-            self.pot_fix = True
-            return base
-        if self.base is not None and self.base_deal == deal - 1 and self.previous is not None:
-            events, own = self.previous
+        if self.base is None or self.base_deal > deal:
+            first = self.events if deal == 1 else self.done.get(1, ([], []))[0]
+            if not first or first[0].kind != "deal_start" or first[0].seat is None:
+                return None
+            self.base = self.cls()(list(view["names"]), view["options"], dealer=first[0].seat, pot=0)
+            self.base_deal = 1
+            self.pot_fix = True  # the pot the session began with is found at the first world
+        while self.base_deal < deal:
+            record = self.done.get(self.base_deal)
+            if record is None:
+                self.base = None
+                return None
+            events, own = record
             shadow = Shadow(self.game, seat, self.rng)
-            for _ in range(20):  # the last deal as it may have been: the session's state now
-                played = shadow.deal(self.base, events, own, None, self._pinned(events, own, []), until)
-                if played is not None and not played.in_deal:
-                    self.base, self.base_deal = played, deal
-                    self.pot_fix = False
-                    return played
-            return None  # tried again at the next decision
-        self.base = None
-        return None
+            pinned = self._pinned(events, own, [])
+            kept = self.worlds if self.worlds_deal == self.base_deal else []
+            self.worlds = []
+            for tried in range(20):  # the last deal as it may have been: the session's state now
+                if tried < len(kept):  # a world of that deal's decisions, played on to its end
+                    world = shadow.advance(kept[tried], events, own, None, pinned)
+                else:
+                    world = shadow.deal(self.base, events, own, None, pinned, until)
+                if world is not None and not world.game.in_deal:
+                    break
+            else:
+                return None  # tried again at the next decision
+            self.base, self.base_deal = world.game, self.base_deal + 1
+            for old in [d for d in self.done if d < self.base_deal]:
+                del self.done[old]
+        return self.base
 
     def cls(self) -> type[Game]:
         return get_game(self.game)
@@ -382,11 +479,14 @@ class SearchBot(Bot):
         base = self._session(view, seat, until)
         if base is None:
             return None
-        hand = list(view["hands"][seat] or [])
-        pinned = self._pinned(self.events, self.own, hand)
+        shown = view["hands"][seat]
+        hand = None if shown is None else list(shown)  # None: not looked at yet (the dark, R52)
+        pinned = self._pinned(self.events, self.own, hand or [])
         shadow = Shadow(self.game, seat, self.rng)
         rows: list[dict[Action, float]] = []
         packed = pickle.dumps(base, pickle.HIGHEST_PROTOCOL)
+        kept = self.worlds if self.worlds_deal == view["deal_no"] else []
+        self.worlds, self.worlds_deal = [], view["deal_no"]
         tries = 0
         while True:
             tries += 1
@@ -395,28 +495,39 @@ class SearchBot(Bot):
                     break
             elif time.perf_counter() > until or tries > 10_000:  # type: ignore[operator]
                 break
-            world = shadow.deal(packed, self.events, self.own, hand, pinned, until)
+            world = None
+            if kept:  # a world of an earlier decision: carried on, else its deck repaired
+                old = kept.pop(0)
+                world = shadow.advance(old, self.events, self.own, hand, pinned)
+                if world is None:
+                    world = shadow.deal(packed, self.events, self.own, hand, pinned, until, old.deck, old.spare)
+            if world is None:
+                world = shadow.deal(packed, self.events, self.own, hand, pinned, until)
             if world is None:
                 continue
-            if getattr(self, "pot_fix", False) and world.pot != view["pot"]:
-                base.pot += view["pot"] - world.pot  # the pot the session began with, found once
+            if getattr(self, "pot_fix", False) and world.game.pot != view["pot"]:
+                base.pot += view["pot"] - world.game.pot  # the pot the session began with, found once
                 base.start_pot = base.pot
                 packed = pickle.dumps(base, pickle.HIGHEST_PROTOCOL)
                 self.pot_fix = False
+                kept, self.worlds = [], []
                 continue
-            frozen = pickle.dumps(world, pickle.HIGHEST_PROTOCOL)
+            self.worlds.append(world)
+            frozen = pickle.dumps(world.game, pickle.HIGHEST_PROTOCOL)
             order = list(legal)
             self.rng.shuffle(order)  # out of time mid-world: no action is always the one left out
             if ruled in order:
                 order.remove(ruled)
                 order.insert(0, ruled)  # the anchor first: every world compares against it
             row: dict[Action, float] = {}
+            seed = self.rng.randrange(1 << 30)  # the same rule bots after every action: a fair comparison
             for action in order:
                 if until is not None and time.perf_counter() > until:
                     break
-                row[action] = self._playout(frozen, seat, action)
+                row[action] = self._playout(frozen, seat, action, seed)
             if row:
                 rows.append(row)
+        self.worlds.extend(kept)  # not reached this time: still worth carrying on
         self.samples += len(rows)
         if not rows:
             return None
@@ -442,14 +553,14 @@ class SearchBot(Bot):
                 best, best_score = action, score
         return best
 
-    def _playout(self, world: bytes, seat: int, action: Action) -> float:
+    def _playout(self, world: bytes, seat: int, action: Action, seed: int) -> float:
         """Play ``action`` then the rest of the deal with rule bots; the seat's result."""
         from engine.bots import make_bot
 
         game: Game = pickle.loads(world)
         before = game.balances[seat] + _points(game, seat)
         game.apply(seat, action)
-        bots = [make_bot(self.game, "rule", self.rng.randrange(1 << 30)) for _ in range(game.n)]
+        bots = [make_bot(self.game, "rule", seed + i) for i in range(game.n)]
         for _ in range(2000):
             if not game.in_deal:
                 break

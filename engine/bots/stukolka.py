@@ -97,11 +97,10 @@ class Situation:
 
     def sampled(self, keep: Sequence[Card], draw: int, choose: int = 3, at_risk: bool = True) -> float:
         """Mean value of ``keep`` plus ``draw`` unseen cards, keeping the best ``choose`` of them."""
-        rng = random.Random(7)
         pool = self.unseen
         total = 0.0
-        for _ in range(SAMPLES):
-            cards = list(keep) + rng.sample(pool, draw)
+        for picks in _picks(len(pool), draw):
+            cards = list(keep) + [pool[i] for i in picks]
             if len(cards) > choose:
                 cards = sorted(cards, key=self.chance, reverse=True)[:choose]
             total += self.value(cards, at_risk)
@@ -117,6 +116,20 @@ class Situation:
             if value > best[0] + 0.02:
                 best = (value, drop)
         return best
+
+
+_PICKS: dict[tuple[int, int], list[list[int]]] = {}
+
+
+def _picks(size: int, draw: int) -> list[list[int]]:
+    """The indices ``random.Random(7).sample`` draws ``SAMPLES`` times from a pool of ``size``: they
+    depend on the sizes only, so they are drawn once (the search bot's playouts value many buys)."""
+    picks = _PICKS.get((size, draw))
+    if picks is None:
+        rng = random.Random(7)
+        pool = list(range(size))
+        picks = _PICKS[(size, draw)] = [rng.sample(pool, draw) for _ in range(SAMPLES)]
+    return picks
 
 
 class StukolkaBot(Bot):

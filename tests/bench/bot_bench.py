@@ -78,6 +78,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import statistics
 import sys
@@ -136,9 +137,22 @@ class Result:
     money: list[int] = field(default_factory=list)  # per session, the rule seat
     deals: list[int] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
+    searched: int = 0  # the search arm: decisions searched, imagined worlds, decisions left to the rules
+    samples: int = 0
+    fallbacks: int = 0
+
+    def extend(self, other: "Result", sessions: int) -> None:
+        """Add another chunk's first ``sessions`` sessions (a chunk's two arms are paired session by session)."""
+        self.money += other.money[:sessions]
+        self.deals += other.deals[:sessions]
+        self.times += other.times
+        self.searched += other.searched
+        self.samples += other.samples
+        self.fallbacks += other.fallbacks
 
 
-def run(case: Case, deals: int, rule: str, seed: int, others: str = "random", budget: float = 0.1) -> Result:
+def run(case: Case, deals: int, rule: str, seed: int, others: str = "random", budget: float | None = 0.1,
+        iterations: int | None = None) -> Result:
     """Sessions until ``deals`` deals are played; the ``rule`` kind sits at the moving seat.
 
     ``rule`` "search" seats the search bot (``budget`` seconds a move) at the moving seat only (its
@@ -148,6 +162,7 @@ def run(case: Case, deals: int, rule: str, seed: int, others: str = "random", bu
     result = Result()
     rng = random.Random(seed)
     played = session = 0
+    searchers: list[Any] = []
     while played < deals:
         seat = session % case.players
         ours = {seat, (seat + 2) % case.players} if case.team else {seat}
@@ -157,8 +172,10 @@ def run(case: Case, deals: int, rule: str, seed: int, others: str = "random", bu
         if rule == "search":
             from engine.bots.search import SearchBot
 
-            bots[seat] = SearchBot(case.game, seeds[seat], budget=budget)
+            bots[seat] = SearchBot(case.game, seeds[seat], budget=None if iterations else budget,
+                                   iterations=iterations)
             bots[seat].times = result.times  # its decisions with a choice, timed by the bot itself
+            searchers.append(bots[seat])
             ours = {seat}
         game = cls(names, case.options, dealer=rng.randrange(case.players))
         timed = rule == "rule"
@@ -175,6 +192,9 @@ def run(case: Case, deals: int, rule: str, seed: int, others: str = "random", bu
         result.deals.append(count)
         played += count
         session += 1
+    result.searched = sum(b.searched for b in searchers)
+    result.samples = sum(b.samples for b in searchers)
+    result.fallbacks = sum(b.fallbacks for b in searchers)
     return result
 
 
@@ -212,6 +232,10 @@ def main() -> None:
     parser.add_argument("--search", action="store_true",
                         help="the search bot against the rule bot in the same seat, rule bots around (issue 19)")
     parser.add_argument("--budget", type=float, default=0.1, help="--search: seconds per move (0.1)")
+    parser.add_argument("--iterations", type=int,
+                        help="--search: N imagined worlds per move instead of a time budget (runs repeat exactly)")
+    parser.add_argument("--workers", type=int, default=1, choices=(1, 2),
+                        help="--search: processes (2 at most: the machine's two cores are shared)")
     args = parser.parse_args()
     deals = args.deals or (1_000 if args.quick else 10_000)
     if args.search:
@@ -255,6 +279,19 @@ def paired(a: Result, b: Result) -> tuple[float, float]:
     return ratio, 1.96 * math.sqrt(var / k) / (sum(deals) / k)
 
 
+CHUNK = 50
+"""Deals per unit of work of ``--workers``: each chunk plays both arms on its own seed."""
+
+
+def search_chunk(job: tuple[str, int, int, float | None, int | None]) -> tuple[Result, Result]:
+    """Both arms of one chunk (a worker process's unit): the search bot's sessions, then the rule bot's."""
+    label, deals, seed, budget, iterations = job
+    case = next(c for c in CASES if c.label == label)
+    searched = run(case, deals, "search", seed, others="rule", budget=budget, iterations=iterations)
+    ruled = run(case, deals, "rule", seed, others="rule")
+    return searched, ruled
+
+
 def search_main(args: argparse.Namespace, deals: int) -> None:
     """Search bot vs rule bot in the same seat, same decks and same rule-bot opponents (issue 19's figure).
 
@@ -262,27 +299,45 @@ def search_main(args: argparse.Namespace, deals: int) -> None:
     moving seat is the search bot, in the other the rule bot.  The difference per deal is the paired
     one (``paired``: session by session, so the luck of the cards cancels), with its 95% interval; the
     search bot's time per decision with a choice (a forced move is not searched), p50 / p99 / max.
+    With ``--workers 2`` the deals are cut into chunks of ``CHUNK`` with seeds of their own, each
+    chunk's two arms paired.
     """
-    print(f"search bot ({args.budget} s/move) vs the rule bot in its seat, rule bots around; "
+    from multiprocessing import get_context
+
+    budget = f"{args.iterations} worlds" if args.iterations else f"{args.budget} s"
+    print(f"search bot ({budget}/move) vs the rule bot in its seat, rule bots around; "
           f"{deals} deals per line; money in kopecks per deal, ± = 95% CI")
     print(f"{'game':<12} {'search/deal':>17} {'rule/deal':>17} {'difference':>17} {'moves':>7}"
-          f" {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}  verdict")
+          f" {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'worlds':>6} {'rules%':>6}  verdict")
     started = time.perf_counter()
+    pool = get_context("fork").Pool(args.workers) if args.workers > 1 else None
     for case in CASES:
         if args.only and not case.label.startswith(args.only):
             continue
-        searched = run(case, deals, "search", args.seed, others="rule", budget=args.budget)
-        ruled = run(case, deals, "rule", args.seed, others="rule")
+        t0 = time.perf_counter()
+        chunks = max(1, -(-deals // CHUNK)) if pool else 1
+        jobs = [(case.label, -(-deals // chunks), args.seed * 1000 + k, args.budget, args.iterations)
+                for k in range(chunks)]
+        outcomes = pool.map(search_chunk, jobs, chunksize=1) if pool else [search_chunk(jobs[0])]
+        searched, ruled = Result(), Result()
+        for s_part, r_part in outcomes:
+            k = min(len(s_part.money), len(r_part.money))
+            searched.extend(s_part, k)
+            ruled.extend(r_part, k)
         s_mean, s_half = per_deal(searched)
         r_mean, r_half = per_deal(ruled)
         diff, half = paired(searched, ruled)
         times = searched.times or [0.0]
         verdict = "beats" if diff - half > 0 else ("loses" if diff + half < 0 else "no difference shown")
+        worlds = searched.samples / max(1, searched.searched)
+        rules = 100 * searched.fallbacks / max(1, searched.searched + searched.fallbacks)
         print(f"{case.label:<12} {f'{s_mean:+.2f} ± {s_half:.2f}':>17} {f'{r_mean:+.2f} ± {r_half:.2f}':>17}"
               f" {f'{diff:+.2f} ± {half:.2f}':>17} {len(times):>7} {quantile(times, 0.5) * 1e3:>7.1f}"
-              f" {quantile(times, 0.99) * 1e3:>7.1f} {max(times) * 1e3:>7.1f}  {verdict}"
-              f" ({sum(searched.deals)} deals)", flush=True)
-    print(f"total {time.perf_counter() - started:.0f} s")
+              f" {quantile(times, 0.99) * 1e3:>7.1f} {max(times) * 1e3:>7.1f} {worlds:>6.1f} {rules:>6.1f}"
+              f"  {verdict} ({sum(searched.deals)} deals, {time.perf_counter() - t0:.0f} s)", flush=True)
+    if pool:
+        pool.close()
+    print(f"total {time.perf_counter() - started:.0f} s; load {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":
