@@ -160,6 +160,10 @@ async def _answers(path: Path) -> bool:
     except (OSError, asyncio.TimeoutError):
         return False
     writer.close()
+    try:
+        await asyncio.wait_for(writer.wait_closed(), 2)
+    except (OSError, asyncio.TimeoutError):
+        pass
     return True
 
 
