@@ -260,6 +260,81 @@ class RecordInfo:
     net: int  # the account's money over the record (kopecks)
 
 
+@dataclass(frozen=True)
+class BanRow:
+    """A ban as the store keeps it (``net.bans`` gives it meaning): ``key`` is the target as compared
+    (a name folded by ``net.identity.fold``), ``until`` wall time or None (for ever)."""
+
+    kind: str  # "key" | "address" | "name"
+    key: str
+    target: str
+    until: float | None
+    reason: str
+    by: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Presence:
+    """One session of one node, as every node of the club sees it (``who``, ``sessions``).
+
+    ``place`` is where it is ("hall", "table 3 seat 2", "watching 3"); ``since`` wall time."""
+
+    node: str
+    session: str
+    name: str
+    guest: bool
+    address: str
+    key: str | None
+    place: str
+    lang: str
+    since: float
+
+
+BAN_KINDS = ("key", "address", "name")
+PRESENCE_LIMITS = {"node": 64, "session": 64, "name": 64, "address": 64, "key": 128, "place": 64, "lang": 8}
+"""The longest text of each presence field (a row is bounded whatever a client sends)."""
+PRESENCE_FIELDS = ("node", "session", "name", "guest", "address", "key", "place", "lang", "since")
+BAN_FIELDS = ("kind", "key", "target", "until", "reason", "by", "at")
+
+
+def _text_ok(value: Any, limit: int, empty: bool = False) -> bool:
+    return isinstance(value, str) and len(value) <= limit and value.isprintable() and (empty or bool(value))
+
+
+def check_ban(ban: BanRow) -> BanRow:
+    """A ban the store may keep (bounded, printable), or ``ValueError``."""
+    if ban.kind not in BAN_KINDS:
+        raise ValueError(f"a ban's kind is one of {', '.join(BAN_KINDS)}, not {ban.kind!r}")
+    if not (_text_ok(ban.target, 128) and _text_ok(ban.key, 128) and _text_ok(ban.reason, 300, True)
+            and _text_ok(ban.by, 64, True)):
+        raise ValueError("a ban's target is printable text of at most 128 characters, its reason of 300")
+    return ban
+
+
+def check_presence(row: Presence) -> Presence:
+    """A presence row the store may keep (every text bounded and printable), or ``ValueError``."""
+    for name, limit in PRESENCE_LIMITS.items():
+        value = getattr(row, name)
+        if not (value is None and name == "key") and not _text_ok(value, limit, name not in ("node", "session")):
+            raise ValueError(f"a presence row's {name} is printable text of at most {limit} characters")
+    return row
+
+
+def presence_of(row: Sequence[Any]) -> Presence:
+    """A presence row read back (columns in ``PRESENCE_FIELDS`` order)."""
+    node, session, name, guest, address, key, place, lang, since = row
+    return Presence(str(node), str(session), str(name), bool(guest), str(address),
+                    None if key is None else str(key), str(place), str(lang), float(since))
+
+
+def ban_of(row: Sequence[Any]) -> BanRow:
+    """A ban read back (columns in ``BAN_FIELDS`` order)."""
+    kind, key, target, until, reason, by, at = row
+    return BanRow(str(kind), str(key), str(target), None if until is None else float(until), str(reason),
+                  str(by), float(at))
+
+
 # --- the interface ---------------------------------------------------------------
 
 
@@ -308,6 +383,15 @@ class Store(Protocol):
     def statement(self, purse: str, limit: int = 20) -> list[Movement]: ...
     def ledger_sum(self) -> int: ...
     def check_ledger(self) -> None: ...
+
+    # bans (``net.bans``) and who is online on which node (``net.presence``)
+    def bans(self) -> list[BanRow]: ...
+    def put_ban(self, ban: BanRow) -> None: ...
+    def drop_bans(self, kind: str, key: str) -> list[BanRow]: ...
+    def prune_bans(self, now: float) -> int: ...
+    def beat(self, node: str, upserts: Sequence[Presence] = (), gone: Sequence[str] = ()) -> None: ...
+    def presence(self, within: float) -> list[Presence]: ...
+    def leave_presence(self, node: str) -> None: ...
 
     # live tables
     def open_table_journal(self, table_id: TableId, header: TableHeader, *, now: float | None = None) -> None: ...

@@ -79,6 +79,7 @@ from engine.store import (
     GRANTS,
     Account,
     AccountError,
+    BanRow,
     JournalEntry,
     LedgerError,
     LiveTable,
@@ -87,8 +88,14 @@ from engine.store import (
     StoreError,
     TableHeader,
     TableId,
+    Presence,
+    ban_of,
+    check_ban,
+    check_presence,
+    presence_of,
 )
 from engine.store_sqlite import (
+    FORGET_NODE,
     _check_language,
     _check_name,
     _check_role,
@@ -240,6 +247,32 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             id INTEGER PRIMARY KEY CHECK (id = 1),
             private TEXT NOT NULL,
             made DOUBLE PRECISION NOT NULL)""",
+    ),
+    # 9 (SQLite's 7): bans (were bans.json) and who is online on which node, with each node's heartbeat
+    (
+        """CREATE TABLE ban (
+            kind TEXT NOT NULL,
+            target_key TEXT NOT NULL,
+            target TEXT NOT NULL,
+            until DOUBLE PRECISION,
+            reason TEXT NOT NULL,
+            by_whom TEXT NOT NULL,
+            at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (kind, target_key))""",
+        """CREATE TABLE node_beat (
+            node TEXT PRIMARY KEY,
+            beat DOUBLE PRECISION NOT NULL)""",
+        """CREATE TABLE presence (
+            node TEXT NOT NULL REFERENCES node_beat(node) ON DELETE CASCADE,
+            session TEXT NOT NULL,
+            name TEXT NOT NULL,
+            guest BOOLEAN NOT NULL,
+            address TEXT NOT NULL,
+            fingerprint TEXT,
+            place TEXT NOT NULL,
+            lang TEXT NOT NULL,
+            since DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (node, session))""",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -713,6 +746,67 @@ class PgStore:
     def clear_mute(self, name: str) -> None:
         with self._tx() as db:
             db.execute("DELETE FROM mute WHERE name_key = %s", (_name_key(name),))
+
+    # --- bans and presence (issue 15; the meaning: engine.store_sqlite) ------------------------
+
+    _BAN_COLUMNS = "kind, target_key, target, until, reason, by_whom, at"
+
+    def bans(self) -> list[BanRow]:
+        with self._read() as db:
+            rows = db.execute(f"SELECT {self._BAN_COLUMNS} FROM ban ORDER BY at, kind, target_key").fetchall()
+        return [ban_of(r) for r in rows]
+
+    def put_ban(self, ban: BanRow) -> None:
+        b = check_ban(ban)
+        with self._tx() as db:
+            db.execute("INSERT INTO ban VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (kind, target_key) DO "
+                       "UPDATE SET target = EXCLUDED.target, until = EXCLUDED.until, reason = EXCLUDED.reason, "
+                       "by_whom = EXCLUDED.by_whom, at = EXCLUDED.at",
+                       (b.kind, b.key, b.target, b.until, b.reason, b.by, b.at))
+
+    def drop_bans(self, kind: str, key: str) -> list[BanRow]:
+        with self._tx() as db:
+            rows = db.execute(f"DELETE FROM ban WHERE kind = %s AND target_key = %s RETURNING {self._BAN_COLUMNS}",
+                              (kind, key)).fetchall()
+        return [ban_of(r) for r in rows]
+
+    def prune_bans(self, now: float) -> int:
+        with self._tx() as db:
+            return int(db.execute("DELETE FROM ban WHERE until IS NOT NULL AND until <= %s", (now,)).rowcount)
+
+    def beat(self, node: str, upserts: Sequence[Presence] = (), gone: Sequence[str] = ()) -> None:
+        """As SQLite's; the heartbeat is the database's clock, so nodes' clocks need not agree."""
+        _check_node(node)
+        rows = [check_presence(r) for r in upserts]
+        if any(r.node != node for r in rows):
+            raise ValueError("a node beats for its own sessions only")
+        with self._tx() as db:
+            db.execute(f"INSERT INTO node_beat VALUES (%s, {_DB_NOW}) ON CONFLICT (node) DO UPDATE SET "
+                       f"beat = EXCLUDED.beat", (node,))
+            if gone:
+                db.execute("DELETE FROM presence WHERE node = %s AND session = ANY(%s)", (node, list(gone)))
+            if rows:
+                with db.cursor() as cur:
+                    cur.executemany(
+                        "INSERT INTO presence VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (node, session) "
+                        "DO UPDATE SET name = EXCLUDED.name, guest = EXCLUDED.guest, address = EXCLUDED.address, "
+                        "fingerprint = EXCLUDED.fingerprint, place = EXCLUDED.place, lang = EXCLUDED.lang, "
+                        "since = EXCLUDED.since",
+                        [(r.node, r.session, r.name, r.guest, r.address, r.key, r.place, r.lang, r.since)
+                         for r in rows])
+            db.execute(f"DELETE FROM node_beat WHERE beat < {_DB_NOW} - %s", (FORGET_NODE,))
+
+    def presence(self, within: float) -> list[Presence]:
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT p.node, session, name, guest, address, fingerprint, place, lang, since FROM presence p "
+                f"JOIN node_beat b ON b.node = p.node WHERE b.beat >= {_DB_NOW} - %s "
+                "ORDER BY since, p.node, session", (within,)).fetchall()
+        return [presence_of(r) for r in rows]
+
+    def leave_presence(self, node: str) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM node_beat WHERE node = %s", (node,))
 
     def touch(self, name: str, *, now: float | None = None) -> None:
         """The account was seen now (login, activity)."""

@@ -77,6 +77,7 @@ from engine.store import (
     ROLES,
     Account,
     AccountError,
+    BanRow,
     JournalEntry,
     LedgerError,
     LiveTable,
@@ -85,6 +86,11 @@ from engine.store import (
     StoreError,
     TableHeader,
     TableId,
+    Presence,
+    ban_of,
+    check_ban,
+    check_presence,
+    presence_of,
 )
 
 try:  # Unix only; without it ``exclusive`` is refused
@@ -186,8 +192,37 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             reason TEXT NOT NULL,
             by TEXT NOT NULL)""",
     ),
+    # 7: bans (were bans.json) and who is online on which node, with each node's heartbeat (issue 15)
+    (
+        """CREATE TABLE ban (
+            kind TEXT NOT NULL,
+            target_key TEXT NOT NULL,
+            target TEXT NOT NULL,
+            until REAL,
+            reason TEXT NOT NULL,
+            by_whom TEXT NOT NULL,
+            at REAL NOT NULL,
+            PRIMARY KEY (kind, target_key)) WITHOUT ROWID""",
+        """CREATE TABLE node_beat (
+            node TEXT PRIMARY KEY,
+            beat REAL NOT NULL)""",
+        """CREATE TABLE presence (
+            node TEXT NOT NULL REFERENCES node_beat(node) ON DELETE CASCADE,
+            session TEXT NOT NULL,
+            name TEXT NOT NULL,
+            guest INTEGER NOT NULL,
+            address TEXT NOT NULL,
+            fingerprint TEXT,
+            place TEXT NOT NULL,
+            lang TEXT NOT NULL,
+            since REAL NOT NULL,
+            PRIMARY KEY (node, session)) WITHOUT ROWID""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+FORGET_NODE = 300.0
+"""Seconds after its last heartbeat a dead node's presence rows are deleted (by any node's beat);
+``presence(within)`` leaves them out much sooner."""
 
 _INT64 = 2**63
 
@@ -619,6 +654,65 @@ class SqliteStore:
     def clear_mute(self, name: str) -> None:
         with self._tx() as db:
             db.execute("DELETE FROM mute WHERE name_key = ?", (_name_key(name),))
+
+    # --- bans and presence (issue 15) --------------------------------------------------
+
+    def bans(self) -> list[BanRow]:
+        """Every ban kept (expired ones too, until ``prune_bans``), oldest first."""
+        with self._read() as db:
+            rows = db.execute("SELECT kind, target_key, target, until, reason, by_whom, at FROM ban "
+                              "ORDER BY at, kind, target_key").fetchall()
+        return [ban_of(r) for r in rows]
+
+    def put_ban(self, ban: BanRow) -> None:
+        """Keep ``ban``, in place of a ban of the same kind and key."""
+        b = check_ban(ban)
+        with self._tx() as db:
+            db.execute("INSERT OR REPLACE INTO ban VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (b.kind, b.key, b.target, b.until, b.reason, b.by, b.at))
+
+    def drop_bans(self, kind: str, key: str) -> list[BanRow]:
+        """Lift the ban of this kind and key; the bans lifted (none: ``[]``)."""
+        with self._tx() as db:
+            rows = db.execute("SELECT kind, target_key, target, until, reason, by_whom, at FROM ban "
+                              "WHERE kind = ? AND target_key = ?", (kind, key)).fetchall()
+            db.execute("DELETE FROM ban WHERE kind = ? AND target_key = ?", (kind, key))
+        return [ban_of(r) for r in rows]
+
+    def prune_bans(self, now: float) -> int:
+        """Delete the bans expired at ``now`` (wall time); how many."""
+        with self._tx() as db:
+            return db.execute("DELETE FROM ban WHERE until IS NOT NULL AND until <= ?", (now,)).rowcount
+
+    def beat(self, node: str, upserts: Sequence[Presence] = (), gone: Sequence[str] = ()) -> None:
+        """``node`` is alive now; its sessions ``upserts`` are as given and ``gone`` have ended; nodes
+        silent for ``FORGET_NODE`` lose their rows."""
+        rows = [check_presence(r) for r in upserts]
+        if any(r.node != node for r in rows):
+            raise ValueError("a node beats for its own sessions only")
+        now = time.time()
+        with self._tx() as db:
+            db.execute("INSERT INTO node_beat VALUES (?, ?) ON CONFLICT (node) DO UPDATE SET beat = excluded.beat",
+                       (node, now))  # not REPLACE: that would delete the node's rows (the cascade)
+            db.executemany("DELETE FROM presence WHERE node = ? AND session = ?", [(node, g) for g in gone])
+            db.executemany("INSERT OR REPLACE INTO presence VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           [(r.node, r.session, r.name, int(r.guest), r.address, r.key, r.place, r.lang, r.since)
+                            for r in rows])
+            db.execute("DELETE FROM node_beat WHERE beat < ?", (now - FORGET_NODE,))
+
+    def presence(self, within: float) -> list[Presence]:
+        """Every session of the nodes whose heartbeat came in the last ``within`` seconds."""
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT p.node, session, name, guest, address, fingerprint, place, lang, since FROM presence p "
+                "JOIN node_beat b ON b.node = p.node WHERE b.beat >= ? ORDER BY since, p.node, session",
+                (time.time() - within,)).fetchall()
+        return [presence_of(r) for r in rows]
+
+    def leave_presence(self, node: str) -> None:
+        """``node`` stops: its sessions are gone from the club at once."""
+        with self._tx() as db:
+            db.execute("DELETE FROM node_beat WHERE node = ?", (node,))
 
     def touch(self, name: str, *, now: float | None = None) -> None:
         """The account was seen now (login, activity)."""

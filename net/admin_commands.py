@@ -110,8 +110,9 @@ class AdminCommands:
         self.server = server
         self.club = server.club
         data: Path = server.config.data
-        self.bans = BanList(data / BANS_NAME)
+        self.bans = BanList(data / BANS_NAME, store=getattr(server, "store", None))
         self.audit = AuditLog(data / AUDIT_NAME)
+        self._bans_seen = self.bans.changed
         self.on_shutdown = on_shutdown
         self.shutting_down = False
         self._shutdown_task: asyncio.Task[None] | None = None
@@ -130,6 +131,7 @@ class AdminCommands:
     async def _probe_store(self) -> None:
         while True:
             await asyncio.sleep(self.STORE_PROBE)
+            await self._bans_from_elsewhere()
             store = getattr(self.server, "store", None)
             gone = store.check() if store is not None else None
             if gone:
@@ -189,15 +191,27 @@ class AdminCommands:
         return f"table {table.id} seat {table.seat_of(session.name) + 1}" if table is not None else "hall"
 
     def session_rows(self) -> list[dict[str, Any]]:
+        """Every session of the club: this node's from memory, the other nodes' from the store's
+        presence rows (``net.presence``; ``idle`` is None there), each with its node's name."""
         now = time.monotonic()
         rows = []
+        presence = getattr(self.server, "presence", None)
+        node = presence.node if presence is not None else "main"
         for s in sorted(self.server.sessions, key=lambda s: s.started):
             rows.append({
+                "node": node,
                 "name": s.name, "guest": s.guest, "address": s.conn.peer, "key": s.conn.fingerprint,
                 "where": self._where(s), "lang": s.lang, "seconds": round(now - s.started),
                 "idle": round(now - s.last_input),
                 "muted": bool(s.name and self.club.social.muted(s.name) is not None),
                 "away": bool(s.name and self.club.is_away(s.name)),
+            })
+        wall = time.time()
+        for p in presence.elsewhere() if presence is not None else []:
+            rows.append({
+                "node": p.node, "name": p.name, "guest": p.guest, "address": p.address, "key": p.key,
+                "where": p.place, "lang": p.lang, "seconds": max(0, round(wall - p.since)), "idle": None,
+                "muted": bool(p.name and self.club.social.muted(p.name) is not None), "away": False,
             })
         return rows
 
@@ -206,10 +220,13 @@ class AdminCommands:
         rows = self.session_rows()
         if not rows:
             return Reply(True, "nobody is connected", {"sessions": []})
-        lines = [f"{'name':<16} {'address':<15} {'where':<18} {'time':>6} {'idle':>6}  key"]
+        nodes = len({r["node"] for r in rows}) > 1 or rows[0]["node"] != "main"
+        lines = [("node         " if nodes else "") + f"{'name':<16} {'address':<15} {'where':<18} {'time':>6} {'idle':>6}  key"]
         for r in rows:
             name = (r["name"] or "-") + (" (guest)" if r["guest"] else "")
-            lines.append(f"{name:<16} {r['address']:<15} {r['where']:<18} {r['seconds']:>5}s {r['idle']:>5}s"
+            idle = "-" if r["idle"] is None else f"{r['idle']}s"
+            lines.append((f"{r['node'][:12]:<12} " if nodes else "") +
+                         f"{name:<16} {r['address']:<15} {r['where']:<18} {r['seconds']:>5}s {idle:>6}"
                          f"  {r['key'] or '-'}")
         return Reply(True, "\n".join(lines), {"sessions": rows})
 
@@ -304,6 +321,19 @@ class AdminCommands:
         until = "for ever" if ban.until is None else f"for {admin_ops.show_duration(seconds or 0)}"
         return Reply(True, f"banned {ban.kind} {ban.target} {until}" + (f" ({len(hit)} session(s) ended)" if hit else ""),
                      {"ban": _ban_json(ban), "ended": len(hit)})
+
+    async def _bans_from_elsewhere(self) -> None:
+        """A ban made on another node (read from the store) ends this node's sessions it hits."""
+        self.bans.refresh()
+        if self.bans.changed == self._bans_seen:
+            return
+        self._bans_seen = self.bans.changed
+        now = time.time()
+        for ban in [b for b in self.bans.bans if b.until is None or b.until > now]:
+            hit = [s for s in self.server.sessions if not s.closed and self._ban_hits(ban, s)]
+            if hit:
+                log.info("a ban of %s %s (by %s) ends %d session(s) here", ban.kind, ban.target, ban.by, len(hit))
+                await self._show_out(hit, lambda s, ban=ban: self._ban_text(ban, s.lang))
 
     def _known(self, name: str) -> bool:
         try:

@@ -1,10 +1,11 @@
-"""Bans (``bans.json``) and the audit log (``audit.log``) in the data folder.
+"""Bans (in the store, copied to ``bans.json``) and the audit log (``audit.log``) in the data folder.
 
-Both are small files, not store tables, because the store is not wired into
-the server yet (issue 7) and because both must be readable by the operator
-with ``cat`` when the server is down.  Bans are rewritten atomically (temp
-file, fsync, rename) and pruned when they expire; the audit log is append
-only, one JSON object per line: ``{"at", "who", "command", "ok", "text"}``.
+Bans live in the club's store (issue 15: every node of a club refuses the same
+people), and ``bans.json`` stays as a copy the operator can read with ``cat``
+when the server is down (a ``bans.json`` written before is imported once).
+The copy is rewritten atomically (temp file, fsync, rename); bans are pruned
+when they expire.  The audit log stays a file of each node, append only, one
+JSON object per line: ``{"at", "who", "command", "ok", "text"}``.
 
 A ban names one of three things, told apart by their form:
 
@@ -18,6 +19,8 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import logging
+import math
 import os
 import tempfile
 import time
@@ -25,7 +28,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.store import BanRow, StoreError
 from net.identity import fold
+
+log = logging.getLogger("sukno.admin")
 
 BANS_NAME = "bans.json"
 AUDIT_NAME = "audit.log"
@@ -58,24 +64,88 @@ def kind_of(target: str) -> str:
 
 
 class BanList:
-    """The bans in force, persisted in one JSON file; expired ones drop out."""
+    """The bans in force; expired ones drop out.
 
-    def __init__(self, path: Path, clock: Any = time.time) -> None:
+    With a store (``sukno serve``: both backends) the store keeps them, so every node of a club
+    refuses the same people; this node reads them again at most every ``REFRESH`` seconds (and
+    after its own changes), and ``bans.json`` becomes a readable copy (``"in_store": true``),
+    rewritten when the bans change.  A ``bans.json`` from before (no such mark) is imported into
+    the store once, at start, then rewritten as that copy.  Without a store (tests, tools) the file
+    itself is the list, as before.
+    """
+
+    REFRESH = 2.0
+
+    def __init__(self, path: Path, clock: Any = time.time, store: Any = None) -> None:
         self.path = path
         self.clock = clock
+        self.store = store
         self.bans: list[Ban] = []
+        self._read_at = -math.inf
+        self.changed = 0
+        """Counts every change seen (here or by another node): ``net.admin_commands`` ends the
+        sessions a new ban hits when it moves."""
+        raw: dict[str, Any] = {}
         if path.exists():
             try:
                 raw = json.loads(path.read_text("utf-8") or "{}")
-                self.bans = [Ban(**b) for b in raw.get("bans", [])]
-            except (ValueError, TypeError) as err:
+                found = [Ban(**b) for b in raw.get("bans", [])]
+            except (ValueError, TypeError, AttributeError) as err:
                 raise ValueError(f"{path}: not a bans file ({err}); fix or remove it") from None
+            if store is None:
+                self.bans = found
+            elif not raw.get("in_store"):
+                self._import(found)
+        if store is not None:
+            self.refresh(force=True)
         self.prune()
+
+    # -- the store ---------------------------------------------------------------------
+
+    def _import(self, found: list[Ban]) -> None:
+        """Put an old ``bans.json``'s bans into the store (its own key each), once."""
+        for ban in found:
+            self.store.put_ban(_row(ban))
+        log.info("imported %d ban(s) from %s into the store; the file is now a copy", len(found), self.path)
+        self._read_at = -math.inf
+        self.refresh(force=True)
+        self._save()  # marked: never imported again
+
+    def refresh(self, force: bool = False) -> bool:
+        """Read the store's bans again if ``REFRESH`` has passed (or ``force``); True if they changed.
+        A store that cannot be read now keeps the last list (and says so in the log)."""
+        if self.store is None:
+            return False
+        now = time.monotonic()
+        if not force and now - self._read_at < self.REFRESH:
+            return False
+        self._read_at = now
+        try:
+            rows = self.store.bans()
+        except StoreError as err:
+            log.warning("cannot read the bans from the store just now (the last list holds): %s", err)
+            return False
+        fresh = [Ban(r.kind, r.target, r.until, r.reason, r.by, r.at) for r in rows]
+        if fresh == self.bans:
+            return False
+        self.bans = fresh
+        self.changed += 1
+        try:
+            self._save()
+        except OSError as err:
+            log.warning("cannot write the copy %s: %s", self.path, err)
+        return True
+
+    # -- changes -----------------------------------------------------------------------
 
     def prune(self) -> None:
         now = self.clock()
         kept = [b for b in self.bans if b.until is None or b.until > now]
         if len(kept) != len(self.bans):
+            if self.store is not None:
+                self.store.prune_bans(now)
+                self.refresh(force=True)
+                return
             self.bans = kept
             self._save()
 
@@ -87,7 +157,12 @@ class BanList:
                 target = target.rsplit("/", 1)[0]
         now = self.clock()
         ban = Ban(kind, target, None if seconds is None else now + seconds, reason, by, now)
+        if self.store is not None:
+            self.store.put_ban(_row(ban))  # StoreError: refused, nothing changed
+            self.refresh(force=True)
+            return ban
         self.bans = [b for b in self.bans if not self._same(b, kind, target)] + [ban]
+        self.changed += 1
         self._save()
         return ban
 
@@ -95,9 +170,15 @@ class BanList:
         kind = kind_of(target)
         if kind == "address":
             target = str(ipaddress.ip_network(target, strict=False)).removesuffix("/32").removesuffix("/128")
+        if self.store is not None:
+            gone = [Ban(r.kind, r.target, r.until, r.reason, r.by, r.at)
+                    for r in self.store.drop_bans(kind, _key(kind, target))]
+            self.refresh(force=True)
+            return gone
         gone = [b for b in self.bans if self._same(b, kind, target)]
         if gone:
             self.bans = [b for b in self.bans if b not in gone]
+            self.changed += 1
             self._save()
         return gone
 
@@ -109,6 +190,7 @@ class BanList:
 
     def matching(self, *, name: str | None, key: str | None, address: str | None) -> Ban | None:
         """The ban (if any) that shuts out this name, key or address now."""
+        self.refresh()
         self.prune()
         for ban in self.bans:
             if shuts_out(ban, name=name, key=key, address=address):
@@ -117,7 +199,10 @@ class BanList:
 
     def _save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        data = json.dumps({"bans": [asdict(b) for b in self.bans]}, ensure_ascii=False, indent=1)
+        body: dict[str, Any] = {"bans": [asdict(b) for b in self.bans]}
+        if self.store is not None:
+            body = {"in_store": True, "note": "a copy: the club's store keeps the bans (sukno admin bans)", **body}
+        data = json.dumps(body, ensure_ascii=False, indent=1)
         fd, tmp = tempfile.mkstemp(prefix=".bans.", dir=self.path.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -131,6 +216,15 @@ class BanList:
             except OSError:
                 pass
             raise
+
+
+def _key(kind: str, target: str) -> str:
+    """A ban's target as compared: a name folded (case, look-alikes), the rest as written."""
+    return fold(target) if kind == "name" else target
+
+
+def _row(ban: Ban) -> BanRow:
+    return BanRow(ban.kind, _key(ban.kind, ban.target), ban.target, ban.until, ban.reason, ban.by, ban.at)
 
 
 def shuts_out(ban: Ban, *, name: str | None, key: str | None, address: str | None) -> bool:

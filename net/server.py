@@ -230,6 +230,8 @@ class SuknoServer:
         self._sweeper: asyncio.Task[None] | None = None
         self._collector: asyncio.Task[None] | None = None
         self.apps_ended = 0
+        self.presence: Any = None
+        """This node's sessions in the store, every node's read back (``net.presence``), once started."""
         self.gates: list[Callable[[Session], str | None]] = []
         """Checks on a session once its name is known (bans): a farewell line refuses it."""
 
@@ -272,6 +274,11 @@ class SuknoServer:
         if sockets:
             self.port = sockets[0].getsockname()[1]
         self.runtime.start()
+        if hasattr(self.store, "beat"):  # who is online here, for every node of the club (net/presence.py)
+            from net.presence import PresenceKeeper, node_name
+
+            self.presence = PresenceKeeper(self, self.store, node_name(config))
+            self.presence.start()
         self._sweeper = asyncio.get_running_loop().create_task(self.limits.sweep(), name="sukno sweeper")
         self._collector = asyncio.get_running_loop().create_task(collect_when_quiet(self), name="sukno collector")
         log.info("sukno listening on %s:%d (data %s)", config.host, self.port, config.data)
@@ -318,6 +325,9 @@ class SuknoServer:
         )
         await self.hubs.close()
         await self.runtime.stop()
+        if self.presence is not None:
+            self.presence.stop()
+            self.presence = None
         # Python 3.12+ waits in ``wait_closed`` for every connection the acceptor made, so a
         # connection with no session left (kicked, mid-login) must be closed here, not left open.
         for connection in list(self.connections):
