@@ -96,6 +96,8 @@ class Club:
         self.restore_errors: list[str] = []
         self._kept_ids: set[int] = set()  # journaled tables that did not restore: their numbers stay theirs
         self._sessions: dict[str, int] = {}
+        self.elsewhere: set[str] = set()
+        """Names online on another node of the club (kept by ``net.cluster``): online for ``is_online``."""
         self._guests: set[str] = set()
         self.feed = Feed()
         self.robots: set[str] = set()
@@ -294,7 +296,7 @@ class Club:
         return sorted(self._sessions, key=str.casefold)
 
     def is_online(self, name: str) -> bool:
-        return name in self._sessions
+        return name in self._sessions or name in self.elsewhere
 
     def is_guest(self, name: str) -> bool:
         return name in self._guests

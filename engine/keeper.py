@@ -183,11 +183,12 @@ class TableKeeper:
 
     # -- reading back --------------------------------------------------------------------------
 
-    def restore(self, live: LiveTable, now: float | None = None, *, tell: bool = True) -> None:
+    def restore(self, live: LiveTable, now: float | None = None, *, tell: bool = True) -> list[Event]:
         """Put the table back as its journal leaves it; ``StoreError`` if it does not replay.
 
         ``tell``: put the events of the deal in play back into the table's log,
         so a player back at his seat reads the story of the deal so far.
+        Returns those events (a replica, ``engine.replica``, tells only the ones it has not told).
         """
         table = self.table
         entries = self.store.journal(table.id)
@@ -201,6 +202,7 @@ class TableKeeper:
                 since = (int(p["deal"]), int(p["pot"]), [int(b) for b in p["balances"]])
         self._since = since
         game = None
+        told: list[Event] = []
         if live.header.extra.get("session"):
             restored = replay_journal(live, entries, clock=now, lookup=_recording)
             game = restored.game
@@ -223,6 +225,7 @@ class TableKeeper:
             if tell:
                 table._emit(told)
         self._noted = table.state()
+        return told
 
     def rebuild(self) -> None:
         """After a failed write: the table as the last commit left it."""

@@ -32,8 +32,13 @@ for word.  Only the engine underneath differs; why these settings:
   SQLite store) has nothing permanent to report here and says None;
   ``reachable()`` says why the database cannot be reached now, if it cannot.
 * **exclusive=True** holds a session advisory lock for the store's lifetime,
-  so a second ``sukno serve`` on the same database stops with a clear message
-  (several nodes on one database are the next step: table leases).
+  so a second ``sukno serve`` on the same database stops with a clear message;
+  with ``node=NAME`` (``sukno serve --node NAME``) that lock is shared by every
+  node and the node's own name is locked instead: several nodes of distinct
+  names serve one club, a lone server and nodes exclude each other.
+* **notices**: every journal write sends ``NOTIFY sukno_journal`` (table id and
+  seq, never a card) in its own transaction, so only committed entries are
+  announced; ``net/cluster/notices.py`` listens.
 * **schema**: ``schema_version`` lists applied migrations, each applied in one
   transaction under an advisory lock (two servers starting at once do not
   both migrate); a database from a newer sukno is refused, untouched (78),
@@ -53,7 +58,7 @@ it sleeps, so the database ends a session idle in a transaction after ``idle_tim
 our transactions are a few statements sent back to back), rolling its write back, and
 ``acquire_lease`` never waits on the row: held by a write in flight, the table is "not free yet"
 (None), asked again by the caller.  Lease times are the database's clock.  A table never leased is written freely (one
-``sukno serve`` alone, as before).  Nothing in the server takes leases yet.
+``sukno serve`` alone, as before).  ``sukno serve --node`` takes them (``net/cluster/node.py``).
 
 **The host key**: ``shared_host_key(make)`` keeps the club's one SSH host key (``host_key``, one
 row), made by the first node under an advisory lock, so every node presents the same key
@@ -140,11 +145,15 @@ RETRY_FIRST, RETRY_MAX = 1.0, 30.0
 TCP_DEFAULTS = {"tcp_user_timeout": 2000, "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
                 "keepalives_count": 2}
 """libpq options for TCP (ignored on a Unix socket) unless the URL sets them: a cut network fails fast."""
-_LOCK_SERVER = 0x5375_6B6E_6F00_0001  # "Sukno" + 1: one sukno serve per database
+_LOCK_SERVER = 0x5375_6B6E_6F00_0001  # "Sukno" + 1: one sukno serve per database (shared by nodes)
 _LOCK_MIGRATE = 0x5375_6B6E_6F00_0002
 _LOCK_HOST_KEY = 0x5375_6B6E_6F00_0003
 HOST_KEY_WAIT = 10.0
 """How long a starting node waits for another one making the club's host key (s)."""
+_LOCK_NODES = 0x5375_6B6E_6F00_0004  # held while a node opens its tables (two starting at once)
+JOURNAL_CHANNEL = "sukno_journal"
+"""``NOTIFY`` channel of committed journal entries: payload ``"<table id JSON> <seq>"`` (seq 0: a new
+session began, its entries were dropped; -1: the journal was closed).  Never a card."""
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: accounts and their SSH keys
@@ -337,6 +346,7 @@ class PgStore:
         lock_timeout: float | None = None,
         statement_timeout: float = 5.0,
         idle_timeout: float = IDLE_IN_TRANSACTION,
+        node: str | None = None,
     ):
         if not _load():
             raise StoreError("a PostgreSQL store needs psycopg 3: pip install 'sukno[pg]'", 78)
@@ -347,6 +357,10 @@ class PgStore:
         self.path = shown_url(url)  # what messages name (like SqliteStore.path)
         self.synchronous_commit = synchronous_commit
         self.exclusive = exclusive
+        if node is not None:
+            _check_node(node)
+        self.node = node
+        """With ``exclusive``: this server is one node of several (its name locked, the server lock shared)."""
         self._connect_timeout = connect_timeout
         wait = (WRITE_WAIT if exclusive else 5.0) if lock_timeout is None else lock_timeout
         self._lock_ms = max(1, int(wait * 1000))
@@ -396,20 +410,57 @@ class PgStore:
             db.execute(f"SET statement_timeout = {self._statement_ms}")
             db.execute(f"SET idle_in_transaction_session_timeout = {self._idle_ms}")
             if self.exclusive:
-                got = False
-                deadline = time.monotonic() + SERVER_LOCK_WAIT
-                while not (got := db.execute("SELECT pg_try_advisory_lock(%s)", (_LOCK_SERVER,)).fetchone()[0]):
-                    if time.monotonic() >= deadline:
-                        break
-                    time.sleep(0.1)
-                if not got:
-                    raise StoreError(
-                        f"{self.path} is in use by another sukno process (is another 'sukno serve' "
-                        "running on this database?)", 75)
+                self._lock_server(db)
         except BaseException:
             db.close()
             raise
         return db
+
+    def _lock_server(self, db: Any) -> None:
+        """One ``sukno serve`` per database, or several nodes of distinct names (``node``): a node
+        shares the server lock (so a lone server and nodes exclude each other) and holds its name's."""
+        locks = [("pg_try_advisory_lock", _LOCK_SERVER)]
+        if self.node is not None:
+            locks = [("pg_try_advisory_lock_shared", _LOCK_SERVER), ("pg_try_advisory_lock", self._node_key())]
+        for function, key in locks:
+            deadline = time.monotonic() + SERVER_LOCK_WAIT
+            while not (got := db.execute(f"SELECT {function}(%s)", (key,)).fetchone()[0]):
+                if time.monotonic() >= deadline:
+                    break
+                time.sleep(0.1)
+            if got:
+                continue
+            if key != _LOCK_SERVER:
+                raise StoreError(f"{self.path}: a node named {self.node!r} is running on this database already "
+                                 "(each node needs its own --node name)", 75)
+            if self.node is not None:
+                raise StoreError(f"{self.path} is in use by a 'sukno serve' without --node; nodes share a "
+                                 "database only with other nodes", 75)
+            raise StoreError(
+                f"{self.path} is in use by another sukno process (is another 'sukno serve' running on this "
+                "database? several servers on one database each need --node NAME)", 75)
+
+    def _node_key(self) -> int:
+        """The advisory lock key of this node's name (a stable 63-bit hash)."""
+        import hashlib
+
+        digest = hashlib.sha256(f"sukno node {self.node}".encode()).digest()
+        return int.from_bytes(digest[:8], "big") >> 1
+
+    @contextmanager
+    def nodes_starting(self) -> Iterator[None]:
+        """Held while a node opens or restores its tables and takes their leases: two nodes started at
+        once do not both open table 1's journal."""
+        with self._lock:
+            db = self._ready()
+            db.execute("SELECT pg_advisory_lock(%s)", (_LOCK_NODES,))
+            try:
+                yield
+            finally:
+                try:
+                    db.execute("SELECT pg_advisory_unlock(%s)", (_LOCK_NODES,))
+                except psycopg.Error:
+                    self._drop()  # the connection is gone, and its lock with it
 
     def _migrate(self) -> None:
         with self._tx() as db:
@@ -937,6 +988,7 @@ class PgStore:
                 "UPDATE live_table SET header = %s, opened_at = %s WHERE table_id = %s",
                 (_dumps(header.to_json()), _now(now), _tid_in(table_id)),
             )
+            self._announce(_tid_in(table_id), 0)
 
     def append(
         self, table_id: TableId, kind: str, payload: Mapping[str, Any], *, now: float | None = None
@@ -953,7 +1005,12 @@ class PgStore:
             if seq == 1:
                 self._live(table_id)
             db.execute("INSERT INTO journal VALUES (%s, %s, %s, %s, %s)", (tid, seq, _now(now), kind, text))
+            self._announce(tid, seq)
             return seq
+
+    def _announce(self, tid: str, seq: int) -> None:
+        """Inside the write's transaction: PostgreSQL delivers the notice only if it commits."""
+        self._db.execute("SELECT pg_notify(%s, %s)", (JOURNAL_CHANNEL, f"{tid} {seq}"))
 
     def _live(self, table_id: TableId) -> None:
         if not self._db.execute("SELECT 1 FROM live_table WHERE table_id = %s", (_tid_in(table_id),)).fetchone():
@@ -979,6 +1036,7 @@ class PgStore:
         with self._tx() as db:
             self._fence(table_id)
             db.execute("DELETE FROM live_table WHERE table_id = %s", (_tid_in(table_id),))
+            self._announce(_tid_in(table_id), -1)
 
     # --- table leases (several nodes) ------------------------------------------------------------
 
@@ -1028,6 +1086,25 @@ class PgStore:
             done = db.execute(f"UPDATE table_lease SET expires = {_DB_NOW} + %s WHERE table_id = %s "
                               "AND node = %s AND epoch = %s RETURNING 1", (ttl, tid, *held)).fetchone()
         return done is not None  # a lost lease stays noted: the next write says it was taken over
+
+    def renew_for(self, table_id: TableId, node: str, epoch: int, ttl: float) -> bool:
+        """Keep ``node``'s lease of ``table_id`` under ``epoch`` ``ttl`` seconds more, from any store
+        (a node renews on its own connection off the event loop); False if it was taken over."""
+        with self._tx() as db:
+            done = db.execute(f"UPDATE table_lease SET expires = {_DB_NOW} + %s WHERE table_id = %s "
+                              "AND node = %s AND epoch = %s RETURNING 1",
+                              (ttl, _tid_in(table_id), node, epoch)).fetchone()
+        return done is not None
+
+    def leases(self) -> dict[TableId, tuple[str, int, float]]:
+        """Every table's lease: table → (node, epoch, seconds left, ≤ 0 if expired)."""
+        with self._read() as db:
+            rows = db.execute(f"SELECT table_id, node, epoch, expires - {_DB_NOW} FROM table_lease").fetchall()
+        return {_tid_out(t): (str(n), int(e), float(left)) for t, n, e, left in rows}
+
+    def held(self, table_id: TableId) -> tuple[str, int] | None:
+        """The (node, epoch) this store holds for ``table_id``, as far as it knows."""
+        return self._leases.get(_tid_in(table_id))
 
     def release_lease(self, table_id: TableId) -> None:
         """Let another node take the table at once (the row stays, so the next epoch is new)."""

@@ -188,6 +188,9 @@ class Table:
         self._rail_deal: list[tuple[str, str]] = []
         self.chat_check: Callable[[str], None] | None = None
         """Set by the club: raises for a muted person (``engine.social``)."""
+        self.remote: Callable[..., Any] | None = None
+        """Set on a replica (another node owns this table, issue 15): ``remote(op, *args)`` sends a
+        change to the owner and returns its answer or raises its ``TableError``; nothing is done here."""
 
     # -- who is here ----------------------------------------------------------------
 
@@ -220,6 +223,8 @@ class Table:
         """Take a seat (the first free one by default); returns the seat number.
 
         The club's (``Club.sit`` checks the club's rules first): nobody else calls it."""
+        if self.remote is not None:  # a replica: the owner does it (net.cluster)
+            return self.remote("sit", name, seat)
         if name in self.seats:
             raise TableError("table.already_seated", f"You already sit at table {self.id}; stand gives up that seat.",
                              table=self.id)
@@ -260,6 +265,8 @@ class Table:
 
     def sit_bot(self, seat: int | None = None) -> str:
         """Seat a bot (the first free seat by default); returns its name (``engine.autoplay``)."""
+        if self.remote is not None:  # a replica: the owner does it (net.cluster)
+            return self.remote("sit_bot", seat)
         name = bot_name(self.seats)
         self.sit(name, seat)
         return name
@@ -279,6 +286,8 @@ class Table:
 
     def stand(self, name: str) -> None:
         """Leave one's seat; refused during a deal. Ends the session (money carries over)."""
+        if self.remote is not None:  # a replica: the owner does it (net.cluster)
+            return self.remote("stand", name)
         seat = self.seat_of(name)
         if seat is None:
             raise TableError("table.not_seated", "You do not sit at this table.")
@@ -329,6 +338,8 @@ class Table:
 
     def set_rule(self, name: str, key: str, value: Any) -> None:
         """``table private`` and friends: only the table's host (the first to sit), between deals."""
+        if self.remote is not None:  # a replica: the owner does it (net.cluster)
+            return self.remote("set_rule", name, key, value)
         if name not in self.seats:
             raise TableError("table.not_seated", "You do not sit at this table.")
         if self.seating.host is not None and name != self.seating.host:
@@ -346,6 +357,8 @@ class Table:
 
     def invite(self, name: str, guest: str) -> None:
         """A seated player lets ``guest`` sit or watch at a private table (or one for friends only)."""
+        if self.remote is not None:  # a replica: the owner does it (net.cluster)
+            return self.remote("invite", name, guest)
         if name not in self.seats:
             raise TableError("table.not_seated", "You do not sit at this table.")
         if name_key(guest) == name_key(name):
@@ -380,6 +393,8 @@ class Table:
 
     def say(self, name: str, text: str) -> bool:
         """Chat at the table; a watcher's words during a deal go to the rail (True), never to the players."""
+        if self.remote is not None:  # a replica: the owner does it (net.cluster)
+            return self.remote("say", name, text)
         clean = sanitize(text)
         if not clean:
             raise TableError("chat.empty", "Say what? Type say and your words.")
@@ -401,6 +416,8 @@ class Table:
 
     def start(self, name: str, now: float | None = None) -> list[Event]:
         """Say one is ready; the deal starts when every seat is filled and everyone is ready."""
+        if self.remote is not None:  # a replica: the owner does it (net.cluster)
+            return self.remote("start", name)
         if name not in self.seats:
             raise TableError("table.not_seated", "You do not sit at this table.")
         if self.in_deal():
@@ -427,6 +444,8 @@ class Table:
 
     def cut(self, name: str, text: str) -> bool:
         """``cut TEXT``: a seated player's cut of the next deal (again: replaces his own); True if replaced."""
+        if self.remote is not None:  # a replica: the owner does it (net.cluster)
+            return self.remote("cut", name, text)
         seat = self.seat_of(name)
         if seat is None:
             raise TableError("table.not_seated", "You do not sit at this table.")
@@ -533,6 +552,8 @@ class Table:
 
     def act(self, name: str, text: str, now: float | None = None) -> list[Event]:
         """Perform a game action typed by ``name``; raises ``IllegalAction`` with the reason."""
+        if self.remote is not None:  # a replica: the owner does it (net.cluster)
+            return self.remote("act", name, text)
         return self._act(name, text, now)
 
     def _act(self, name: str, text: str | Action, now: float | None, before: list[Event] | None = None) -> list[Event]:
@@ -586,7 +607,10 @@ class Table:
         return self.game.why_not(seat, action)
 
     def deadline(self) -> float | None:
-        """When ``tick`` is next needed: the game's own timer, a bot's move, a turn clock, a grace."""
+        """When ``tick`` is next needed: the game's own timer, a bot's move, a turn clock, a grace.
+        Never on a replica: its owner runs the clocks and the bots."""
+        if self.remote is not None:
+            return None
         times = [self.game.deadline() if self.in_deal() else None, self.auto.deadline(self)]  # type: ignore[union-attr]
         known = [t for t in times if t is not None]
         return min(known) if known else None
@@ -600,6 +624,8 @@ class Table:
     def away(self, name: str, now: float | None, kind: str = "away") -> None:
         """``name``'s last session left (or he typed ``away``, kind ``stepped_away``): he keeps his seat
         for the grace, a stand-in plays meanwhile."""
+        if self.remote is not None:  # a replica: the owner does it (net.cluster)
+            return self.remote("away", name, kind)
         seat = self.seat_of(name)
         if seat is None or is_bot(name) or name in self.auto.away:
             return
@@ -610,6 +636,8 @@ class Table:
 
     def back(self, name: str, now: float | None = None) -> None:
         """``name`` is online again: his seat and his turns are his."""
+        if self.remote is not None:  # a replica: the owner does it (net.cluster)
+            return self.remote("back", name)
         if name not in self.auto.away:
             return
         self.auto.forget(name)

@@ -198,6 +198,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host-key", metavar="FILE",
                        help="present this OpenSSH private key (every node the same); default: the key kept in "
                        "the PostgreSQL store, else the data folder's")
+    serve.add_argument("--node", metavar="NAME",
+                       help="one node of several serving one club on one PostgreSQL store (--store); each node "
+                            "its own name, port and --data folder (default: [node] name; none: the only server)")
     serve.add_argument("--new", action="store_true",
                        help="start a new club even over an empty (0-byte) sukno.db (refused otherwise)")
     serve.set_defaults(func=_cmd_serve)

@@ -54,6 +54,10 @@ DEFAULTS: dict[str, Any] = {
         "url": "",
         "synchronous_commit": "on",
     },
+    "node": {
+        "name": "",
+        "lease_ttl": 3.0,
+    },
     "spectators": {
         "buckets": ["80x24", "100x30", "120x40", "160x50"],
         "buffer_limit": 262144,
@@ -116,6 +120,8 @@ class Config:
     shutdown_grace: float = 60
     store_url: str = ""  # "": the data folder's sukno.db (SQLite); "postgresql://…": that database
     store_synchronous_commit: str = "on"  # PostgreSQL only: "off" may lose ~0.6 s of moves if PostgreSQL crashes
+    node: str = ""  # "": the one server of its store; a name: one node of several on one PostgreSQL club
+    node_lease_ttl: float = 3.0  # seconds a node's table lease lasts unless renewed (failover waits this)
     new: bool = False  # ``sukno serve --new``: an empty sukno.db may start a new club (not a config key)
 
 
@@ -195,6 +201,12 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     sync = merged["store"]["synchronous_commit"]
     if sync not in ("on", "off"):
         raise ConfigError(f"store.synchronous_commit is \"on\" or \"off\", not {sync!r}")
+    node = merged["node"]
+    if not isinstance(node["name"], str) or len(node["name"]) > 64 or not node["name"].isprintable():
+        raise ConfigError("node.name is a short printable name (\"\": not a node)")
+    lease_ttl = _number("node", "lease_ttl", node["lease_ttl"], float)
+    if not 0.5 <= lease_ttl <= 300:
+        raise ConfigError(f"node.lease_ttl is 0.5–300 seconds, not {lease_ttl!r}")
     floats = ("idle_timeout", "max_session_time", "chat_lines_per_second")
     ints = {k: _number("limits", k, v, int) for k, v in limits.items() if k not in floats}
     return Config(
@@ -218,6 +230,8 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         shutdown_grace=_number("admin", "shutdown_grace", admin["shutdown_grace"], float),
         store_url=store_url,
         store_synchronous_commit=sync,
+        node=node["name"],
+        node_lease_ttl=lease_ttl,
         **ints,
     )
 

@@ -45,6 +45,10 @@ class Runtime:
             self._watch_tables()
         self._poke(events)
 
+    def wake(self) -> None:
+        """Look at the deadlines again now (a table's clocks came from elsewhere: a node's takeover)."""
+        self._poke()
+
     def _poke(self, _events: object = None) -> None:
         self.last_event = self.now()
         self._wake.set()

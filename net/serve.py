@@ -35,6 +35,14 @@ def config_from_args(args: argparse.Namespace) -> Config:
         if store and not store.startswith(("postgresql://", "postgres://")):
             raise ConfigError("--store is a postgresql://… URL (without it: the data folder's sukno.db)")
         config.store_url = store
+    node = getattr(args, "node", None)
+    if node is not None:
+        if not (1 <= len(node) <= 64 and node.isprintable() and not node.isspace()):
+            raise ConfigError("--node is a short printable name (1–64 characters)")
+        config.node = node
+    if config.node and not config.store_url:
+        raise ConfigError("--node needs --store postgresql://… (or [store] url): the nodes of a club share one "
+                          "PostgreSQL database; without --node one server keeps its data folder's sukno.db")
     config.new = bool(getattr(args, "new", False))
     return config
 
@@ -45,7 +53,9 @@ async def run(config: Config) -> int:
 
     try:
         fresh = make_data_folder(config.data)  # 0700; a folder made now may start a new club
-        options = {"synchronous_commit": config.store_synchronous_commit} if config.store_url else {}
+        options: dict[str, Any] = {"synchronous_commit": config.store_synchronous_commit} if config.store_url else {}
+        if config.node:
+            options["node"] = config.node
         store = open_store(config.data, exclusive=True, new=fresh or config.new, url=config.store_url or None,
                            **options)
     except OSError as err:
@@ -55,9 +65,44 @@ async def run(config: Config) -> int:
         print(f"sukno serve: {err}", file=sys.stderr)
         return err.exit_status
     try:
+        if config.node:
+            return await _serve_node(config, store)
         return await _serve(config, SuknoServer(config, store=store))
     finally:
         store.close()
+
+
+async def _serve_node(config: Config, store: Any) -> int:
+    """``--node NAME``: one node of a club on PostgreSQL (``net.cluster.node``): it owns the tables
+    nobody holds, keeps replicas of the others, and hands its own over when it stops."""
+    import time
+
+    from engine.club import Club
+    from engine.store import StoreError
+    from net.cluster.node import Node
+    from net.cluster.notices import NoticeError
+    from net.server import SuknoServer
+
+    node = Node(config.node, store, config.store_url, ttl=config.node_lease_ttl)
+    try:
+        await node.start_notices()
+        with store.nodes_starting():  # two nodes starting at once do not both open a table
+            club = Club(config.tables, store=store, now=time.monotonic())
+            node.claim(club, time.monotonic())
+    except (NoticeError, StoreError) as err:
+        print(f"sukno serve: node {config.node}: {err}", file=sys.stderr)
+        await node.notices.stop()
+        return getattr(err, "exit_status", 75)
+    for problem in club.restore_errors:
+        logging.getLogger("sukno").error("not restored: %s", problem)
+    server = SuknoServer(config, store=store, club=club)
+    node.poke = server.runtime.wake
+    node.start_renewing()
+    node.start_presence()
+    try:
+        return await _serve(config, server)
+    finally:
+        await node.stop()
 
 
 async def _serve(config: Config, server: Any) -> int:

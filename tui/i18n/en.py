@@ -413,6 +413,8 @@ MESSAGES: dict[str, str] = {
     # the store: balance, history, replay
     "store.gone": "The club's book is gone from the disk: nothing can be written until the house restarts the club, so that did not happen.",
     "store.failed": "The club could not write that down, so it did not happen; try again in a moment.",
+    "cluster.no_answer": "The node that runs this table did not answer, so nothing happened; try again in a few seconds.",
+    "cluster.failed": "That could not be done on the node that runs this table; nothing happened.",
     "store.not_enough_money": "Your club balance is {balance:plural:# kopeck|# kopecks} and this table needs at least {needed:plural:# kopeck|# kopecks}; it does not allow debt.",
     "balance.line": "Your club balance: {money}.",
     "balance.table_money": "Your money at the tables: {money} (this club keeps no ledger).",

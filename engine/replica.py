@@ -1,0 +1,118 @@
+"""A replica: a table another node owns, kept as its journal says (issue 15, DESIGN.md "Beyond one machine").
+
+A node keeps a replica of every table of the club it does not own, so that the sessions it holds
+draw their views and spectator renders locally; nothing hidden travels between nodes, only the
+journal (in the shared store) and notices of its sequence numbers.  ``sync`` rebuilds the table
+from its journal (``TableKeeper.restore``, the restart's own path, so a replica is exactly what
+a restarted owner would be) and tells the table's subscribers only what they have not heard:
+
+* seat and readiness changes (the ``table`` note against what the replica had): ``stand``,
+  ``sit``, ``table_ready``;
+* the events of the deal in play past those already told (the game's own, replayed, so the
+  same events the owner's players saw, in the same order);
+* ``deal_over`` when the deal in play has ended (with ``fair_open``, its seed now public, from the
+  journal's ``fair`` note), ``fair_seal`` when the next deal's seal is new, and ``session_over`` when the owner began a new
+  session (its last action is then gone from the journal with the old session: the money it
+  moved is told from the table's money, as the owner told it).
+
+What is not in the journal (chat, away/back, the rail) the owner relays over the bus.  The replica
+never writes: its ``Table.remote`` sends every change to the owner, and its ``deadline()`` is None
+(the owner runs the clocks and the bots).  Pure: no asyncio, no clock read (``now`` comes in).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from engine.game import Event
+from engine.keeper import TableKeeper
+
+if TYPE_CHECKING:
+    from engine.store import Store
+    from engine.table import Table
+
+
+class Replica:
+    """Keeps ``table`` (a table this node does not own) as the store's journal leaves it."""
+
+    def __init__(self, store: Store, table: Table):
+        self.store = store
+        self.table = table
+        self.reader = TableKeeper(store, table)  # restore only: a replica never writes
+        self._header: str | None = None
+        self._deal: tuple[str, int] | None = None
+        self._told = 0
+        self._over: tuple[str, int] | None = None
+        self._seal: str | None = None
+        self.syncs = 0
+
+    def prime(self, now: float | None = None) -> None:
+        """The first reading, telling nothing: the table's log already has its story (the club's restore,
+        or this node owned the table until now)."""
+        self.sync(now, tell=False)
+
+    def sync(self, now: float | None = None, *, tell: bool = True) -> list[Event]:
+        """Read the journal again; tell the subscribers what changed (the events, also returned).
+        ``StoreError`` if it cannot be read or does not replay (the replica is left as it was)."""
+        table = self.table
+        live = next((t for t in self.store.live_tables() if t.table_id == table.id), None)
+        if live is None:
+            return []
+        header = json.dumps(live.header.to_json(), sort_keys=True, default=str)
+        first = self._header is None
+        before_seats, before_ready = list(table.seats), set(table.ready)
+        before_money = dict(table.money)
+        old = table.game
+        old_in_deal = old is not None and old.in_deal
+        old_balances = list(old.balances) if old is not None else []
+        told = self.reader.restore(live, now, tell=False)
+        self.syncs += 1
+        events: list[Event] = []
+        new_session = not first and header != self._header
+        if new_session and old is not None:
+            events += self._session_over(old, old_in_deal, old_balances, before_money)
+        if not first:
+            events += self._seat_changes(before_seats, before_ready)
+        game = table.game
+        deal = (header, len(game.deals) if game is not None else 0)
+        fresh = told if deal != self._deal else told[self._told:]
+        events += fresh
+        self._header, self._deal, self._told = header, deal, len(told)
+        if game is not None and game.deals and not game.in_deal and self._over != deal:
+            self._over = deal
+            last = game.deals[-1]
+            events.append(Event("deal_over", None, {"money": {game.names[i]: last.money[i] for i in range(game.n)},
+                                                    "pot": game.pot}))
+            if last.fair:
+                events.append(Event("fair_open", None, {k: last.fair[k] for k in ("seal", "seed", "cut")}))
+        seal = table.sealed.seal if table.sealed is not None else None
+        if not first and seal is not None and seal != self._seal:
+            events.append(Event("fair_seal", None, {"seal": seal}))
+        self._seal = seal
+        if tell:
+            table._emit(events, now)
+        return events
+
+    def _seat_changes(self, seats: list[str | None], ready: set[str]) -> list[Event]:
+        table = self.table
+        out: list[Event] = []
+        for seat, (was, now) in enumerate(zip(seats, table.seats)):
+            if was != now and was:
+                out.append(Event("stand", seat, {"name": was}))
+            if was != now and now:
+                out.append(Event("sit", seat, {"name": now}))
+        for name in sorted(table.ready - ready):
+            out.append(Event("table_ready", table.seat_of(name), {"name": name}))
+        return out
+
+    def _session_over(self, old: Any, in_deal: bool, balances: list[int], money: dict[str, int]) -> list[Event]:
+        """The owner ended a session: what it told, from the money the table booked."""
+        table = self.table
+        gained = {n: table.money.get(n, 0) - money.get(n, 0) for n in old.names}
+        out: list[Event] = []
+        if in_deal:
+            out.append(Event("deal_over", None, {"money": {n: gained[n] - b for n, b in zip(old.names, balances)},
+                                                 "pot": table.carried_pot}))
+        out.append(Event("session_over", None, {"balances": gained}))
+        return out

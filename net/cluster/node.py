@@ -1,0 +1,510 @@
+"""One node of a club served by several ``sukno serve --node NAME`` processes (issue 15).
+
+Every node holds every table of the club in memory, each either **owned** or a **replica**:
+
+* **Owned**: this node holds the table's lease (``engine.store_pg``: an epoch that fences every
+  journal and money write); it applies actions, runs the clocks and bots, and journals, exactly as
+  a lone ``sukno serve``.  The leases are renewed every ``ttl / 3`` s by a thread with its own
+  connection, off the event loop, so a busy loop cannot lose them; a lease found taken over
+  turns the table into a replica.  On shutdown the leases are released (another node takes the
+  tables over at once).
+* **Replica** (``engine.replica``): another node owns it; this node keeps it as the journal says,
+  advanced by the journal's notices (``NOTIFY sukno_journal``, sent in the journal's own
+  transaction: only committed entries), and draws its sessions' views and spectator renders from
+  it.  Its ``Table.remote`` sends every change (sit, stand, start, act, say, cut, away, back…) to
+  the owner over **the bus** and waits for the answer.
+
+The bus is ``NOTIFY sukno_bus`` with small JSON texts (no card is ever in one):
+
+* ``call`` {id, from, table, op, args}: the owner of ``table`` applies it through the club's door
+  and the engine, on its loop, and answers with ``reply`` {id, to, ok, result | key, message,
+  params}: done, or the usual refusal (its catalogue key, so the player reads it in his language).
+  The caller waits at most ``CALL_TIMEOUT`` (the loop of the caller's node waits with it: a round
+  trip is a few milliseconds, ``tests/bench/nodes_bench.py`` (b)); no answer is a refusal
+  (``cluster.no_answer``), e.g. while an owner that died is being replaced.  The answer is read in
+  the listening thread (the caller's loop is the one waiting), then the replica is brought up to
+  date from the journal before the call returns, so the caller's screen shows what it did.
+* ``event`` {table, node, kind, seat, data}: public table events that are not in the journal
+  (chat, away and back), told to the replicas' watchers and players.
+* ``owner`` {table, node}: a node took a table over; the others tell it which of its players are
+  online with them (``back``), so nobody's stand-in plays for a player who is here.
+
+**Failover**: the renewing thread also looks at every lease; one of this club's tables whose
+lease expired (its owner killed, paused, cut off) is taken over on the loop: a new epoch, the
+table restored from its journal with its clocks shifted as a restart does, its seated players not
+online here made *away* (their grace runs; one who comes back to any node gets his seat back).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import logging
+import threading
+import time
+from typing import Any, Callable
+
+from engine.game import Event, IllegalAction
+from engine.keeper import TableKeeper
+from engine.replica import Replica
+from engine.store import StoreError
+from engine.table import TableError
+from net.cluster.notices import MAX_PAYLOAD, NoticeError, Notices
+
+log = logging.getLogger("sukno.cluster")
+
+BUS_CHANNEL = "sukno_bus"
+JOURNAL_CHANNEL = "sukno_journal"
+LEASE_TTL = 3.0
+"""Seconds a lease lasts unless renewed: how long a dead owner's tables wait for a new owner."""
+CALL_TIMEOUT = 2.0
+"""How long a change sent to a table's owner waits for the answer.  A table whose owner did not
+answer, or whose lease has run out, refuses at once until the leases show an owner again."""
+QUIET_OPS = ("away", "back")
+"""Calls the club makes itself (a session ends or begins): a refusal is logged, never raised."""
+RELAYED = ("say", "away", "stepped_away", "back")
+"""Public table events that are not in the journal: the owner tells the replicas."""
+OPS = ("sit", "sit_bot", "stand", "set_rule", "invite", "say", "start", "cut", "act", "away", "back")
+
+
+class Node:
+    """This process's part of the club: its leases, its replicas, its end of the bus."""
+
+    def __init__(self, name: str, store: Any, url: str, *, ttl: float = LEASE_TTL,
+                 call_timeout: float = CALL_TIMEOUT) -> None:
+        self.name = name
+        self.store = store
+        self.url = url
+        self.ttl = ttl
+        self.call_timeout = call_timeout
+        self.club: Any = None
+        self.notices = Notices(url)
+        self.owned: dict[Any, int] = {}
+        self.replicas: dict[Any, Replica] = {}
+        self.poke: Callable[[], None] = lambda: None
+        """Wakes the club's clock (``Runtime``) after a takeover: the table has deadlines again."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._calls = itertools.count(1)
+        self._waiting: dict[str, list[Any]] = {}  # call id → [threading.Event, reply]
+        self._waiting_lock = threading.Lock()
+        self._dirty: set[Any] = set()
+        self._flush_due = False
+        self._relays: dict[Any, Callable[[], None]] = {}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._taking: set[Any] = set()
+        self.takeovers = 0
+        self._presence: dict[str, set[str]] = {}  # node → names online there
+        self._silent: dict[Any, float] = {}  # replica → refused at once until then (its owner did not
+        # answer, or its lease ran out)
+        self._leases_seen: dict[Any, tuple[str, int]] = {}
+        self._presence_off: Callable[[], None] | None = None
+
+    # -- starting and stopping ---------------------------------------------------------------
+
+    async def start_notices(self) -> None:
+        """Listen before the tables are read, so no committed change falls between the two."""
+        self._loop = asyncio.get_running_loop()
+        self.notices.on(JOURNAL_CHANNEL, self._journal_notice)
+        self.notices.on(BUS_CHANNEL, self._bus_notice)
+        self.notices.on_gap(self._resync_all)
+        self.notices.on_thread(BUS_CHANNEL, self._reply_in_thread)
+        await self.notices.start()
+
+    def claim(self, club: Any, now: float) -> None:
+        """Take the lease of every table of ``club`` nobody holds; keep the others as replicas.
+        Run under ``store.nodes_starting()``, with the club made under the same lock."""
+        self.club = club
+        for table_id, table in list(club.tables.items()):
+            epoch = self.store.acquire_lease(table_id, self.name, self.ttl)
+            if epoch is not None:
+                self._own(table_id, epoch)
+            else:
+                self._replicate(table_id, now)
+        log.info("node %s: owns tables %s; replicas of %s", self.name, sorted(self.owned, key=str),
+                 sorted(self.replicas, key=str))
+
+    def start_presence(self) -> None:
+        """Tell the other nodes who is online here, and ask them who is online there."""
+        self._presence_off = self.club.subscribe(self._club_events)
+        self._send({"t": "hello", "node": self.name})
+
+    def _club_events(self, events: list[Event]) -> None:
+        for event in events:
+            if event.kind in ("enter", "leave") and isinstance(event.data.get("name"), str):
+                self._send_quietly({"t": "presence", "node": self.name, "name": event.data["name"],
+                                    "on": event.kind == "enter"})
+
+    def _roster(self) -> None:
+        """Everyone online here, in notices small enough for the bus."""
+        names = self.club.online()
+        chunk: list[str] = []
+        for name in names + [None]:  # type: ignore[list-item]
+            if name is not None:
+                chunk.append(name)
+            if chunk and (name is None or len(chunk) >= 100):
+                self._send_quietly({"t": "roster", "node": self.name, "names": chunk})
+                chunk = []
+
+    def _seen(self, message: dict[str, Any]) -> None:
+        node = message.get("node")
+        if not isinstance(node, str) or node == self.name:
+            return
+        kind = message.get("t")
+        if kind in ("hello", "bye"):
+            self._presence.pop(node, None)  # a node (re)started or stopped: nobody is online there yet
+            if kind == "hello":
+                self._roster()
+        elif kind == "presence" and isinstance(message.get("name"), str):
+            names = self._presence.setdefault(node, set())
+            (names.add if message.get("on") else names.discard)(message["name"])
+        elif kind == "roster" and isinstance(message.get("names"), list):
+            self._presence.setdefault(node, set()).update(n for n in message["names"] if isinstance(n, str))
+        self._update_elsewhere()
+
+    def _update_elsewhere(self) -> None:
+        if self.club is not None:
+            self.club.elsewhere = set().union(*self._presence.values()) if self._presence else set()
+
+    def start_renewing(self) -> None:
+        self._thread = threading.Thread(target=self._renew_loop, name="sukno leases", daemon=True)
+        self._thread.start()
+
+    async def stop(self) -> None:
+        """Stop renewing, let every lease go (another node takes the tables at once), stop listening."""
+        self._stop.set()
+        if self._presence_off is not None:
+            self._presence_off()
+        if self._thread is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self._thread.join, 5)
+        for table_id in list(self.owned):
+            try:
+                self.store.release_lease(table_id)
+            except StoreError as err:
+                log.warning("node %s: lease of table %s not released: %s", self.name, table_id, err)
+        self.owned.clear()
+        self._send_quietly({"t": "bye", "node": self.name})
+        await self.notices.stop()
+
+    # -- owned tables and replicas -------------------------------------------------------------
+
+    def _own(self, table_id: Any, epoch: int) -> None:
+        self.owned[table_id] = epoch
+        table = self.club.tables[table_id]
+        self._relays[table_id] = table.subscribe(lambda events, tid=table_id: self._relay(tid, events))
+
+    def _replicate(self, table_id: Any, now: float | None) -> None:
+        """The table's log has its story already (the club's restore, or our own play until now)."""
+        table = self.club.tables[table_id]
+        table.keeper = None  # a replica never writes
+        table.remote = lambda op, *args, tid=table_id: self.call(tid, op, *args)
+        replica = Replica(self.store, table)
+        self.replicas[table_id] = replica
+        try:
+            replica.prime(now)
+        except StoreError as err:
+            log.error("node %s: replica of table %s not read: %s", self.name, table_id, err)
+
+    def _lost(self, table_id: Any) -> None:
+        """On the loop: our lease of ``table_id`` was taken over; the table is a replica now."""
+        if self.owned.pop(table_id, None) is None:
+            return
+        unsubscribe = self._relays.pop(table_id, None)
+        if unsubscribe is not None:
+            unsubscribe()
+        log.warning("node %s: the lease of table %s was taken over; it is a replica now", self.name, table_id)
+        self._replicate(table_id, self._now())
+
+    def _take(self, table_id: Any, holder: str | None = None) -> None:
+        """On the loop: take over a table whose lease expired (its owner died or was cut off)."""
+        self._taking.discard(table_id)
+        if holder is not None and holder != self.name and self._presence.pop(holder, None) is not None:
+            self._update_elsewhere()  # its sessions are gone with it (they come back to any node)
+        if table_id in self.owned or table_id not in self.replicas or self.club is None:
+            return
+        try:
+            epoch = self.store.acquire_lease(table_id, self.name, self.ttl)
+        except StoreError as err:
+            log.warning("node %s: cannot take table %s over: %s", self.name, table_id, err)
+            return
+        if epoch is None:
+            return
+        now = self._now()
+        table = self.club.tables[table_id]
+        live = next((t for t in self.store.live_tables() if t.table_id == table_id), None)
+        keeper = TableKeeper(self.store, table)
+        try:
+            if live is not None:
+                keeper.restore(live, now, tell=False)  # the clocks shifted as a restart does
+        except StoreError as err:
+            log.error("node %s: table %s taken but its journal does not replay: %s", self.name, table_id, err)
+            self.store.release_lease(table_id)
+            return
+        del self.replicas[table_id]
+        self._silent.pop(table_id, None)
+        table.remote = None
+        table.keeper = keeper
+        self._own(table_id, epoch)
+        self.takeovers += 1
+        table.auto.note(table, now)
+        for name in table.seated():
+            if not self.club.is_robot(name) and not self.club.is_online(name):
+                table.away(name, now)  # the grace runs; back on any node gives the seat back
+        log.warning("node %s: took table %s over (epoch %d)", self.name, table_id, epoch)
+        self._send_quietly({"t": "owner", "table": table_id, "node": self.name})
+        self.poke()
+
+    # -- the bus: calls to an owner --------------------------------------------------------------
+
+    def call(self, table_id: Any, op: str, *args: Any) -> Any:
+        """On the loop, for a replica: ``op`` done by the owner; its result, or its refusal raised."""
+        try:
+            return self._call(table_id, op, *args)
+        except TableError as err:
+            if op not in QUIET_OPS:
+                raise
+            log.warning("node %s: %s of %s at table %s not told to its owner: %s", self.name, op, args[0],
+                        table_id, err.message)
+            return None
+
+    def _call(self, table_id: Any, op: str, *args: Any) -> Any:
+        if self._silent.get(table_id, 0.0) > time.monotonic():
+            raise TableError("cluster.no_answer", "The node that runs this table did not answer; "
+                             "nothing happened. Try again in a few seconds.")
+        call_id = f"{self.name}:{next(self._calls)}"
+        message = {"t": "call", "id": call_id, "from": self.name, "table": table_id, "op": op, "args": list(args)}
+        waiter: list[Any] = [threading.Event(), None]
+        with self._waiting_lock:
+            self._waiting[call_id] = waiter
+        try:
+            try:
+                self._send(message)
+            except NoticeError:
+                raise TableError("cluster.no_answer", "The node that runs this table did not answer; "
+                                 "nothing happened. Try again in a few seconds.") from None
+            if not waiter[0].wait(self.call_timeout):
+                self._silent[table_id] = time.monotonic() + self.ttl  # or until a new owner shows
+                raise TableError("cluster.no_answer", "The node that runs this table did not answer; "
+                                 "nothing happened. Try again in a few seconds.")
+        finally:
+            with self._waiting_lock:
+                self._waiting.pop(call_id, None)
+        reply = waiter[1]
+        replica = self.replicas.get(table_id)
+        if replica is not None:
+            try:
+                replica.sync(self._now())  # what the owner did, on this node's screens before we return
+            except StoreError as err:
+                log.warning("node %s: replica of table %s not read: %s", self.name, table_id, err)
+        if not reply.get("ok"):
+            params = reply.get("params") if isinstance(reply.get("params"), dict) else {}
+            raise TableError(str(reply.get("key") or "cluster.failed"), str(reply.get("message") or ""), **params)
+        return _result(op, reply.get("result"))
+
+    def _reply_in_thread(self, payload: str) -> None:
+        """In the listening thread: an answer to one of our calls (our loop is the one waiting)."""
+        if '"reply"' not in payload:
+            return
+        try:
+            message = json.loads(payload)
+        except ValueError:
+            return
+        if message.get("t") != "reply" or message.get("to") != self.name:
+            return
+        with self._waiting_lock:
+            waiter = self._waiting.get(message.get("id"))
+        if waiter is not None:
+            waiter[1] = message
+            waiter[0].set()
+
+    def _bus_notice(self, payload: str) -> None:
+        """On the loop: a call for a table we own, an event for a replica, a new owner."""
+        try:
+            message = json.loads(payload)
+        except ValueError:
+            return
+        kind = message.get("t")
+        table_id = message.get("table")
+        if kind == "call" and table_id in self.owned:
+            self._serve(message)
+        elif kind == "event" and table_id in self.replicas and message.get("node") != self.name:
+            data = message.get("data") if isinstance(message.get("data"), dict) else {}
+            seat = message.get("seat") if isinstance(message.get("seat"), int) else None
+            self.club.tables[table_id]._emit([Event(str(message.get("kind")), seat, data)])
+        elif kind in ("hello", "bye", "presence", "roster"):
+            self._seen(message)
+        elif kind == "owner" and message.get("node") != self.name and self.club is not None:
+            table = self.club.tables.get(table_id)
+            if table is not None and table_id in self.replicas:
+                for name in table.seated():
+                    if self.club.is_online(name) and not self.club.is_away(name):
+                        try:
+                            table.back(name)
+                        except IllegalAction:
+                            pass
+
+    def _serve(self, message: dict[str, Any]) -> None:
+        """The owner's side of a call: through the club's door and the engine, then the answer."""
+        table_id, op, args = message["table"], message.get("op"), message.get("args")
+        reply: dict[str, Any] = {"t": "reply", "id": message.get("id"), "to": message.get("from")}
+        try:
+            if op not in OPS or not isinstance(args, list):
+                raise TableError("cluster.failed", "That could not be done on the node that runs this table.")
+            reply["result"] = _encode(op, self._apply(table_id, op, args))
+            reply["ok"] = True
+        except IllegalAction as err:
+            reply.update(ok=False, key=err.key, message=err.message,
+                         params=json.loads(json.dumps(err.params, default=str)))
+        except Exception:
+            log.exception("node %s: a call %s on table %s failed", self.name, op, table_id)
+            reply.update(ok=False, key="cluster.failed",
+                         message="That could not be done on the node that runs this table.", params={})
+        try:
+            self._send(reply)
+        except NoticeError as err:
+            log.warning("node %s: the answer to %s was not sent: %s", self.name, message.get("from"), err)
+
+    def _apply(self, table_id: Any, op: str, args: list[Any]) -> Any:
+        club, now = self.club, self._now()
+        table = club.table(table_id)
+        if op == "sit":
+            return club.sit(str(args[0]), table_id, _seat(args[1]))
+        if op == "sit_bot":
+            return club.sit_bot(table_id, _seat(args[0]))
+        if op == "stand":
+            return club.stand(str(args[0]), table_id)
+        if op == "start":
+            return table.start(str(args[0]), now)
+        if op == "act":
+            return table.act(str(args[0]), str(args[1]), now)
+        if op == "away":
+            return table.away(str(args[0]), now, str(args[1]))
+        if op == "back":
+            return table.back(str(args[0]), now)
+        if op == "say":
+            return table.say(str(args[0]), str(args[1]))
+        if op == "cut":
+            return table.cut(str(args[0]), str(args[1]))
+        if op == "set_rule":
+            return table.set_rule(str(args[0]), str(args[1]), args[2])
+        return table.invite(str(args[0]), str(args[1]))
+
+    def _relay(self, table_id: Any, events: list[Event]) -> None:
+        """An owned table's public events that are not in its journal, told to the other nodes."""
+        for event in events:
+            if event.kind in RELAYED:
+                try:
+                    self._send({"t": "event", "table": table_id, "node": self.name, "kind": event.kind,
+                                "seat": event.seat, "data": json.loads(json.dumps(dict(event.data), default=str))})
+                except NoticeError as err:
+                    log.warning("node %s: an event of table %s was not relayed: %s", self.name, table_id, err)
+
+    def _send_quietly(self, message: dict[str, Any]) -> None:
+        try:
+            self._send(message)
+        except NoticeError as err:
+            log.warning("node %s: a %s notice was not sent: %s", self.name, message.get("t"), err)
+
+    def _send(self, message: dict[str, Any]) -> None:
+        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        if len(text.encode()) > MAX_PAYLOAD:
+            raise NoticeError("that is too long to send to another node")
+        self.notices.notify(BUS_CHANNEL, text)
+
+    # -- notices of the journal ---------------------------------------------------------------
+
+    def _journal_notice(self, payload: str) -> None:
+        """On the loop: a committed journal entry; replicas of that table read the journal (once per burst)."""
+        try:
+            table_id = json.loads(payload.rsplit(" ", 1)[0])
+        except ValueError:
+            return
+        if table_id in self.replicas:
+            self._dirty.add(table_id)
+            if not self._flush_due and self._loop is not None:
+                self._flush_due = True
+                self._loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_due = False
+        dirty, self._dirty = self._dirty, set()
+        now = self._now()
+        for table_id in dirty:
+            replica = self.replicas.get(table_id)
+            if replica is not None:
+                try:
+                    replica.sync(now)
+                except StoreError as err:
+                    log.warning("node %s: replica of table %s not read: %s", self.name, table_id, err)
+
+    def _resync_all(self) -> None:
+        """The listener came back after a lost connection: notices may have been missed."""
+        self._dirty.update(self.replicas)
+        self._flush()
+
+    # -- the leases' thread ----------------------------------------------------------------------
+
+    def _renew_loop(self) -> None:
+        from engine.store_pg import PgStore
+
+        own: PgStore | None = None
+        every = self.ttl / 3
+        while not self._stop.wait(0 if own is None else every):
+            try:
+                if own is None:
+                    own = PgStore(self.url, statement_timeout=every, connect_timeout=every)
+                for table_id, epoch in list(self.owned.items()):
+                    if not own.renew_for(table_id, self.name, epoch, self.ttl):
+                        self._hand(self._lost, table_id)
+                for table_id, (holder, epoch, left) in own.leases().items():
+                    if table_id not in self.replicas:
+                        continue
+                    if left <= 0:
+                        self._silent[table_id] = time.monotonic() + every * 2  # nobody to ask now
+                        if table_id not in self._taking:
+                            self._taking.add(table_id)
+                            self._hand(self._take, table_id, holder)
+                    elif self._leases_seen.get(table_id) != (holder, epoch):
+                        self._leases_seen[table_id] = (holder, epoch)
+                        self._silent.pop(table_id, None)  # a new owner: ask it
+            except StoreError as err:
+                log.warning("node %s: leases not renewed: %s", self.name, err)
+                if own is not None and own.reachable() is not None:
+                    own.close()
+                    own = None
+                    self._stop.wait(every)
+        if own is not None:
+            own.close()
+
+    def _hand(self, function: Callable[..., None], *args: Any) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(function, *args)
+            except RuntimeError:
+                pass
+
+    def _now(self) -> float:
+        return time.monotonic()  # the tables' clock (asyncio's loop.time() is the same)
+
+
+def _seat(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _encode(op: str, result: Any) -> Any:
+    """A call's result as JSON: events as their kinds and seats (no data: the journal has it)."""
+    if op in ("start", "act"):
+        return [[e.kind, e.seat] for e in result or []]
+    return result if isinstance(result, (int, str, bool)) or result is None else None
+
+
+def _result(op: str, value: Any) -> Any:
+    if op in ("start", "act"):
+        return [Event(str(k), s if isinstance(s, int) else None, {}) for k, s in (value or [])]
+    if op == "sit":
+        return int(value)
+    if op == "sit_bot":
+        return str(value)
+    return value
