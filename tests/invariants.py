@@ -8,14 +8,29 @@ from __future__ import annotations
 
 from engine.cards import deck
 from engine.game import Game
+from engine.holder import NOWHERE, Holder
 
 
 def assert_cards_in_one_place(game: Game, size: int) -> None:
     """Every card of the ``size``-card deck lies in exactly one of ``places()`` (once dealt)."""
+    holder = getattr(game, "cards", None)
+    if isinstance(holder, Holder):  # a game on one holder per card (engine.holder)
+        assert_holder_agrees(holder)
     places = game.places()
     if places:
         every = [c for cards in places.values() for c in cards]
         assert sorted(every) == sorted(deck(size)), "a card is lost or in two places"
+
+
+def assert_holder_agrees(holder: Holder) -> None:
+    """A holder's ``where`` names, for every card, the one pile it lies in (and no pile holds a card twice)."""
+    listed = {}
+    for place, pile in enumerate(holder.piles):
+        for card in pile:
+            assert card not in listed, f"{card} lies in {holder.names[listed[card]]} and {holder.names[place]}"
+            listed[card] = place
+    for card, place in enumerate(holder.where):
+        assert place == listed.get(card, NOWHERE), f"where[{card}] says {place}, the piles {listed.get(card)}"
 
 
 def assert_money_kept(game: Game, start_money: int) -> None:

@@ -28,6 +28,7 @@ from typing import Any
 
 from engine.cards import Card, Rank, Suit, deck
 from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, card_action, refuse
+from engine.holder import Holder
 from engine.trick import beats
 
 # Phases of a deal.
@@ -49,6 +50,19 @@ OPEN = Action("open")
 BUY_PAT = Action("buy")
 BUY_SHLEJF = Action("buy", ("shlejf",))
 RAZREZ_ACT = Action("razrez")
+_PLAY = {c: card_action("play", c) for c in deck(52)}  # the interned `play C` of every card
+
+# Where a card lies (``engine.holder``): seats 0–6 hold their hands, then the places of the table.
+SEATS = 7
+STOCK, TRUMP, BURNED, DISCARDS, PLAYED, TRICK, UNDEALT = range(SEATS, SEATS + 7)
+_PLACE_NAMES = ("stock", "trump_card", "burned", "discards", "played", "trick", "undealt")
+
+
+def _place_names(n: int) -> tuple[str | None, ...]:
+    """The names ``places()`` reports: a seat nobody sits in has no hand (None)."""
+    return tuple(f"hand:{s}" if s < n else None for s in range(SEATS)) + _PLACE_NAMES
+
+
 def _buys(hand: list[Card]) -> list[Action]:
     """Every 0–3 card discard of a hand, cards in ascending order (R47)."""
     cards = sorted(hand)
@@ -58,6 +72,9 @@ def _buys(hand: list[Card]) -> list[Action]:
         out.append(Action("buy", tuple(cards[i] for i in range(size) if mask >> i & 1)))
     return out
 
+
+_ORDERS = {(n, dealer): tuple((dealer + 1 + i) % n for i in range(n)) for n in range(1, 8) for dealer in range(n)}
+"""Seats clockwise from the eldest, the dealer last (R1), by (players, dealer): asked on every declaration."""
 
 PLAYERS = {"a": (4, 7), "b": (4, 5), "v": (4, 6), "g": (4, 5)}  # R45, R46, R49, R56
 
@@ -124,23 +141,25 @@ class Stukolka(Game):
         self.completed = 0  # deals settled in this session (R44)
         self.last_pot_empty = False
         self.phase = DONE
+        self._names = _place_names(self.n)
+        self._clock = 0  # counts state changes (``_apply``, a new deal): the key of ``_legal``'s memo
+        self._memo_clock = self._memo_seat = -1
+        self._memo_legal: list[Action] = []
         self._clear_deal()
 
     # ------------------------------------------------------------------ deal state
 
     def _clear_deal(self) -> None:
         n = self.n
-        self.hands: list[list[Card]] = [[] for _ in range(n)]
-        self.stock: list[Card] = []
+        # Every card's one place (hands, stock, trump card, burned, discards, played, trick, undealt).
+        self.cards = Holder(self._names)
+        self.player_of: list[int] = [0] * 64  # by card: the seat that played it (cards in trick or played)
         self.trump: Suit | None = None
         self.trump_card: Card | None = None
         self.trump_where = ""  # "up" (on the stock), "aside" (out of play, shown), "shlejf" (face down), "hand"
         self.closed = False  # 58.в shlejf: the trump lies face down and the dealer always plays (R51, R54)
-        self.burned: list[Card] = []  # hidden burned cards (the golets' second card, R37)
-        self.discards: list[Card] = []  # face down: passed hands, exchanges
-        self.played: list[tuple[int, Card]] = []  # completed tricks, in order
-        self.trick: list[tuple[int, Card]] = []
         self.best: tuple[int, Card] | None = None  # the card now winning the trick, and its seat
+        self.turn = 0  # in play: the seat to play now
         self.declared: list[str] = [""] * n  # "", knock, golets, dark, pass, razrez, compelled, shlejf
         self.looked = [True] * n  # False only while a 58.в dark-option player has not looked (R52)
         self.queue: list[int] = []  # seats still to act in this phase, the first acts now
@@ -152,7 +171,9 @@ class Stukolka(Game):
         self.tricks = [0] * n
         self.active: list[int] = []  # seats in play, in trick order from the first leader
         self.leader: int | None = None
+        self._lead_at = 0  # the leader's index in ``active``
         self.remiz: list[int] = []
+        self._clock += 1  # the state changed: ``_legal``'s memo is stale
 
     def _start_deal(self) -> list[Event]:
         self._clear_deal()
@@ -170,26 +191,27 @@ class Stukolka(Game):
         if self.variant == "v":
             self.phase = TRUMP_MODE  # the dealer must choose before dealing
             self.queue = [self.dealer]
+            self.cards = Holder(self._names, {UNDEALT: self.deck})
             return events
         return events + self._deal()
 
-    def _eldest_order(self) -> list[int]:
+    def _eldest_order(self) -> tuple[int, ...]:
         """Seats clockwise from the eldest, the dealer last (R1)."""
-        return [(self.dealer + 1 + i) % self.n for i in range(self.n)]
+        return _ORDERS[self.n, self.dealer]
 
     def _deal(self) -> list[Event]:
         """Deal from the current deck order (§9.3); an open ace turned up redeals (R35)."""
         events: list[Event] = []
         while True:
             n, cards = self.n, self.deck
-            order = self._eldest_order()
-            self.hands = [[] for _ in range(n)]
-            for i in range(3 * n):
-                self.hands[order[i % n]].append(cards[i])
-            self.trump_card = cards[3 * n]
+            dealt = 3 * n
+            self.trump_card = cards[dealt]
+            piles = {STOCK: cards[dealt + 1:], TRUMP: (self.trump_card,)}
+            for k, seat in enumerate(self._eldest_order()):  # three each, one at a time from the eldest (R1)
+                piles[seat] = cards[k:dealt:n]
+            self.cards = Holder(self._names, piles)
             self.trump = self.trump_card.suit
             self.trump_ace = Card.of(Rank.ACE, self.trump)
-            self.stock = list(cards[3 * n + 1:])
             if self.closed:  # R51: the shlejf lies face down; an ace causes no redeal
                 self.trump_where = "shlejf"
                 events.append(Event("shlejf_trump", self.dealer, {"trump": self.trump}))
@@ -211,12 +233,12 @@ class Stukolka(Game):
         self.phase = DECLARE
         if self.closed:
             self.declared[self.dealer] = "shlejf"  # R54: the dealer always plays
-            self.queue = order[:-1]
+            self.queue = list(order[:-1])
             if self.options["dark"]:
                 for seat in self.queue:
                     self.looked[seat] = False
         else:
-            self.queue = order
+            self.queue = list(order)
         return []
 
     # ------------------------------------------------------------------ protocol hooks
@@ -225,17 +247,32 @@ class Stukolka(Game):
         if self.pending is not None:
             return (self.pending,)
         if self.phase == PLAY:
-            return (self._next_player(),)
+            return (self.turn,)
         if self.queue:
             return (self.queue[0],)
         return ()
 
+    # The legal actions are listed once per state (``_clock`` counts the changes): a player's turn
+    # lists them, then ``apply`` checks the one chosen against the same list.
+
     def _legal(self, seat: int) -> list[Action]:
-        if self.pending is not None:
-            return [card_action("discard", c) for c in self.hands[seat]]
+        if self._memo_clock != self._clock or self._memo_seat != seat:
+            self._memo_legal = self._list_legal(seat)
+            self._memo_clock, self._memo_seat = self._clock, seat
+        return list(self._memo_legal)  # a copy: the caller may keep or change it
+
+    def _allows(self, seat: int, action: Action) -> bool:
+        if self._memo_clock != self._clock or self._memo_seat != seat:
+            self._memo_legal = self._list_legal(seat)
+            self._memo_clock, self._memo_seat = self._clock, seat
+        return action in self._memo_legal
+
+    def _list_legal(self, seat: int) -> list[Action]:
         phase = self.phase
+        if self.pending is not None:
+            return [card_action("discard", c) for c in self.cards.piles[seat]]
         if phase == PLAY:
-            return self._legal_play(seat)
+            return [_PLAY[c] for c in self._playable(seat)]
         if phase == DECLARE:
             return self._legal_declare(seat)
         if phase == BUY:
@@ -252,6 +289,7 @@ class Stukolka(Game):
         return action
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
+        self._clock += 1
         if self.pending is not None:
             return self._apply_discard(seat, action.args[0])
         phase = self.phase
@@ -309,8 +347,7 @@ class Stukolka(Game):
             events = self._take_golets(seat)
         elif verb == "pass":
             self.declared[seat] = "pass"
-            self.discards.extend(self.hands[seat])  # §9.2: a passer discards his hand face down
-            self.hands[seat] = []
+            self.cards.take_all(seat, DISCARDS)  # §9.2: a passer discards his hand face down
             events = [Event("pass", seat)]
         else:
             self.declared[seat] = verb  # knock or dark (R52: dark is committed)
@@ -330,11 +367,11 @@ class Stukolka(Game):
         """R37: discard 3, burn the trump card (shown aside) and the next card, take the next 3."""
         self.golets_taken = True
         self.declared[seat] = "golets"
-        self.discards.extend(self.hands[seat])
+        cards = self.cards
+        cards.take_all(seat, DISCARDS)
         self.trump_where = "aside"
-        self.burned.append(self.stock.pop(0))
-        self.hands[seat] = self.stock[:3]
-        del self.stock[:3]
+        cards.take(STOCK, 1, BURNED)
+        cards.take(STOCK, 3, seat)
         return [Event("golets", seat)]
 
     def _after_declarations(self) -> list[Event]:
@@ -377,39 +414,34 @@ class Stukolka(Game):
             return [BUY_PAT, BUY_SHLEJF]  # R51: all or nothing
         if self.declared[seat] == "dark":
             return [BUY_PAT]  # R52: his 3 unseen cards go, 4 come
-        return _buys(self.hands[seat])
+        return _buys(self.cards.piles[seat])
 
     def _apply_buy(self, seat: int, action: Action) -> list[Event]:
         self.queue.pop(0)
-        hand = self.hands[seat]
+        cards = self.cards
         if action.args == ("shlejf",):
-            self.discards.extend(hand)
-            self.hands[seat] = self.stock[:3] + [self.trump_card]  # R51
-            del self.stock[:3]
+            cards.take_all(seat, DISCARDS)
+            cards.take(STOCK, 3, seat)  # R51: three from the stock, the shlejf card last
+            cards.move(self.trump_card, seat)  # type: ignore[arg-type]
             self.trump_where = "hand"
             self.pending = seat
             return [Event("buy_shlejf", seat)]
         if self.declared[seat] == "dark":
-            self.discards.extend(hand)
-            self.hands[seat] = self.stock[:4]  # R52
-            del self.stock[:4]
+            cards.take_all(seat, DISCARDS)
+            cards.take(STOCK, 4, seat)  # R52
             self.looked[seat] = True
             self.pending = seat
             return [Event("buy_dark", seat)]
-        for card in action.args:
-            hand.remove(card)
-        self.discards.extend(action.args)
+        cards.move_many(action.args, DISCARDS)
         count = len(action.args)
-        hand.extend(self.stock[:count])
-        del self.stock[:count]
+        cards.take(STOCK, count, seat)
         events = [Event("buy", seat, {"count": count})]
         if not self.queue:
             events += self._after_buying()
         return events
 
     def _apply_discard(self, seat: int, card: Card) -> list[Event]:
-        self.hands[seat].remove(card)
-        self.discards.append(card)
+        self.cards.move(card, DISCARDS)
         self.pending = None
         events = [Event("discard", seat)]
         if self.phase == BUY and not self.queue:
@@ -436,8 +468,7 @@ class Stukolka(Game):
             events = [Event("razrez_declined", seat)]
             return events + (self._after_razrez() if not self.queue else [])
         self.declared[seat] = "razrez"  # R53: a full participant
-        self.hands[seat] = self.stock[:4]
-        del self.stock[:4]
+        self.cards.take(STOCK, 4, seat)  # his hand went to the discards when he passed
         self.pending = seat
         return [Event("razrez", seat)]
 
@@ -456,68 +487,62 @@ class Stukolka(Game):
         self.stake = self.pot  # R43: P, always a multiple of 3
         playing = {s for s in range(self.n) if self.declared[s] not in ("", "pass")}
         self.active = [(leader + i) % self.n for i in range(self.n) if (leader + i) % self.n in playing]
-        self.leader = leader
+        self.leader = self.turn = leader
+        self._lead_at = 0
         return [Event("play_starts", leader,
                       {"stake": self.stake, "share": self.stake // 3, "players": list(self.active)})]
 
-    def _next_player(self) -> int:
-        if not self.trick:
-            return self.leader  # type: ignore[return-value]
-        active = self.active
-        return active[(active.index(self.trick[0][0]) + len(self.trick)) % len(active)]
-
-    def _legal_play(self, seat: int) -> list[Action]:
-        return [card_action("play", c) for c in self._playable(seat)]
-
     def _playable(self, seat: int) -> list[Card]:
         """R41 (head the trick; trump and overtrump when void) and R42 (lead the trump ace)."""
-        hand = self.hands[seat]
-        trump = self.trump
-        if not self.trick:
+        cards = self.cards
+        hand = cards.piles[seat]
+        trick = cards.piles[TRICK]
+        if not trick:
             ace = self.trump_ace
-            return [ace] if ace in hand else list(hand)
-        led = self.trick[0][1].suit
-        best = self._winning_card()
-        follow = [c for c in hand if c.suit == led]
+            return [ace] if cards.where[ace] == seat else list(hand)
+        led = trick[0] >> 4  # suits as numbers (engine.cards: suit * 16 + rank): the hot path of the bench
+        best = self.best[1]  # type: ignore[index]
+        follow = [c for c in hand if c >> 4 == led]
         if follow:
-            if best.suit == led:
+            if best >> 4 == led:
                 higher = [c for c in follow if c > best]
                 return higher or follow
             return follow  # the lead was trumped: no plain card can head it
-        trumps = [c for c in hand if c.suit == trump]
+        trump = self.trump
+        trumps = [c for c in hand if c >> 4 == trump]
         if trumps:
-            if best.suit == trump:
+            if best >> 4 == trump:
                 higher = [c for c in trumps if c > best]
                 return higher or trumps  # overtrump if he can, else under-trump (R41)
             return trumps
         return list(hand)
 
     def _winning_card(self) -> Card:
-        return self.best[1]
-
-    def _beats(self, card: Card, best: Card) -> bool:
-        """The highest trump wins, else the highest card of the suit led (§5.6): ``engine.trick.beats``."""
-        return beats(card, best, self.trump)
+        return self.best[1]  # type: ignore[index]
 
     def _apply_play(self, seat: int, card: Card) -> list[Event]:
-        self.hands[seat].remove(card)
-        self.trick.append((seat, card))
-        # The current winner is kept as cards fall, so legality (R41) never rescans the trick.
-        if len(self.trick) == 1 or self._beats(card, self.best[1]):
+        cards = self.cards
+        cards.move(card, TRICK)
+        self.player_of[card] = seat
+        trick = cards.piles[TRICK]
+        # The current winner is kept as cards fall, so legality (R41) never rescans the trick;
+        # the highest trump wins, else the highest card of the suit led (§5.6): ``engine.trick.beats``.
+        if len(trick) == 1 or beats(card, self.best[1], self.trump):  # type: ignore[index]
             self.best = (seat, card)
         events = [Event("play", seat, {"card": card})]
-        if len(self.trick) < len(self.active):
+        active = self.active
+        if len(trick) < len(active):
+            self.turn = active[(self._lead_at + len(trick)) % len(active)]
             return events
-        winner = self.best[0]
+        winner = self.best[0]  # type: ignore[index]
         self.tricks[winner] += 1
-        self.played.extend(self.trick)
-        number = len(self.played) // len(self.active)
+        taken = cards.take_all(TRICK, PLAYED)
+        number = len(cards.piles[PLAYED]) // len(active)
         share = self.stake // 3
         self._to_pot(winner, -share)
-        events.append(Event("trick_won", winner,
-                            {"number": number, "cards": [c for _, c in self.trick], "amount": share}))
-        self.trick = []
-        self.leader = winner
+        events.append(Event("trick_won", winner, {"number": number, "cards": taken, "amount": share}))
+        self.leader = self.turn = winner
+        self._lead_at = active.index(winner)
         if number == 3:
             events += self._settle_play()
         return events
@@ -563,19 +588,20 @@ class Stukolka(Game):
             return refuse("stukolka.dark_buy", "A dark player buys blind: write 'buy' alone, then discard one card (R52).")
         if action.args == ("shlejf",):
             return refuse("stukolka.shlejf_dealer_only", "Only the dealer may take the shlejf (R51).")
-        missing = [c for c in action.args if c not in self.hands[seat]]
+        missing = [c for c in action.args if c not in self.cards.piles[seat]]
         if missing:
             return refuse("refuse.not_held", f"You do not hold {missing[0]}.", card=missing[0])
         return refuse("stukolka.buy_limit", "You may discard at most 3 different cards of your hand (R47).")
 
     def _explain_play(self, seat: int, card: Card) -> IllegalAction:
-        hand = self.hands[seat]
+        hand = self.cards.piles[seat]
         if card not in hand:
             return refuse("refuse.not_held", f"You do not hold {card}.", card=card)
-        if not self.trick:
+        trick = self.cards.piles[TRICK]
+        if not trick:
             return refuse("stukolka.lead_ace", "You hold the ace of trumps and are on lead, so you must lead it (R42).",
                           card=self.trump_ace)
-        led = self.trick[0][1].suit
+        led = trick[0].suit
         best = self._winning_card()
         if any(c.suit == led for c in hand):
             if card.suit != led:
@@ -606,16 +632,40 @@ class Stukolka(Game):
     def places(self) -> dict[str, list[Card]]:
         if not self.deals:
             return {}
-        if self.phase == TRUMP_MODE:
-            return {"undealt": list(self.deck)}
-        out: dict[str, list[Card]] = {f"hand:{s}": list(h) for s, h in enumerate(self.hands)}
-        out["stock"] = list(self.stock)
-        out["trump_card"] = [self.trump_card] if self.trump_where != "hand" else []  # type: ignore[list-item]
-        out["burned"] = list(self.burned)
-        out["discards"] = list(self.discards)
-        out["played"] = [c for _, c in self.played]
-        out["trick"] = [c for _, c in self.trick]
-        return out
+        return self.cards.places()
+
+    # Reads of the holder under the names the views, the bots' tests and the rule tests use.
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        """Each seat's hand in the order its cards came (read only: ``self.cards`` moves cards)."""
+        return self.cards.piles[:self.n]
+
+    @property
+    def stock(self) -> list[Card]:
+        return self.cards.piles[STOCK]
+
+    @property
+    def burned(self) -> list[Card]:
+        """Hidden burned cards (the golets' second card, R37)."""
+        return self.cards.piles[BURNED]
+
+    @property
+    def discards(self) -> list[Card]:
+        """Face down: passed hands, exchanges."""
+        return self.cards.piles[DISCARDS]
+
+    @property
+    def trick(self) -> list[tuple[int, Card]]:
+        """The trick on the table, (seat, card) in play order."""
+        by = self.player_of
+        return [(by[c], c) for c in self.cards.piles[TRICK]]
+
+    @property
+    def played(self) -> list[tuple[int, Card]]:
+        """The completed tricks in order, (seat, card)."""
+        by = self.player_of
+        return [(by[c], c) for c in self.cards.piles[PLAYED]]
 
     def _sees_hand(self, viewer: Viewer, seat: int) -> bool:
         if viewer == ADMIN:
@@ -624,6 +674,7 @@ class Stukolka(Game):
 
     def _view(self, viewer: Viewer) -> dict[str, Any]:
         n = self.n
+        piles = self.cards.piles
         trump_card = None
         if self.trump_card is not None and self.phase != TRUMP_MODE:
             if self.trump_where in ("up", "aside") or viewer == ADMIN:
@@ -642,11 +693,11 @@ class Stukolka(Game):
             "phase": self.phase,
             "variant": self.variant,
             "closed": self.closed,
-            "hands": [list(self.hands[s]) if self._sees_hand(viewer, s) else None for s in range(n)],
-            "hand_counts": [len(h) for h in self.hands],
+            "hands": [list(piles[s]) if self._sees_hand(viewer, s) else None for s in range(n)],
+            "hand_counts": [len(piles[s]) for s in range(n)],
             "looked": list(self.looked),
             "trick": [[s, c] for s, c in self.trick],
-            "best": self.best[1] if self.trick and self.best is not None else None,  # winning the trick so far
+            "best": self.best[1] if piles[TRICK] and self.best is not None else None,  # winning the trick so far
             "played": [[s, c] for s, c in self.played],
             "trump": self.trump if self.phase != TRUMP_MODE else None,
             "trump_card": trump_card,
@@ -655,11 +706,11 @@ class Stukolka(Game):
             "status": status,
             "declared": list(self.declared),
             "stake": self.stake if self.phase in (PLAY, DONE) else self.pot,
-            "stock_count": len(self.stock),
-            "discard_count": len(self.discards),
-            "burned": list(self.burned) if viewer == ADMIN else None,
-            "discards": list(self.discards) if viewer == ADMIN else None,
-            "stock": list(self.stock) if viewer == ADMIN else None,
+            "stock_count": len(piles[STOCK]),
+            "discard_count": len(piles[DISCARDS]),
+            "burned": list(piles[BURNED]) if viewer == ADMIN else None,
+            "discards": list(piles[DISCARDS]) if viewer == ADMIN else None,
+            "stock": list(piles[STOCK]) if viewer == ADMIN else None,
             "golets_free": self._golets_free() and self.phase == DECLARE,
             "forced": self.forced,
             "compulsory": self.compulsory,
