@@ -46,9 +46,10 @@ def beats(card: Card, best: Card, trump: Hashable | None,
     suit.  The one rule of every trick game here (games, bots and the felt): a
     higher card of the same suit, or a trump over a non-trump; nothing else."""
     if suit_of is natural_suit and power is natural_power:  # the plain deck: the engine bench's path
-        if card.suit == best.suit:
-            return card.rank > best.rank
-        return card.suit == trump
+        suit = card >> 4  # the suit's number (engine.cards: suit * 16 + rank), without the Suit lookup
+        if suit == best >> 4:
+            return card > best  # same suit: the rank decides
+        return suit == trump
     suit, best_suit = suit_of(card), suit_of(best)
     if suit == best_suit:
         return power(card) > power(best)
