@@ -8,7 +8,8 @@ a restarted owner would be) and tells the table's subscribers only what they hav
 
 * seat and readiness changes (the ``table`` note against what the replica had): ``stand``,
   ``sit``, ``table_ready``;
-* the events of the deal in play past those already told (the game's own, replayed, so the
+* the draw for the table's first dealer (R3/R33, the lot of the first deal's sealed seed), and
+  the events of the deal in play past those already told (the game's own, replayed, so the
   same events the owner's players saw, in the same order);
 * ``deal_over`` when the deal in play has ended (with ``fair_open``, its seed now public, from the
   journal's ``fair`` note), ``fair_seal`` when the next deal's seal is new, and ``session_over`` when the owner began a new
@@ -25,6 +26,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from engine.autoplay import is_bot
 from engine.game import Event
 from engine.keeper import TableKeeper
 
@@ -63,6 +65,7 @@ class Replica:
         first = self._header is None
         before_seats, before_ready = list(table.seats), set(table.ready)
         before_money = dict(table.money)
+        drawn_before = table.first_drawn
         old = table.game
         old_in_deal = old is not None and old.in_deal
         old_balances = list(old.balances) if old is not None else []
@@ -72,11 +75,15 @@ class Replica:
         new_session = not first and header != self._header
         if new_session and old is not None:
             events += self._session_over(old, old_in_deal, old_balances, before_money)
-        if not first:
-            events += self._seat_changes(before_seats, before_ready)
         game = table.game
         deal = (header, len(game.deals) if game is not None else 0)
+        if not first:
+            dealt = game is not None and deal != self._deal and deal[1] > 0
+            events += self._seat_changes(before_seats, before_ready, dealt)
         fresh = told if deal != self._deal else told[self._told:]
+        if not first and not drawn_before and table.first_drawn and table.sealed is not None:
+            # R3/R33: the table's first dealer was drawn by lot from this deal's sealed seed: the same draw
+            events += table.game_cls.draw_first_dealer(len(table.seats), table.sealed.lot())[1]
         events += fresh
         self._header, self._deal, self._told = header, deal, len(told)
         if game is not None and game.deals and not game.in_deal and self._over != deal:
@@ -94,7 +101,8 @@ class Replica:
             table._emit(events, now)
         return events
 
-    def _seat_changes(self, seats: list[str | None], ready: set[str]) -> list[Event]:
+    def _seat_changes(self, seats: list[str | None], ready: set[str], dealt: bool) -> list[Event]:
+        """``dealt``: a deal began, so the last to say ``start`` is no longer in the ready set (cleared)."""
         table = self.table
         out: list[Event] = []
         for seat, (was, now) in enumerate(zip(seats, table.seats)):
@@ -102,7 +110,8 @@ class Replica:
                 out.append(Event("stand", seat, {"name": was}))
             if was != now and now:
                 out.append(Event("sit", seat, {"name": now}))
-        for name in sorted(table.ready - ready):
+        now_ready = {n for n in table.seated() if not is_bot(n)} if dealt else table.ready
+        for name in sorted(now_ready - ready, key=lambda n: table.seat_of(n) or 0):
             out.append(Event("table_ready", table.seat_of(name), {"name": name}))
         return out
 

@@ -1,0 +1,78 @@
+"""A replica (engine/replica.py, issue 15): a table another node owns, kept from its journal.
+
+The owner is a club on one PostgreSQL connection, the replica a bare table read through another;
+after every change the replica's every view (each seat's, the spectator's) is the owner's, and its
+subscribers hear the owner's public events in the owner's order (no event twice)."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from engine.club import Club
+from engine.replica import Replica
+from engine.table import Table
+
+pytest.importorskip("psycopg")
+NAMES = ("Anna", "Boris", "Vera", "Gleb")
+TOLD = ("sit", "stand", "table_ready", "deal_over", "session_over", "fair_open", "fair_seal")
+
+
+def public(table: Table) -> list:
+    """The views a replica must agree on (the timer bar's clock aside)."""
+    views = [table.view_for(name) for name in NAMES] + [table.view_for(None)]
+    for view in views:
+        view.pop("deadline", None)
+        view.pop("timer", None)
+    return views
+
+
+def test_a_replica_keeps_every_view_and_tells_each_event_once(pg_url: str) -> None:
+    from engine.store_pg import PgStore
+
+    owner_store, reader = PgStore(pg_url), PgStore(pg_url)
+    try:
+        club = Club([{"game": "stukolka"}], store=owner_store, now=time.monotonic(), seed=3)
+        table = club.tables[1]
+        heard_owner: list = []
+        table.subscribe(heard_owner.extend)
+        copy = Table(1, "stukolka", None, 4)
+        replica = Replica(reader, copy)
+        replica.prime(time.monotonic())
+        heard: list = []
+        copy.subscribe(heard.extend)
+        for name in NAMES:
+            owner_store.create_account(name, grant=100_000)
+            club.sit(name, 1)
+            replica.sync(time.monotonic())
+            assert copy.seats == table.seats
+        rng = random.Random(5)
+        deals = 0
+        while deals < 3:
+            game = table.game
+            if game is None or not game.in_deal:
+                name = next(n for n in NAMES if n not in table.ready)
+                table.start(name, time.monotonic())
+                was_in_deal = False
+            else:
+                seat = game.to_act()[0]
+                table.act(game.names[seat], rng.choice(game.legal_actions(seat)).text(), time.monotonic())
+                was_in_deal = True
+            replica.sync(time.monotonic())
+            assert public(copy) == public(table)
+            if was_in_deal and not table.in_deal():
+                deals += 1
+        assert replica.sync(time.monotonic()) == []  # nothing new: nothing told again
+        game_kinds = [e.kind for e in heard_owner if e.kind not in ("say",)]
+        told_kinds = [e.kind for e in heard]
+        owner_game = [k for k in game_kinds if k not in TOLD]
+        replica_game = [k for k in told_kinds if k not in TOLD]
+        assert replica_game == owner_game  # the game's events, each once, in the owner's order
+        for kind in ("deal_over", "fair_open", "fair_seal", "table_ready"):
+            assert told_kinds.count(kind) == game_kinds.count(kind), kind
+        assert copy.view_for(None)["hands"] == table.view_for(None)["hands"]  # backs only
+    finally:
+        owner_store.close()
+        reader.close()
