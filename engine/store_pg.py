@@ -464,6 +464,8 @@ class PgStore:
 
     def _migrate(self) -> None:
         with self._tx() as db:
+            # Nodes starting at once (``--workers N``) wait for the one migrating, not only 50 ms.
+            db.execute(f"SET LOCAL lock_timeout = {int(HOST_KEY_WAIT * 1000)}")
             db.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_MIGRATE,))
             self._check_ours()
             db.execute(

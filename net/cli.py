@@ -201,6 +201,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--node", metavar="NAME",
                        help="one node of several serving one club on one PostgreSQL store (--store); each node "
                             "its own name, port and --data folder (default: [node] name; none: the only server)")
+    serve.add_argument("--workers", type=int, metavar="N",
+                       help="N processes sharing the port (SO_REUSEPORT), nodes NAME-1..N of one club on the "
+                       "PostgreSQL --store; the parent restarts a crashed one, SIGTERM stops all")
+    serve.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # a worker's own flag
     serve.add_argument("--new", action="store_true",
                        help="start a new club even over an empty (0-byte) sukno.db (refused otherwise)")
     serve.set_defaults(func=_cmd_serve)

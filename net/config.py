@@ -122,6 +122,7 @@ class Config:
     store_synchronous_commit: str = "on"  # PostgreSQL only: "off" may lose ~0.6 s of moves if PostgreSQL crashes
     node: str = ""  # "": the one server of its store; a name: one node of several on one PostgreSQL club
     node_lease_ttl: float = 3.0  # seconds a node's table lease lasts unless renewed (failover waits this)
+    reuse_port: bool = False  # a worker of ``sukno serve --workers N`` (net/workers.py): SO_REUSEPORT, not a key
     new: bool = False  # ``sukno serve --new``: an empty sukno.db may start a new club (not a config key)
 
 

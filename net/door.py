@@ -69,14 +69,17 @@ class _Gate(asyncio.Protocol):
 class Door:
     """What asyncssh listens through (its ``tunnel=``): our own listening socket with a ``_Gate`` each."""
 
-    def __init__(self, limits: Limits, backlog: int = 256) -> None:
+    def __init__(self, limits: Limits, backlog: int = 256, reuse_port: bool = False) -> None:
         self.limits = limits
         self.backlog = backlog
+        self.reuse_port = reuse_port
+        """``SO_REUSEPORT``: the port is shared with the other workers of ``--workers N`` (net/workers.py)."""
 
     async def create_server(self, factory: Callable[[str, int], Any], host: str, port: int) -> asyncio.Server:
         loop = asyncio.get_running_loop()
         return await loop.create_server(lambda: _Gate(self.limits, factory), host or None, port,
-                                        backlog=self.backlog, reuse_address=True)
+                                        backlog=self.backlog, reuse_address=True,
+                                        reuse_port=self.reuse_port or None)
 
 
 __all__ = ["Door"]

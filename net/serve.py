@@ -44,6 +44,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         raise ConfigError("--node needs --store postgresql://… (or [store] url): the nodes of a club share one "
                           "PostgreSQL database; without --node one server keeps its data folder's sukno.db")
     config.new = bool(getattr(args, "new", False))
+    config.reuse_port = bool(getattr(args, "reuse_port", False))
     return config
 
 
@@ -154,6 +155,10 @@ def serve(args: argparse.Namespace) -> int:
     except ConfigError as err:
         print(f"sukno serve: {err}", file=sys.stderr)
         return 78
+    if getattr(args, "workers", None) is not None:
+        from net.workers import run_workers
+
+        return run_workers(args, config)  # the parent of N nodes (net/workers.py)
     try:
         return asyncio.run(run(config))
     except KeyboardInterrupt:

@@ -268,7 +268,7 @@ class SuknoServer:
             options["encryption_algs"] = config.ciphers
         # Listening through the door: over-limit connections are closed before the key exchange.
         self._acceptor = await asyncssh.create_server(
-            lambda: _Connection(self), config.host, config.port, tunnel=Door(self.limits), **options
+            lambda: _Connection(self), config.host, config.port, tunnel=Door(self.limits, reuse_port=config.reuse_port), **options
         )
         sockets = self._acceptor.sockets
         if sockets:
