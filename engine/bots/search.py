@@ -30,8 +30,9 @@ It never touches a real ``Game``: the only game objects it holds are its own
 (tests/bots/test_hidden_information.py proves the decisions do not change when
 hidden cards are slipped into its views, and catches a planted cheat).
 
-Time: ``budget`` seconds per decision (wall clock), or, for a run that must
-repeat exactly (the tests), ``iterations`` imagined deals per decision.
+Time: ``budget`` seconds per decision (wall clock) and/or ``iterations``
+imagined deals per decision, whichever ends first (a run that must repeat
+exactly, the tests', gives ``budget=None``).
 """
 
 from __future__ import annotations
@@ -70,10 +71,23 @@ seat lays out is public but follows from its hidden cards, which a swap of cards
 Спекулянт (its windows close on the clock, not by an action)."""
 
 REPAIRS = 200
+MISS_WEIGHT = 0.1
+"""A world's weight is this to the power of the others' actions the rule-bot model would not take there."""
+UNJUDGED = 3
+"""The misses counted for a world whose judged replay failed (a hidden choice of the model led astray)."""
+MODELLED: dict[str, frozenset[str]] = {
+    "stukolka": frozenset({"knock", "pass", "golets", "look", "dark", "razrez", "razrez_declined", "buy",
+                           "buy_shlejf", "buy_dark", "discard", "play"}),
+    "french3": frozenset({"buy"}),
+}
+"""Event kinds whose action is judged against the rule-bot model (``Shadow._judge``): the games whose
+rule bot decides from the view alone (the trick players' memory of the deal would be missing)."""
 KEEP_DEALS = 8
 """Deals heard but not yet replayed into the session copy, at most (more: it plays by the rules)."""
 MAX_CANDIDATES = 12
 MARGIN = 1.0
+MIN_EFFECTIVE = 1.5
+"""Fewer effective worlds than this (their weights being uneven) leave the rule bot's choice."""
 """Standard errors by which an action must beat the rule bot's choice over the same imagined deals."""
 """Actions weighed at one decision, at most (the rule bot's choice always among them)."""
 """Repair rounds of one imagined deck before it is dropped."""
@@ -135,6 +149,11 @@ class World:
     own_used: int
     own_left: list[Action]
     used: int = 1  # deck orders dealt (1 + redeals)
+    misses: int = 0  # the others' actions the rule-bot model would not have taken in this world
+
+    @property
+    def weight(self) -> float:
+        return MISS_WEIGHT ** self.misses
 
 
 class Shadow:
@@ -151,6 +170,10 @@ class Shadow:
         self._decks: list[list[Card]] = []  # the deck orders of the replay in progress
         self._given: GivenDecks | None = None
         self._used = 1
+        self.model = _model(game)
+        self.modelled = MODELLED.get(game, frozenset())
+        self.misses = 0
+        self.judging = True  # off while a deck is being repaired
 
     def deal(self, base: Game | bytes, history: list[Event], own: list[Action], hand: list[Card] | None,
              pinned: set[Card], until: float | None = None, deck: list[Card] | None = None,
@@ -173,12 +196,23 @@ class Shadow:
                 self.failed = "time"
                 return None
             try:
-                return self._replay(base, deck, spare, history, own, hand, pinned)
+                self.judging = False
+                world = self._replay(base, deck, spare, history, own, hand, pinned)
             except _Restart:
                 continue
             except (IllegalAction, DeckError, AssertionError, IndexError, KeyError, ValueError) as err:
                 self.failed = f"{type(err).__name__}: {err}"
                 return None
+            if self.model is None:
+                return world
+            try:  # the repairs done without the model (it would be asked again at every restart): judge once
+                self.judging = True
+                return self._replay(base, list(deck), [list(d) for d in spare], history, own, hand, pinned)
+            except (_Restart, IllegalAction, DeckError, AssertionError, IndexError, KeyError, ValueError):
+                world.misses = UNJUDGED
+                return world
+            finally:
+                self.judging = True
         self.failed = "repairs"
         return None
 
@@ -193,11 +227,12 @@ class Shadow:
         real = [e for e in history if e.kind not in TABLE_KINDS]
         own_left = world.own_left + list(own[world.own_used:])
         self._decks, self._given, self._used = [world.deck, *world.spare], None, world.used
+        self.misses = world.misses
         try:
             at = self._run(world.game, world.deck, real, world.at, own_left, hand, pinned)
         except (_Restart, IllegalAction, DeckError, AssertionError, IndexError, KeyError, ValueError):
             return None
-        world.at, world.own_used, world.own_left = at, len(own), own_left
+        world.at, world.own_used, world.own_left, world.misses = at, len(own), own_left, self.misses
         return world
 
     def _swap(self, deck: list[Card], a: Card, b: Card) -> None:
@@ -214,13 +249,14 @@ class Shadow:
         game: Game = pickle.loads(base)
         self._decks = [deck, *spare]
         self._given = GivenDecks(self._decks)
+        self.misses = 0
         produced = game.start_deal(self._given)
         real = [e for e in history if e.kind not in TABLE_KINDS]
         at = self._match(deck, real, 0, produced, game)
         own_left = list(own)
         at = self._run(game, deck, real, at, own_left, hand, pinned)
-        game._source = ShuffledDecks(self.cls.deck_size, self.rng.randrange(1 << 62))  # redeals to come: unknown
-        return World(deck, spare, game, at, len(own), own_left, self._given.used)
+        game._source = _Redeals(self.cls.deck_size, self.rng.randrange(1 << 62))  # redeals to come: unknown
+        return World(deck, spare, game, at, len(own), own_left, self._given.used, self.misses)
 
     def _run(self, game: Game, deck: list[Card], real: list[Event], at: int, own_left: list[Action],
              hand: list[Card] | None, pinned: set[Card]) -> int:
@@ -237,6 +273,8 @@ class Shadow:
                 raise ValueError(f"cannot replay {event.kind}")
             seat = event.seat
             assert seat is not None
+            if self.judging and seat != self.seat and event.kind in self.modelled:
+                action = self._judge(game, seat, event, action, future)
             try:
                 produced = game.apply(seat, action)
             except IllegalAction:
@@ -277,6 +315,29 @@ class Shadow:
                 self._swap(deck, diff[0], diff[1])
             at += 1
         return at
+
+    def _judge(self, game: Game, seat: int, event: Event, action: Action,
+               future: dict[int, set[Card]]) -> Action:
+        """Would the rule-bot model have done this in this world?  A miss lowers the world's weight.
+
+        Why: an imagined deal that only obeys the rules treats a knock as if any hand could knock; the
+        seats' own choices say more about their cards (a seat that knocked holds trumps).  A hidden
+        part (which cards were bought away) is the model's own choice where it has the public shape."""
+        legal = game.legal_actions(seat)
+        if len(legal) < 2:
+            return action
+        guess = self.model.choose(game.view(seat), legal) if self.model is not None else None
+        hidden = isinstance(self.actions.get(event.kind), tuple) and self.actions[event.kind][0] == HIDDEN
+        if hidden:
+            keep = future.get(seat, set())
+            if guess is not None and guess.verb == action.verb and len(guess.args) == len(action.args) \
+                    and not any(c in keep for c in guess.args):
+                return guess
+            self.misses += 1
+            return action
+        if guess != action:
+            self.misses += 1
+        return action
 
     def _repair_trump(self, deck: list[Card], game: Game | None, want: Event) -> None:
         """A face-down trump card of another suit than the event names (Стуколка's shlejf, R51): swap a
@@ -336,6 +397,40 @@ class Shadow:
         elsewhere = [c for c in deck if c not in hand and (c not in pinned or c in mine) and c.suit not in suits]
         if offending and elsewhere:
             self._swap(deck, self.rng.choice(offending), self.rng.choice(elsewhere))
+
+
+class _Redeals:
+    """The redeal decks of an imagined deal: unknown, so shuffled from a seed when one is needed.
+
+    Why not ``ShuffledDecks``: its Mersenne Twister state is most of a pickled world, and a world is
+    copied for every action weighed."""
+
+    def __init__(self, size: int, seed: int):
+        self.size, self.seed = size, seed
+
+    def next_deck(self) -> list[Card]:
+        from engine.cards import deck
+
+        cards = deck(self.size)
+        random.Random(self.seed).shuffle(cards)
+        self.seed += 1
+        return cards
+
+
+def _lean(game: Game) -> Game:
+    """Our copy of a session without the logs of its past deals (the engine reads only the last one's):
+    smaller, so every copy of it is cheaper."""
+    game.deals = game.deals[-1:]
+    return game
+
+
+def _model(game: str) -> Bot | None:
+    """The rule bot that stands for the other seats when judging imagined deals (``MODELLED``)."""
+    if game not in MODELLED:
+        return None
+    from engine.bots import make_bot
+
+    return make_bot(game, "rule", 0)
 
 
 def _deck_of(cls: type[Game]) -> list[Card]:
@@ -431,6 +526,7 @@ class SearchBot(Bot):
                 return None
             events, own = record
             shadow = Shadow(self.game, seat, self.rng)
+            shadow.model, shadow.modelled = None, frozenset()  # a past deal's state only: no weights needed
             pinned = self._pinned(events, own, [])
             kept = self.worlds if self.worlds_deal == self.base_deal else []
             self.worlds = []
@@ -443,7 +539,7 @@ class SearchBot(Bot):
                     break
             else:
                 return None  # tried again at the next decision
-            self.base, self.base_deal = world.game, self.base_deal + 1
+            self.base, self.base_deal = _lean(world.game), self.base_deal + 1
             for old in [d for d in self.done if d < self.base_deal]:
                 del self.done[old]
         return self.base
@@ -475,7 +571,9 @@ class SearchBot(Bot):
         if not self.events or self.deal_seen != view["deal_no"]:
             return None
         started = time.perf_counter()
-        until = None if self.iterations is not None else started + (self.budget or 0)
+        until = started + self.budget if self.budget is not None else None
+        if until is None and self.iterations is None:
+            until = started  # neither limit: one world at the least is tried
         base = self._session(view, seat, until)
         if base is None:
             return None
@@ -484,16 +582,16 @@ class SearchBot(Bot):
         pinned = self._pinned(self.events, self.own, hand or [])
         shadow = Shadow(self.game, seat, self.rng)
         rows: list[dict[Action, float]] = []
+        weights: list[float] = []  # each world's (``World.weight``): how well it explains the others' choices
         packed = pickle.dumps(base, pickle.HIGHEST_PROTOCOL)
         kept = self.worlds if self.worlds_deal == view["deal_no"] else []
         self.worlds, self.worlds_deal = [], view["deal_no"]
         tries = 0
         while True:
             tries += 1
-            if self.iterations is not None:
-                if len(rows) >= self.iterations or tries > self.iterations * 4:
-                    break
-            elif time.perf_counter() > until or tries > 10_000:  # type: ignore[operator]
+            if self.iterations is not None and (len(rows) >= self.iterations or tries > self.iterations * 4):
+                break
+            if until is not None and (time.perf_counter() > until or tries > 10_000):
                 break
             world = None
             if kept:  # a world of an earlier decision: carried on, else its deck repaired
@@ -527,6 +625,7 @@ class SearchBot(Bot):
                 row[action] = self._playout(frozen, seat, action, seed)
             if row:
                 rows.append(row)
+                weights.append(world.weight)
         self.worlds.extend(kept)  # not reached this time: still worth carrying on
         self.samples += len(rows)
         if not rows:
@@ -538,17 +637,20 @@ class SearchBot(Bot):
             if action == anchor:
                 continue
             if anchor is None:
-                values = [r[action] for r in rows if action in r]
-                score = sum(values) / len(values) if values else -math.inf
+                values = [(w, r[action]) for w, r in zip(weights, rows) if action in r]
+                total = sum(w for w, _ in values)
+                score = sum(w * v for w, v in values) / total if values else -math.inf
                 if best is None or score > best_score:
                     best, best_score = action, score
                 continue
-            diffs = [r[action] - r[anchor] for r in rows if action in r and anchor in r]
-            if len(diffs) < 2:
+            pairs = [(w, r[action] - r[anchor]) for w, r in zip(weights, rows) if action in r and anchor in r]
+            total = sum(w for w, _ in pairs)
+            n_eff = total * total / max(1e-300, sum(w * w for w, _ in pairs))  # Kish's effective size
+            if len(pairs) < 2 or n_eff < MIN_EFFECTIVE:
                 continue
-            mean = sum(diffs) / len(diffs)
-            spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs))
-            score = mean - MARGIN * spread
+            mean = sum(w * d for w, d in pairs) / total
+            var = sum(w * (d - mean) ** 2 for w, d in pairs) / total * n_eff / (n_eff - 1)
+            score = mean - MARGIN * math.sqrt(var / n_eff)
             if score > best_score:
                 best, best_score = action, score
         return best

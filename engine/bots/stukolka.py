@@ -39,6 +39,10 @@ BUY_PAT = Action("buy")
 IN = ("knock", "golets", "dark", "razrez", "compelled", "shlejf")
 
 
+_DOWN = {suit: [(rank, Card.of(rank, suit)) for rank in range(14, 1, -1)] for suit in Suit}
+"""Each suit's cards from the ace down (``_all_chances`` walks them for every decision)."""
+
+
 class Situation:
     """What the seat knows at this moment: its cards, the trump, the unseen cards and the opposition."""
 
@@ -74,14 +78,15 @@ class Situation:
         """``chance`` of every card of the deck at once: counts of higher unseen cards per suit."""
         above = {suit: [0] * 16 for suit in Suit}
         for card in self.unseen:
-            above[card.suit][card.rank] += 1
+            above[card >> 4][card & 15] += 1  # Card is an int: suit * 16 + rank (engine.cards)
         plain = 0.8 * (1 - self.trump_risk) ** self.opponents
         out: dict[Card, float] = {}
         for suit, counts in above.items():
             higher = 0
-            for rank in range(14, 1, -1):
+            trump = suit == self.trump
+            for rank, card in _DOWN[suit]:
                 clear = (1 - self.share) ** higher
-                out[Card.of(rank, suit)] = clear if suit == self.trump else plain * clear
+                out[card] = clear if trump else plain * clear
                 higher += counts[rank]
         return out
 

@@ -172,8 +172,7 @@ def run(case: Case, deals: int, rule: str, seed: int, others: str = "random", bu
         if rule == "search":
             from engine.bots.search import SearchBot
 
-            bots[seat] = SearchBot(case.game, seeds[seat], budget=None if iterations else budget,
-                                   iterations=iterations)
+            bots[seat] = SearchBot(case.game, seeds[seat], budget=budget, iterations=iterations)
             bots[seat].times = result.times  # its decisions with a choice, timed by the bot itself
             searchers.append(bots[seat])
             ours = {seat}
@@ -234,6 +233,8 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=0.1, help="--search: seconds per move (0.1)")
     parser.add_argument("--iterations", type=int,
                         help="--search: N imagined worlds per move instead of a time budget (runs repeat exactly)")
+    parser.add_argument("--cap", action="store_true",
+                        help="--search with --iterations: the --budget seconds cap each move too")
     parser.add_argument("--workers", type=int, default=1, choices=(1, 2),
                         help="--search: processes (2 at most: the machine's two cores are shared)")
     args = parser.parse_args()
@@ -305,6 +306,8 @@ def search_main(args: argparse.Namespace, deals: int) -> None:
     from multiprocessing import get_context
 
     budget = f"{args.iterations} worlds" if args.iterations else f"{args.budget} s"
+    if args.iterations and args.cap:
+        budget += f" or {args.budget} s"
     print(f"search bot ({budget}/move) vs the rule bot in its seat, rule bots around; "
           f"{deals} deals per line; money in kopecks per deal, ± = 95% CI")
     print(f"{'game':<12} {'search/deal':>17} {'rule/deal':>17} {'difference':>17} {'moves':>7}"
@@ -316,7 +319,8 @@ def search_main(args: argparse.Namespace, deals: int) -> None:
             continue
         t0 = time.perf_counter()
         chunks = max(1, -(-deals // CHUNK)) if pool else 1
-        jobs = [(case.label, -(-deals // chunks), args.seed * 1000 + k, args.budget, args.iterations)
+        budget = args.budget if not args.iterations or args.cap else None
+        jobs = [(case.label, -(-deals // chunks), args.seed * 1000 + k, budget, args.iterations)
                 for k in range(chunks)]
         outcomes = pool.map(search_chunk, jobs, chunksize=1) if pool else [search_chunk(jobs[0])]
         searched, ruled = Result(), Result()
