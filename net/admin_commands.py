@@ -435,9 +435,11 @@ class AdminCommands:
             if session.closed:
                 continue
             message = line(session.lang)
-            app, member = session.app, session.member
+            app, member, door = session.app, session.member, getattr(session, "door", None)
             if app is not None:
                 app.call_later(app.announce, message)  # a log line (tui.app.ClubApp.announce)
+            elif door is not None:
+                door.announce(message)  # a log line in the hall door (net.halldoor)
             elif member is not None:
                 member.say_note(message)
             elif getattr(session, "text", None) is not None:
@@ -554,7 +556,7 @@ def admin_keys(config: Any, store: Any) -> frozenset[str]:
 def _back_to_hall(app: Any, table_id: int) -> None:
     table = getattr(app.screen, "table", None)
     if table is not None and getattr(table, "id", None) == table_id and table_id not in app.club.tables:
-        app.show_hall()
+        getattr(app, "back_to_hall", app.show_hall)()
 
 
 def _ban_json(ban: Ban) -> dict[str, Any]:

@@ -214,6 +214,11 @@ class SuknoServer:
             accounts = StoreAccounts(store, config.grant, reserved=config.admins)
         self.accounts = accounts
         self._player_app = player_app or _club_app
+        from net.halldoor import make_board
+
+        self.hall_doors = player_app is None
+        """People in the hall get a light door, not an App (issue 16); a test's own player App keeps the hall."""
+        self.hall_board = make_board(club)
         # SpectatorApp leaves its own bottom two rows empty for the watcher's note and command line.
         self.hubs = Hubs(spectator_app or self._spectator_app, config.buckets,
                          buffer_limit=config.buffer_limit, reserve_rows=0)

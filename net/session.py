@@ -72,7 +72,8 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.name: str | None = None
         self.guest = False
         self.app: Any = None
-        self.driver: Any = None
+        self._early = bytearray()  # keys typed while one step ends and the next starts (``push_early``)
+        self._driver: Any = None
         self.member: Member | None = None
         self.closed = False
         """Ending: no more input is taken (the client left, sent EOF, or is being shown out)."""
@@ -95,6 +96,8 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.text: Any = None  # the text mode's channel (net.textmode), while it runs
         self.prefs: Any = None  # the person's settings (tui.text.prefs), once his name is known
         self.bot: Any = None  # a ``net.botproto.BotLink`` when the command is ``bot`` (no pty)
+        self.door: Any = None  # a ``net.halldoor.HallDoor`` while he is in the hall without an App
+        self._holds = 0  # club.enter calls made to carry him from one step to the next (``hold``)
 
     # -- asyncssh callbacks ---------------------------------------------------------------
 
@@ -153,15 +156,48 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.last_input = time.monotonic()
         if self.driver is not None:
             self.driver.feed(data)
+        elif self.door is not None:
+            self.door.feed(data)
         elif self.member is not None:
             self.member.feed(data)
         elif self.text is not None:
             self.text.feed(data)
+        else:
+            self.push_early(data)
+
+    # -- keys between two steps ------------------------------------------------------------
+
+    @property
+    def driver(self) -> Any:
+        return self._driver
+
+    @driver.setter
+    def driver(self, driver: Any) -> None:
+        """The App's driver is made: the keys typed since the last step go to it first."""
+        self._driver = driver
+        if driver is not None and self._early:
+            asyncio.get_running_loop().call_soon(self._early_to_driver, driver)  # once it is built
+
+    def _early_to_driver(self, driver: Any) -> None:
+        if self._driver is driver and self._early:
+            driver.feed(self.take_early())  # it keeps them until its first frame
+
+    def push_early(self, data: bytes) -> None:
+        """Keys for the next step (``sit 1⏎start⏎`` typed at once: ``start`` is the table's), 64 KB at most."""
+        room = self.server.config.input_burst - len(self._early)
+        if room > 0:
+            self._early += data[:room]
+
+    def take_early(self) -> bytes:
+        data, self._early = bytes(self._early), bytearray()
+        return data
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self.cols, self.rows = max(1, width or 1), max(1, height or 1)
         if self.driver is not None:
             self.driver.resize(*self.app_size())
+        elif self.door is not None:
+            self.door.resized()
         elif self.member is not None and self.watching is not None:
             self._start_rewatch()
         elif self.text is not None:
@@ -229,6 +265,8 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def _resumed(self) -> None:
         if self.driver is not None:
             self.driver.resume()
+        elif self.door is not None:
+            self.door.resume()
         elif self.member is not None and self.member.hub is not None:
             self.member.hub.check_stale()
         elif self.text is not None:
@@ -272,6 +310,7 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._leave_screen()
             self.finish(1, text(self.lang, "failed"))
         finally:
+            self.release_hold()
             self._cleanup()
 
     async def _serve(self) -> None:
@@ -306,8 +345,13 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             kind, arg = step
             if kind == "text":
                 step = await self._run_text(arg)
+            elif kind in ("hall", "door"):
+                step = await self._run_hall(door=kind == "door")
+            elif kind == "app":
+                step = await self._run_app(arg)
             else:
-                step = await (self._run_app() if kind == "hall" else self._watch(int(arg)))
+                step = await self._watch(int(arg))
+        self.release_hold()
         self.finish(0, self._farewell)
 
     def _first_step(self) -> tuple[str, Any]:
@@ -324,10 +368,60 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return ("watch", int(match.group(1)))
         return ("hall", None)
 
-    async def _run_app(self) -> tuple[str, Any] | None:
+    async def _run_hall(self, door: bool = False) -> tuple[str, Any] | None:
+        """The hall: a light door (``net.halldoor``) for a known person; his App for a new key, and for one
+        who comes back to his seat (the App shows his table), unless ``door`` (he has just left its screen)."""
+        server = self.server
+        seated = server.club.where(self.name) is not None if self.name is not None else False
+        if not server.hall_doors or self.name is None or (seated and not door):
+            return await self._run_app()
+        from net.admin import admin_runner
+        from net.halldoor import HallDoor
+        from net.keyring import KeyRing
+
+        self._next = None
+        self.door = HallDoor(self, server.hall_board, admin=admin_runner(self), keys=KeyRing(self))
+        try:
+            step = await self.door.run()
+        finally:
+            self.door = None
+        if self.closed:
+            return None
+        if step is None:
+            self._leave_screen()
+        return step
+
+    def hold(self) -> None:
+        """Keep him counted in the club while one step ends and the next starts (no leave, no stand-in)."""
+        if self.name is not None:
+            self.server.club.enter(self.name, guest=self.guest)
+            self._holds += 1
+
+    def release_hold(self) -> None:
+        """The next step counts him itself now."""
+        while self._holds > 0:
+            self._holds -= 1
+            if self.name is not None:
+                self.server.club.leave(self.name, now=time.monotonic())
+
+    def on_hall(self) -> None:
+        """His App is back in the hall (or a new key just chose his name): a door from now on."""
+        app = self.app
+        if self.closed or app is None or not self.server.hall_doors:
+            return
+        if getattr(app, "_entered", False):
+            self.hold()
+        self._next = ("door", None)
+        app.exit()
+
+    async def _run_app(self, first_line: str | None = None) -> tuple[str, Any] | None:
         """Run the player's own App until it ends; what to do next (watch a table, or nothing)."""
         self._next = None
         app = self.server.make_player_app(self)
+        if first_line and hasattr(app, "first_line"):
+            app.first_line = first_line
+        if self.server.hall_doors and hasattr(app, "on_hall"):
+            app.on_hall = self.on_hall
         attach(app, self)
         self.app = app
         failure: Exception | None = None
@@ -361,7 +455,10 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._next = None
         self.text = TextChannel(self, first=first, prefs=self.prefs)
         try:
-            await self.text.run()
+            run = asyncio.ensure_future(self.text.run())
+            await asyncio.sleep(0)  # its club.start counted him: the step before may let go
+            self.release_hold()
+            await run
         finally:
             self.text = None
         return None if self.closed else self._next
@@ -402,6 +499,9 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._next = ("text", "")
             self.app.exit()
             return True
+        if mode == "text" and self.door is not None:
+            self.door.finish(("text", ""))
+            return True
         return False
 
     def _left_club(self, app: Any) -> None:
@@ -434,6 +534,8 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._next = ("watch", table_id)
         if self.app is not None:
             self.app.exit()
+        if self.door is not None:
+            self.door.finish(("watch", table_id))
 
     def _leave_screen(self) -> None:
         self.send(b"\x1b[0m\x1b[?25h\x1b[?7h\x1b[?2004l\x1b[?1049l")
@@ -449,6 +551,8 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.bot.end()
         if self.app is not None:
             self._exit_app()
+        if self.door is not None:
+            self.door.finish(None)
         if self.text is not None:
             self.text.finish()
         self._end_watch(None)
@@ -471,11 +575,12 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             loop = asyncio.get_running_loop()
             deadline = loop.time() + START_TURN
             try:
-                while not run.done() and not _app_ready(app) and loop.time() < deadline:
+                while not run.done() and not _app_ready(app, self._holds > 0) and loop.time() < deadline:
                     await asyncio.sleep(0.005)
             except asyncio.CancelledError:
                 run.cancel()
                 raise
+            self.release_hold()  # the App counts him now
         finally:
             starts.release()
         await run
@@ -534,6 +639,9 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.app is not None:
             self._next = None
             self._exit_app()
+        if self.door is not None:
+            self._next = None
+            self.door.finish(None)
         if self.text is not None:
             self._next = None
             self.text.finish()
@@ -548,10 +656,11 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._cleanup()
 
 
-def _app_ready(app: Any) -> bool:
-    """The App has mounted its first screen (Textual's exit is safe; the next App may start)."""
+def _app_ready(app: Any, entered: bool = False) -> bool:
+    """The App has mounted its first screen (Textual's exit is safe; the next App may start);
+    with ``entered``, it has also counted him in the club (a hold may be let go)."""
     try:
-        return bool(app._is_mounted and app.screen.is_mounted)
+        return bool(app._is_mounted and app.screen.is_mounted) and (not entered or getattr(app, "_entered", True))
     except Exception:  # no screen at all: nothing to wait for
         return True
 

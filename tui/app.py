@@ -115,6 +115,10 @@ class ClubApp(App):
         self._inbox_off: Callable[[], None] | None = None
         self._inbox_seq = 0
         self.keys = keys  # ``key add|link|list|remove`` (net.keyring); None: no keys here
+        self.on_hall: Callable[[], None] | None = None
+        """Set by net: he is in the hall again (or has just chosen his name); net's hall door takes over."""
+        self.first_line: str | None = None
+        """A line the hall screen runs once it is up (net: a command the hall door gave to this App)."""
 
     def on_mount(self) -> None:
         if self.player is None:
@@ -124,6 +128,9 @@ class ClubApp(App):
 
     def enter_club(self) -> None:
         assert self.player is not None
+        if self.on_hall is not None and self.first_line is None and self.club.where(self.player) is None:
+            self.on_hall()  # a new name, not seated: the hall door (net.halldoor) counts him in
+            return
         self.club.enter(self.player, self.guest, now=self.clock())
         self._entered = True
         app = self
@@ -166,6 +173,12 @@ class ClubApp(App):
             if self.player in table.spectators:
                 self.club.unwatch(self.player, table.id)
             self.pop_screen()
+
+    def back_to_hall(self) -> None:
+        """``leave``/``stand`` at a table: the hall screen, or net's hall door when net gave one."""
+        self.show_hall()
+        if self.on_hall is not None:
+            self.on_hall()
 
     def watch(self, table_id: int) -> None:
         table = self.club.table(table_id)  # no such table: the club's refusal

@@ -99,20 +99,24 @@ async def test_no_app_outlives_its_session(tmp_path):
 
 @pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_player_who_stops_reading_is_repainted_when_he_reads_again(tmp_path):
-    """A player's own App stops sending while he does not read, and sends the whole screen after."""
+    """A seated player's own App stops sending while he does not read, and sends the whole screen after."""
     config = make_config(tmp_path / "data", buffer_limit=4096, chat_burst=100)  # a talker past the chat limit
     async with running(config) as server:
         talker = await register(server.port, "Talker")
         slow = await register(server.port, "Slow", window=1024)
+        for who in (talker, slow):
+            who.line("sit 1")
+            await who.wait("Table 1 · ")
         session = next(s for s in server.sessions if s.name == "Slow")
+        await until(lambda: session.driver is not None, what="the slow player's App")
         slow.chan.pause_reading()
         for i in range(30):
-            talker.line(f"say hall line {i:02d} " + "y" * 30)
-            await talker.wait(f"hall line {i:02d}")
+            talker.line(f"say table line {i:02d} " + "y" * 30)
+            await talker.wait(f"table line {i:02d}")
         await until(lambda: session.driver is not None and session.driver._stale, what="the slow player's frames dropped")
         assert session.buffered() < 4096 + 64 * 1024, "frames were queued for a client that does not read"
         slow.chan.resume_reading()
-        await slow.wait("hall line 29")
+        await slow.wait("table line 29")
         await until(lambda: not session.driver._stale, what="repainted")
         for c in (talker, slow):
             await c.close()

@@ -30,6 +30,7 @@ def _config(data):
 
 
 async def test_a_player_typing_16000_letters_does_not_stall_another(tmp_path):
+    """In the hall (a door, no App: issue 16) the line stops at its bound and Boris is answered meanwhile."""
     async with running(_config(tmp_path / "data")) as server:
         anna = await register(server.port, "Anna")
         boris = await register(server.port, "Boris")
@@ -38,11 +39,35 @@ async def test_a_player_typing_16000_letters_does_not_stall_another(tmp_path):
         await boris.wait("The hall of the club")  # answered during the flood
         await anna.wait("The line is full")
         session = next(s for s in server.sessions if s.name == "Anna")
+        assert session.door is not None and session.app is None  # the hall needs no App
+        await until(lambda: len(session.door.editor.text) == COMMAND_MAX, what="the line at its bound")
+        assert session.door.editor.text.startswith("say aaa")
+        anna.line("")  # Enter: her line is said, cut at the bound, and she is still served
+        await anna.wait("Anna says:")
+        boris.line("who")
+        await boris.wait("Anna")
+        for c in (anna, boris):
+            await c.close()
+
+
+async def test_a_seated_player_typing_16000_letters_does_not_stall_another(tmp_path):
+    """At a table (his own App) the letters are paced and dropped over the event rate; Boris is answered."""
+    async with running(_config(tmp_path / "data")) as server:
+        anna = await register(server.port, "Anna")
+        boris = await register(server.port, "Boris")
+        anna.line("sit 1")
+        await anna.wait("Table 1 · ")
+        session = next(s for s in server.sessions if s.name == "Anna")
+        await until(lambda: session.driver is not None, what="Anna's App at the table")
+        anna.type("say " + "a" * FLOOD)
+        boris.line("look")
+        await boris.wait("The hall of the club")  # answered during the flood
+        await anna.wait("The line is full")
         await until(lambda: not session.driver._queue and not session.driver._pending, what="the flood drained")
         assert session.driver.dropped > 0  # over the event rate: dropped, not queued
         line = session.app.screen.cmdline
         assert len(line.value) == COMMAND_MAX and line.value.startswith("say aaa")
-        anna.line("")  # Enter: her line is said, cut at the bound, and she is still served
+        anna.line("")
         await anna.wait("Anna says:")
         boris.line("who")
         await boris.wait("Anna")

@@ -178,12 +178,12 @@ class ClubScreen(Screen):
                 return
             app.club.stand(app.player, table.id)
             self.say_line(self.t("cmd.stood", id=table.id))
-            app.show_hall()
+            getattr(app, "back_to_hall", app.show_hall)()
         elif verb == "leave":
             if self.table_here() is None:
                 self.error(self.t("cmd.already_hall"))
             else:
-                app.show_hall()
+                getattr(app, "back_to_hall", app.show_hall)()
         elif verb == "help":
             self.show_help(args[0] if args else "")
         elif verb == "rules":

@@ -48,6 +48,9 @@ class HallScreen(ClubScreen):
         self._seq = self.club_app.club.last_seq
         self.relang()
         self.describe()
+        line, self.club_app.first_line = getattr(self.club_app, "first_line", None), None
+        if line:  # a command net's hall door handed to this App (a replay)
+            self.run_line(line)
 
     def relang(self) -> None:
         self.cmdline.placeholder = ""

@@ -1,0 +1,479 @@
+"""A person in the hall without a Textual App: the hall door (issue 16).
+
+Every hall person once ran a whole ``ClubApp``, and each chat line, arrival or
+seat change was drawn by every App on the one loop (100 people: p99 1.5 s for a
+chat line).  A door is the hall screen without an App: the shared rows come
+from the :class:`net.hallview.HallBoard` (drawn once per width, language and
+ASCII), his own rows (header, his answers in the log, hint, command line) are
+his, and only the rows that changed since his last frame are sent.
+
+The commands are the hall screen's own: ``HallDoor`` borrows the handlers of
+``tui.screens.base.ClubScreen`` and ``tui.screens.hall.HallScreen`` (the same
+functions, the same answers in both languages); what needs a screen of its own
+(sitting at a table, a replay) ends the door and the session runs the person's
+App, which comes back to a door when he is in the hall again (``ClubApp.on_hall``).
+
+A reader who stops reading is skipped (the board's frames cost him nothing)
+and gets his whole screen when his buffers drain.  Two people of the same
+size, language and own lines see the same screen cell for cell.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from typing import TYPE_CHECKING, Any, Callable
+
+from rich.cells import cell_len
+from rich.text import Text
+
+from engine.game import Event
+from net.hallview import CARET, HEADER, HINT, LINE, TITLE, HallBoard, render_row, wrap_rows
+from net.lineedit import LineEditor
+from tui import commands
+from tui.i18n import money, tr
+from tui.screens.base import ClubScreen, table_lines
+from tui.screens.hall import HallScreen
+from tui.widgets.log import KEEP
+
+if TYPE_CHECKING:
+    from net.session import Session
+
+log = logging.getLogger("sukno.hall")
+
+ENTER_HALL_MODE = "\x1b[?1049h\x1b[?2004h\x1b[?7l\x1b[?25h\x1b[0m\x1b[H\x1b[2J"
+"""Alternate screen, bracketed paste, no line wrap, the cursor shown (screen readers follow it: issue 17)."""
+APP_VERBS = frozenset({"replay"})
+"""Verbs whose answer is a screen of its own: the person's App runs them."""
+
+
+def event_text(event: Event, lang: str) -> str:
+    """A hall event's line in the log as everyone sees it (who sees it: ``HallDoor.shows``)."""
+    data = event.data
+    name = data.get("name", "")
+    if event.kind in ("enter", "leave"):
+        return tr(lang, f"hall.{event.kind}", name=name)
+    if event.kind == "say":
+        return tr(lang, "hall.say", name=name, text=data.get("text", ""))
+    if event.kind in ("away", "back"):
+        note = data.get("text", "")
+        return tr(lang, "hall.away_note" if note else f"hall.{event.kind}", name=name, text=note)
+    if event.kind == "table_open":
+        return tr(lang, "hall.table_open", table=data.get("table"), game=data.get("game"))
+    return ""
+
+
+class _Face:
+    """What the hall's command handlers ask of ``app`` (``ClubApp``'s shape), for one door."""
+
+    def __init__(self, door: HallDoor) -> None:
+        self._door = door
+
+    @property
+    def club(self) -> Any:
+        return self._door.session.server.club
+
+    @property
+    def player(self) -> str | None:
+        return self._door.session.name
+
+    @property
+    def lang(self) -> str:
+        return self._door.lang
+
+    @property
+    def ascii(self) -> bool:
+        return self._door.session.ascii
+
+    @property
+    def guest(self) -> bool:
+        return self._door.session.guest
+
+    @property
+    def prefs(self) -> Any:
+        return self._door.prefs
+
+    @property
+    def admin(self) -> Any:
+        return self._door.admin
+
+    @property
+    def keys(self) -> Any:
+        return self._door.keys
+
+    def clock(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def on_mode(self, mode: str) -> bool:
+        return self._door.session.switch_mode(mode)
+
+    def set_lang(self, lang: str) -> None:
+        self._door.relang(lang)
+
+    def watch(self, table_id: int) -> None:
+        door = self._door
+        table = self.club.table(table_id)  # no such table: the club's refusal
+        if door.session.name not in table.spectators:
+            table.check_watch(door.session.name or "")  # a private table, or none watch (issue 20)
+        door.session.on_watch(table_id)
+
+    def show_table(self, table_id: int) -> None:
+        self._door.finish(("app", None))  # his seat is kept; his App draws the table
+
+    def show_hall(self) -> None:
+        pass  # he is in the hall
+
+    back_to_hall = show_hall
+
+    def exit(self) -> None:
+        self._door.finish(None)
+
+    def notify(self, line: str, **_kw: Any) -> None:
+        self._door.say_line(line)
+
+
+class HallDoor:
+    """One person in the hall: his rows, his line, the hall's commands; no App."""
+
+    # The hall screen's own command handlers, with this door as their screen.
+    run_line = ClubScreen.run_line
+    handle_club = ClubScreen.handle_club
+    sit_or_watch = ClubScreen.sit_or_watch
+    sit_bot = ClubScreen.sit_bot
+    show_help = ClubScreen.show_help
+    show_rules = ClubScreen.show_rules
+    explain = ClubScreen.explain
+    error = ClubScreen.error
+    t = ClubScreen.t
+    describe = HallScreen.describe
+
+    def __init__(self, session: Session, board: HallBoard, *, admin: Any = None, keys: Any = None) -> None:
+        self.session = session
+        self.board = board
+        self.lang = session.lang
+        self.prefs = session.prefs
+        self.admin = admin
+        self.keys = keys
+        self.club_app = _Face(self)
+        self.editor = LineEditor()
+        self.items: deque[tuple[int, Event] | Text] = deque(maxlen=KEEP)
+        self.seq = 0
+        self.stale = False
+        self.done: asyncio.Future[tuple[str, Any] | None] = asyncio.get_running_loop().create_future()
+        self._sent: list[str] = []
+        self._size = (0, 0)
+        self._own_rows: dict[int, list[str]] = {}
+        self._hint_text = ""
+        self._hint_row = ""
+        self._hint_key: tuple[str, int] = ("", 0)
+        self._header_key: tuple[Any, ...] = ()
+        self._header_row = ""
+        self._balance: int | None = None
+        self._line_key: tuple[Any, ...] = ()
+        self._line_row = ""
+        self._caret_x = 1
+        self._inbox_seq = 0
+        self._inbox_off: Callable[[], None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._entered = False
+
+    # -- life ----------------------------------------------------------------------------
+
+    async def run(self, first: str | None = None) -> tuple[str, Any] | None:
+        """Until he leaves the hall: the session's next step (``("watch", N)``, ``("app", line)``…) or None."""
+        session, club = self.session, self.session.server.club
+        name = session.name
+        assert name is not None
+        club.enter(name, session.guest, now=asyncio.get_running_loop().time())
+        self._entered = True
+        session.release_hold()  # counted by this door now: the step before may let go
+        inbox = club.social.inbox(name)
+        self._inbox_seq = inbox.last_seq
+        self._inbox_off = inbox.subscribe(lambda _events: self._inbox_news())
+        self.seq = club.last_seq
+        self.board.add(self)
+        try:
+            self.describe()
+            self.hint(self.t("hall.hint"))
+            session.send(ENTER_HALL_MODE.encode())
+            self._sent = []
+            self.paint()
+            if first:
+                self.run_line(first)
+                self.paint()
+            early = session.take_early()
+            if early:
+                self.feed(early)
+            return await self.done
+        finally:
+            self.board.remove(self)
+            if self._inbox_off is not None:
+                self._inbox_off()
+            for task in list(self._tasks):
+                task.cancel()
+            if self._entered:
+                self._entered = False
+                club.leave(name, now=asyncio.get_running_loop().time())
+
+    def finish(self, step: tuple[str, Any] | None) -> None:
+        if not self.done.done():
+            if step is not None and step[0] in ("app", "text"):
+                self.session.hold()  # counted in the club while the next step starts: no leave, no stand-in
+            self.done.set_result(step)
+
+    # -- what the handlers call (the screen's shape) -----------------------------------------
+
+    def say_line(self, text: str | Text, style: str = "") -> None:
+        self.items.append(text if isinstance(text, Text) else Text(str(text), style=style))
+
+    def echo(self, line: str) -> None:
+        self.say_line(Text("> " + line, style="dim"))
+
+    def hint(self, text: str) -> None:
+        self._hint_text = text
+
+    def table_here(self) -> None:
+        return None
+
+    def handle_here(self, command: commands.Command) -> bool:
+        if command.verb in APP_VERBS:
+            self.finish(("app", command.word + (" " + command.rest if command.rest else "")))
+            return True
+        return HallScreen.handle_here(self, command)  # type: ignore[arg-type]
+
+    def run_worker(self, work: Any, **_kw: Any) -> None:
+        """``admin …`` waits in a task; its answer is painted when it comes."""
+        async def run() -> None:
+            await work
+            self.paint()
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def relang(self, lang: str) -> None:
+        self.lang = lang
+        self.session.lang = lang
+        self._own_rows.clear()
+        self._header_key = ()
+        self.hint(self.t("hall.hint"))
+
+    def announce(self, line: str) -> None:
+        """The house's words (admin ``say``, a shutdown): a line in his log."""
+        self.say_line(Text(line, style="bold yellow"))
+        self.paint()
+
+    # -- input ----------------------------------------------------------------------------
+
+    def feed(self, data: bytes) -> None:
+        if self.done.done():  # his next step (his App) takes these keys
+            self.session.push_early(data)
+            return
+        keys = self.editor.feed(data)
+        for i, line in enumerate(keys.lines):
+            if self.done.done():
+                rest = "".join(x + "\r" for x in keys.lines[i:]) + self.editor.text
+                self.session.push_early(rest.encode("utf-8"))
+                return
+            self.hint(self.t("hall.hint"))
+            if line.strip():
+                self.run_line(line)
+        if self.done.done():
+            self.session.push_early(self.editor.text.encode("utf-8"))
+            return
+        if keys.too_long:
+            self.error(self.t("cmd.too_long", limit=self.editor.limit))
+        if keys.complete:
+            self._complete()
+        if keys.help:
+            self.run_line("help")
+        if keys.ctrl_c:
+            self.say_line(Text(self.t("app.ctrl_c", keys="Ctrl+Q"), style="yellow"))
+        if keys.quit:
+            self.finish(None)
+            return
+        if not self.done.done():
+            self.paint()
+
+    def _complete(self) -> None:
+        club = self.session.server.club
+        line, options = commands.complete(
+            self.editor.text, lang=self.lang, ascii=self.session.ascii, legal=[], tables=list(club.tables),
+            games=[t.game_name for t in club.tables.values()], game_verbs=[])
+        self.editor.set(line)
+        if options:
+            self.hint(self.t("cmd.complete", options="  ".join(options[:12])))
+
+    # -- news -----------------------------------------------------------------------------
+
+    def shows(self, event: Event) -> bool:
+        """Whether this person's log tells a hall event (his own comings and goings are not told)."""
+        name = event.data.get("name")
+        if event.kind in ("enter", "leave", "away", "back"):
+            return name != self.session.name
+        if event.kind == "say":
+            return not self.session.server.club.social.hides(self.session.name, name)
+        return event.kind == "table_open"
+
+    def news(self, money_changed: bool) -> None:
+        """The board's tick: the new hall events into his log, then one frame."""
+        for entry in self.session.server.club.hall_since(self.seq):
+            self.seq = entry.seq
+            if self.shows(entry.event):
+                self.items.append((entry.seq, entry.event))
+        if money_changed:
+            self._balance = None
+        self.paint()
+
+    def _inbox_news(self) -> None:
+        """Private words for him (issue 20), as his App would tell them: a line, and the bell if he wants it."""
+        from tui.social import inbox_line
+
+        name = self.session.name
+        if name is None:
+            return
+        rung = False
+        for entry in self.session.server.club.social.inbox(name).since(self._inbox_seq):
+            self._inbox_seq = entry.seq
+            line = inbox_line(entry.event, name, self.lang)
+            if not line:
+                continue
+            self.say_line(line, style="bold magenta")
+            if not rung and entry.event.data.get("from") != name:
+                rung = True
+                if self.prefs is not None and self.prefs.bell_on(False):
+                    self.session.send(b"\x07")
+        self.paint()
+
+    # -- drawing --------------------------------------------------------------------------
+
+    def size(self) -> tuple[int, int]:
+        return self.session.app_size()
+
+    def frame(self) -> list[str]:
+        """Every row of his screen now (shared strings where they are shared)."""
+        width, height = self.size()
+        if (width, height) != self._size:
+            self._size = (width, height)
+            self._own_rows.clear()
+            self._header_key = self._line_key = ()
+            self._hint_key = ("", 0)
+            self._sent = []
+        board = self.board
+        rows = [self._header(width)]
+        rows += board.table_rows(self.lang, self.session.ascii, width)
+        rows.append(board.rule(width))
+        room = height - len(rows) - 2
+        if room < 0:  # a tiny window: the command line and what fits above it
+            return (rows + [self._hint(width)])[:max(0, height - 1)] + [self._line(width)]
+        rows += self._log_rows(width, room)
+        rows.append(self._hint(width))
+        rows.append(self._line(width))
+        return rows
+
+    def _log_rows(self, width: int, room: int) -> list[str]:
+        shown: list[str] = []
+        board = self.board
+        for item in reversed(self.items):
+            if len(shown) >= room:
+                break
+            if isinstance(item, Text):
+                rows = self._own_rows.get(id(item))
+                if rows is None:
+                    rows = self._own_rows[id(item)] = wrap_rows(item, width)
+            else:
+                rows = board.event_rows(item[0], item[1], self.lang, self.session.ascii, width)
+            shown[:0] = rows
+        if len(self._own_rows) > 4 * KEEP:  # rows of lines no longer kept
+            kept = {id(i) for i in self.items if isinstance(i, Text)}
+            self._own_rows = {k: v for k, v in self._own_rows.items() if k in kept}
+        shown = shown[-room:] if room else []
+        return shown + [board.blank(width)] * (room - len(shown))
+
+    def _header(self, width: int) -> str:
+        session, club = self.session, self.session.server.club
+        online = self.board.online()
+        if session.guest:
+            words = self.t("header.guest", name=session.name, online=online)
+        else:
+            if self._balance is None:
+                self._balance = club.balance(session.name)
+            words = self.t("header.hall", name=session.name, money=money(self._balance, self.lang), online=online)
+        key = (words, width)
+        if key != self._header_key:
+            title = Text(" " + self.t("club.name"), style=TITLE)
+            pad = max(1, width - title.cell_len - cell_len(words) - 2)
+            self._header_row = render_row(title + Text(" " * pad + words), width, HEADER)
+            self._header_key = key
+        return self._header_row
+
+    def _hint(self, width: int) -> str:
+        if self._hint_key != (self._hint_text, width):
+            self._hint_key = (self._hint_text, width)
+            self._hint_row = render_row(Text(self._hint_text), width, HINT)
+        return self._hint_row
+
+    def _line(self, width: int) -> str:
+        """The command line: one cell of padding, the text scrolled to keep the caret in view, a block caret."""
+        editor = self.editor
+        key = (editor.text, editor.caret, width)
+        if key == self._line_key:
+            return self._line_row
+        room = max(1, width - 2)
+        before = editor.text[:editor.caret]
+        start = 0
+        while cell_len(before[start:]) > room - 1 and start < len(before):
+            start += 1
+        shown_before = before[start:]
+        under = editor.text[editor.caret:editor.caret + 1] or " "
+        after = editor.text[editor.caret + 1:]
+        text = Text(" ") + Text(shown_before) + Text(under, style=CARET) + Text(after)
+        self._line_row = render_row(text, width, LINE)
+        self._caret_x = min(width, 2 + cell_len(shown_before))
+        self._line_key = key
+        return self._line_row
+
+    def paint(self) -> None:
+        """Send the rows that changed since his last frame (all of them after a skip)."""
+        if self.done.done():
+            return
+        session = self.session
+        if session.paused:
+            self.stale = True
+            session._schedule_poll()
+            return
+        rows = self.frame()
+        sent = self._sent
+        out: list[str] = []
+        if not sent or self.stale:
+            out.append("\x1b[0m\x1b[H\x1b[2J")
+            sent = []
+        self.stale = False
+        for y, row in enumerate(rows):
+            if y >= len(sent) or sent[y] is not row and sent[y] != row:
+                out.append(f"\x1b[{y + 1};1H{row}")
+        self._sent = rows
+        if out:
+            out.append(f"\x1b[0m\x1b[{len(rows)};{self._caret_x}H")
+            session.send("".join(out).encode("utf-8", "replace"))
+
+    def resume(self) -> None:
+        """His buffers drained: the whole screen again if frames were skipped."""
+        if self.stale and not self.session.paused:
+            self.paint()
+
+    def resized(self) -> None:
+        self._sent = []
+        self.paint()
+
+
+def make_board(club: Any) -> HallBoard:
+    """The server's one hall board: the table list as the hall screen draws it, the hall's event lines."""
+
+    class _Lister:
+        def __init__(self, lang: str, ascii: bool) -> None:
+            self.club, self.lang, self.ascii = club, lang, ascii
+
+    return HallBoard(club, lambda lang, ascii: table_lines(_Lister(lang, ascii)),  # type: ignore[arg-type]
+                     event_text)

@@ -1,0 +1,195 @@
+"""The hall's shared part, drawn once for everyone of one (width, language, ASCII) (issue 16).
+
+A hall person's screen is rows: his header, the table list, a rule, the log
+(hall events and his own answers, the newest that fit), the hint and his
+command line.  The table list and each hall event's wrapped rows are the same
+for everyone of one width, language and ASCII choice, so :class:`HallBoard`
+renders them once per change and every door (``net.halldoor``) composes its
+frame from those shared strings and its own few rows, then sends only the rows
+that changed.  The board is fed by the club's hall events (``Club.subscribe``),
+not by any session, so a hall spread over nodes only needs the events.
+
+Bursts are coalesced: the first event after a quiet moment is drawn on the next
+turn of the loop, later ones at most once per ``TICK``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any, Callable, Iterable, Protocol
+
+from rich.color import Color, ColorSystem
+from rich.console import Console
+from rich.style import Style
+from rich.text import Text
+
+from engine.game import Event
+
+log = logging.getLogger("sukno.hall")
+
+TICK = 0.04
+"""Seconds between two drawings of the hall at most (events in between are drawn together)."""
+TABLE_ROWS = 12
+"""Rows of the table list at most (as the screen's ``max-height: 12``)."""
+
+BASE = Style(color=Color.from_ansi(188), bgcolor=Color.from_ansi(16))
+HEADER = Style(color=Color.from_ansi(223), bgcolor=Color.from_ansi(22))
+TITLE = Style(color=Color.from_ansi(28), bold=True)
+RULE = Style(color=Color.from_ansi(23), bgcolor=Color.from_ansi(16))
+HINT = Style(color=Color.from_ansi(243), bgcolor=Color.from_ansi(16))
+LINE = Style(color=Color.from_ansi(231), bgcolor=Color.from_ansi(22))
+CARET = Style(color=Color.from_ansi(233), bgcolor=Color.from_ansi(253))
+QUIET_KINDS = frozenset({"say", "enter", "leave", "away", "back"})
+"""Hall events that change nobody's money: the header's balance is not asked again for them."""
+
+_consoles: dict[int, Console] = {}
+
+
+def console_for(width: int) -> Console:
+    """A console that only measures and renders (to nothing), one per width."""
+    console = _consoles.get(width)
+    if console is None:
+        if len(_consoles) > 64:
+            _consoles.clear()
+        console = Console(width=width, color_system="256", force_terminal=True, legacy_windows=False,
+                          file=io.StringIO(), markup=False, emoji=False, highlight=False)
+        _consoles[width] = console
+    return console
+
+
+def render_row(text: Text, width: int, base: Style = BASE) -> str:
+    """One row of ``width`` cells as escape sequences: ``text`` cropped or padded, on ``base``."""
+    console = console_for(width)
+    options = console.options.update(width=width, height=1, no_wrap=True, overflow="crop")
+    line = console.render_lines(text, options, style=base, pad=True)[0]
+    return "".join(seg.style.render(seg.text, color_system=ColorSystem.EIGHT_BIT) if seg.style else seg.text
+                   for seg in line if not seg.control)
+
+
+def wrap_rows(text: Text, width: int) -> list[str]:
+    """``text`` wrapped to ``width`` as the screen's log wraps it, each row rendered."""
+    return [render_row(line, width) for line in text.wrap(console_for(width), width)]
+
+
+def blank_row(width: int) -> str:
+    return render_row(Text(""), width)
+
+
+class Door(Protocol):
+    """What the board draws for: a hall person's door (``net.halldoor.HallDoor``)."""
+
+    def news(self, money: bool) -> None: ...
+
+
+class HallBoard:
+    """The hall's shared drawing for every door in it; hears the club's hall events."""
+
+    def __init__(self, club: Any, tables: Callable[[str, bool], list[Text]], event_text: Callable[[Event, str], str]
+                 ) -> None:
+        self.club = club
+        self._tables = tables  # (lang, ascii) -> the table list's lines (tui.screens.base.table_lines)
+        self._event_text = event_text  # (event, lang) -> its line in the log ("" for none)
+        self.doors: set[Door] = set()
+        self.generation = 0
+        """Bumped by every hall event: the table list is drawn again for the next frame."""
+        self.ticks = 0
+        self.rendered = 0
+        """Shared renderings made (table lists and event rows): one per (width, language, ASCII) per change."""
+        self._table_rows: dict[tuple[str, bool, int], tuple[int, list[str]]] = {}
+        self._event_rows: dict[tuple[int, str, bool, int], list[str]] = {}
+        self._online: tuple[int, int] = (-1, 0)
+        self._blank: dict[int, str] = {}
+        self._rule: dict[int, str] = {}
+        self._off: Callable[[], None] | None = None
+        self._handle: asyncio.Handle | None = None
+        self._last = 0.0
+        self._money = False
+
+    # -- doors in and out --------------------------------------------------------------
+
+    def add(self, door: Door) -> None:
+        if self._off is None:
+            self._off = self.club.subscribe(self._heard)
+        self.generation += 1  # what happened while nobody was drawn for is drawn afresh
+        self.doors.add(door)
+
+    def remove(self, door: Door) -> None:
+        self.doors.discard(door)
+        if not self.doors:
+            if self._off is not None:
+                self._off()
+                self._off = None
+            if self._handle is not None:
+                self._handle.cancel()
+                self._handle = None
+            self._event_rows.clear()
+            self._table_rows.clear()
+
+    # -- events -------------------------------------------------------------------------
+
+    def _heard(self, events: Iterable[Event]) -> None:
+        self.generation += 1
+        if any(e.kind not in QUIET_KINDS for e in events):
+            self._money = True
+        if self._handle is not None:
+            return
+        loop = asyncio.get_running_loop()
+        wait = self._last + TICK - loop.time()
+        self._handle = loop.call_soon(self._flush) if wait <= 0 else loop.call_later(wait, self._flush)
+
+    def _flush(self) -> None:
+        self._handle = None
+        self._last = asyncio.get_running_loop().time()
+        money, self._money = self._money, False
+        self.ticks += 1
+        for door in list(self.doors):
+            try:
+                door.news(money)
+            except Exception:  # one door's bug must not keep the hall from the others
+                log.exception("the hall could not be drawn for a door")
+        if len(self._event_rows) > 20000:  # old events of every width: drawn again if ever needed
+            self._event_rows.clear()
+
+    # -- shared rows ---------------------------------------------------------------------
+
+    def table_rows(self, lang: str, ascii: bool, width: int) -> list[str]:
+        key = (lang, ascii, width)
+        cached = self._table_rows.get(key)
+        if cached is not None and cached[0] == self.generation:
+            return cached[1]
+        lines = self._tables(lang, ascii)[:TABLE_ROWS]
+        rows = [render_row(line, width) for line in lines]
+        self.rendered += 1
+        self._table_rows[key] = (self.generation, rows)
+        return rows
+
+    def event_rows(self, seq: int, event: Event, lang: str, ascii: bool, width: int) -> list[str]:
+        """The wrapped rows of one hall event as everyone of this width and language sees it."""
+        key = (seq, lang, ascii, width)
+        rows = self._event_rows.get(key)
+        if rows is None:
+            line = self._event_text(event, lang)
+            rows = wrap_rows(Text(line), width) if line else []
+            self.rendered += 1
+            self._event_rows[key] = rows
+        return rows
+
+    def online(self) -> int:
+        """How many are in the club (the headers' count), asked once per change, not once per door."""
+        if self._online[0] != self.generation:
+            self._online = (self.generation, len(self.club.online()))
+        return self._online[1]
+
+    def blank(self, width: int) -> str:
+        row = self._blank.get(width)
+        if row is None:
+            row = self._blank[width] = blank_row(width)
+        return row
+
+    def rule(self, width: int) -> str:
+        row = self._rule.get(width)
+        if row is None:
+            row = self._rule[width] = render_row(Text("─" * width), width, RULE)
+        return row

@@ -1,0 +1,194 @@
+"""The hall door (issue 16): the hall without an App, seen through real SSH clients (pyte).
+
+What a hall person sees must not get poorer: chat, arrivals, his own answers,
+both languages, window sizes; two people of one size and language see the
+shared rows cell for cell alike; the screen a client built from diffs is the
+door's whole frame; a reader who stops reading is skipped and repainted.
+"""
+
+from __future__ import annotations
+
+import pyte
+import pytest
+from sshclient import Client, connect, make_config, new_key, running, until
+from test_club_over_ssh import register
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+async def register_ru(port: int, name: str, **kw) -> Client:
+    client = await connect(port, key=new_key(), lang="ru_RU.UTF-8", **kw)
+    await client.wait("книгу имён")
+    client.line(name)
+    await client.wait(f"{name} ·")
+    return client
+
+
+def session_of(server, name):
+    return next(s for s in server.sessions if s.name == name)
+
+
+def cells(screen: pyte.Screen, y: int) -> list[tuple[str, str, str, bool]]:
+    row = screen.buffer[y]
+    return [(row[x].data, row[x].fg, row[x].bg, row[x].bold) for x in range(screen.columns)]
+
+
+def model(session) -> pyte.Screen:
+    """The door's whole frame now, painted on a fresh screen (what a late painter would show)."""
+    cols, rows = session.app_size()
+    screen = pyte.Screen(cols, rows)
+    stream = pyte.ByteStream(screen)
+    frame = session.door.frame()
+    stream.feed(("\x1b[H\x1b[2J" + "".join(f"\x1b[{y + 1};1H{row}" for y, row in enumerate(frame))).encode())
+    return screen
+
+
+async def same_as_model(client: Client, session) -> None:
+    """The client's screen, built from diffs, equals the door's whole frame cell for cell."""
+    def equal() -> bool:
+        fresh = model(session)
+        return all(cells(fresh, y) == cells(client.screen, y) for y in range(fresh.lines))
+
+    await until(equal, what="the client's screen equal to the door's frame")
+
+
+@pytest.fixture
+def config(tmp_path):
+    return make_config(tmp_path / "data")
+
+
+async def test_hall_people_get_a_door_and_see_chat_arrivals_and_their_answers(config):
+    """Anna (English, 80x24) and Борис (Russian, 120x40): no App in the hall; each sees the chat, an arrival
+    and his own answers in his language; the screens built from diffs are the doors' frames."""
+    async with running(config) as server:
+        anna = await register(server.port, "Anna")
+        boris = await register_ru(server.port, "Boris", cols=120, rows=40)
+        for name in ("Anna", "Boris"):
+            session = session_of(server, name)
+            assert session.door is not None and session.app is None, "a hall person runs no App"
+        await anna.wait("Boris comes into the club.")
+        boris.line("say добрый вечер")
+        await anna.wait("Boris says: добрый вечер")
+        await boris.wait("Boris говорит: добрый вечер")
+        anna.line("who")
+        await anna.wait("Online (2): Anna, Boris.")
+        boris.line("кто")
+        await boris.wait("В клубе (2)")
+        anna.line("dance")
+        await anna.wait("dance")
+        assert "> dance" in anna.text()
+        vera = await register(server.port, "Vera")
+        await anna.wait("Vera comes into the club.")
+        await boris.wait("Vera входит в клуб.")
+        for client, name in ((anna, "Anna"), (boris, "Boris")):
+            await same_as_model(client, session_of(server, name))
+        assert boris.screen.columns == 120 and "─" * 120 in boris.text()
+        for c in (anna, boris, vera):
+            await c.close()
+
+
+async def test_two_people_of_one_size_and_language_see_the_shared_rows_alike(config):
+    async with running(config) as server:
+        anna = await register(server.port, "Anna")
+        boris = await register(server.port, "Boris")
+        carol = await register_ru(server.port, "Carol")
+        anna.line("say the shared line")
+        for c in (anna, boris):
+            await c.wait("Anna says: the shared line")
+        await carol.wait("Anna говорит: the shared line")
+        for c, name in ((anna, "Anna"), (boris, "Boris"), (carol, "Carol")):
+            await same_as_model(c, session_of(server, name))
+        rule = next(y for y in range(24) if anna.screen.display[y].startswith("────"))
+        for y in range(1, rule + 1):  # the table list and the rule: one rendering for both
+            assert cells(anna.screen, y) == cells(boris.screen, y), y
+        said = [next(y for y in range(24) if "Anna says: the shared line" in c.screen.display[y]) for c in (anna, boris)]
+        assert cells(anna.screen, said[0]) == cells(boris.screen, said[1])
+        assert cells(anna.screen, 1) != cells(carol.screen, 1)  # another language: its own rendering
+        for c in (anna, boris, carol):
+            await c.close()
+
+
+async def test_the_door_keeps_the_command_line_keys(config):
+    """Tab completes (options in the hint), Up recalls, F1 is help, Ctrl+C says how to leave, Left edits."""
+    async with running(config) as server:
+        anna = await register(server.port, "Anna")
+        line = lambda: anna.screen.display[23].strip()  # noqa: E731
+        anna.type("wh\t")
+        await until(lambda: line() == "who", what="who completed")
+        anna.type("\r")
+        await anna.wait("Online (1): Anna.")
+        anna.type("\x1b[A")
+        await until(lambda: line() == "who", what="who recalled")
+        anna.type("\x15")  # Ctrl+U clears the line
+        await until(lambda: line() == "", what="the line cleared")
+        anna.type("s\t")
+        await anna.wait("Possible:")
+        anna.type("\x15sy hi" + "\x1b[D" * 4 + "a\r")  # "sy hi", four lefts, "a": "say hi"
+        await anna.wait("Anna says: hi")
+        anna.type("\x03")
+        await anna.wait("Ctrl+C does not leave the club")
+        anna.type("\x1bOP")
+        await anna.wait("help")
+        cursor = anna.screen.cursor
+        assert cursor.y == 23, "the terminal's cursor stays on the command line (issue 17)"
+        await same_as_model(anna, session_of(server, "Anna"))
+        await anna.close()
+
+
+async def test_sitting_gives_the_app_and_leaving_gives_the_door_back(config):
+    """``sit 1`` from the door: his App draws the table (no 'connection dropped' for him); ``leave``: a door."""
+    async with running(config) as server:
+        anna = await register(server.port, "Anna")
+        table = server.club.tables[1]
+        session = session_of(server, "Anna")
+        seq = table.last_seq
+        anna.line("sit 1")
+        await anna.wait("Table 1 · ")
+        await until(lambda: session.app is not None and session.door is None, what="Anna's App at the table")
+        anna.line("leave")
+        await anna.wait("You have a seat at table 1")
+        await until(lambda: session.door is not None and session.app is None, what="the door again")
+        kinds = [e.event.kind for e in table.log_since(seq)]
+        assert "away" not in kinds, f"moving between the door and the App looked like a drop: {kinds}"
+        assert server.club.online() == ["Anna"]
+        anna.line("sit 1")
+        await anna.wait(lambda t: "Table 1 · " in t and "> sit 1" not in t)
+        await anna.close()
+
+
+async def test_a_hall_reader_who_stops_reading_is_skipped_and_repainted(tmp_path):
+    config = make_config(tmp_path / "data", buffer_limit=4096, chat_burst=100)  # a talker past the chat limit
+    async with running(config) as server:
+        talker = await register(server.port, "Talker")
+        slow = await register(server.port, "Slow", window=1024)
+        session = session_of(server, "Slow")
+        slow.chan.pause_reading()
+        for i in range(30):
+            talker.line(f"say hall line {i:02d} " + "y" * 30)
+            await talker.wait(f"hall line {i:02d}")
+        await until(lambda: session.door is not None and session.door.stale, what="the slow reader skipped")
+        assert session.buffered() < 4096 + 64 * 1024, "frames were queued for a client that does not read"
+        slow.chan.resume_reading()
+        await slow.wait("hall line 29")
+        await until(lambda: not session.door.stale, what="repainted")
+        await same_as_model(slow, session)
+        for c in (talker, slow):
+            await c.close()
+
+
+async def test_a_tiny_and_a_resized_window(config):
+    """A 20x6 window still has its command line; a resize repaints the whole frame at the new size."""
+    async with running(config) as server:
+        anna = await register(server.port, "Anna", cols=100, rows=30)
+        session = session_of(server, "Anna")
+        anna.chan.change_terminal_size(20, 6)
+        anna.session.screen.resize(6, 20)
+        anna.line("who")
+        await until(lambda: session.app_size() == (20, 6), what="the new size")
+        await same_as_model(anna, session)
+        anna.chan.change_terminal_size(90, 26)
+        anna.session.screen.resize(26, 90)
+        anna.line("say wider")
+        await anna.wait("Anna says: wider")
+        await same_as_model(anna, session)
+        await anna.close()
