@@ -27,19 +27,18 @@ from typing import Sequence
 
 from engine.bots.base import Bot, View, hand_of, played_cards, seat_of
 from engine.bots.tricks import unseen
-from engine.cards import Card, Rank, Suit
+from engine.cards import Card, Suit
 from engine.game import Action
+from engine.games.kopilka import ACE_OF_SPADES, PARTIYA_DEALS, PLAYERS, SUIT_VALUE_OPTIONS, Kopilka
 
-ACE_OF_SPADES = Card.of(Rank.ACE, Suit.SPADES)
-DECK = 32
+DECK = Kopilka.deck_size
 PASS, DRAW = Action("pass"), Action("draw")
-LAST_DEAL = 4
+LAST_DEAL = PARTIYA_DEALS
 """The partiya's last deal: its first shedder takes the kitty's whole rest (R16)."""
-VALUE_KEYS = {Suit.SPADES: "V♠", Suit.CLUBS: "V♣", Suit.DIAMONDS: "V♦", Suit.HEARTS: "V♥"}
 
 
 def _value(view: View, suit: Suit) -> int:
-    return view["options"][VALUE_KEYS[suit]]
+    return view["options"][SUIT_VALUE_OPTIONS[suit]]
 
 
 class KopilkaBot(Bot):
@@ -95,12 +94,9 @@ class KopilkaBot(Bot):
         return self._void(view, legal)
 
     def _follow_suit(self, view: View, cards: list[Card]) -> Action:
-        trick = view["trick"]
-        led = view["led"]
-        on_table = [c for _, c in trick]
-        if ACE_OF_SPADES in on_table:
+        best = view["best"]  # the card winning the trick so far, as the game judges it (R11: the A♠ takes any)
+        if best == ACE_OF_SPADES:
             return Action("play", (min(cards),))
-        best = max(c for c in on_table if c.suit == led)
         winners = [c for c in cards if c.rank > best.rank or c == ACE_OF_SPADES]
         if not winners:
             return Action("play", (min(cards, key=lambda c: (c == ACE_OF_SPADES, c.rank)),))
@@ -123,11 +119,11 @@ class KopilkaBot(Bot):
 
 
 def _still_to_act(view: View) -> int:
-    """Players after this seat in the current trick (the trick has four places, the leader's first)."""
+    """Players after this seat in the current trick (a place each, the leader's first)."""
     trick = view["trick"]
     leader = trick[0][0]
     me = seat_of(view)
-    return 3 - (me - leader) % 4
+    return PLAYERS - 1 - (me - leader) % PLAYERS
 
 
 def default(view: View, legal: Sequence[Action]) -> Action:

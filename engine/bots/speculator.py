@@ -30,23 +30,16 @@ from math import comb
 from typing import Sequence
 
 from engine.bots.base import Bot, View, seat_of
-from engine.cards import Card, Rank, Suit, deck
-from engine import trick
+from engine.cards import deck
 from engine.game import Action
+from engine.games.speculator import SPECULATOR, Speculator, beats  # R62's order, as the game states it
 
-DECK = deck(36)
-SPECULATOR = Card.of(Rank.KING, Suit.SPADES)
-TRUMP = Suit.DIAMONDS
+DECK = deck(Speculator.deck_size)
 BUY_SHARE = 0.8
 SELL_SHARE = 1.0
 RAISE = 0.05
 """A raise over the highest bid, as a share of the worth (a bidding war ends in a few rounds)."""
 REVEAL, READY = Action("reveal"), Action("ready")
-
-
-def beats(card: Card, best: Card) -> bool:
-    """R62, as the game states it: the best card is of the led suit or a diamond (``engine.trick``)."""
-    return trick.beats(card, best, TRUMP)
 
 
 def hold_chance(view: View) -> float:

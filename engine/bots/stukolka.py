@@ -23,20 +23,19 @@ from math import prod
 from typing import Sequence
 
 from engine.bots.base import Bot, View, hand_of, played_cards, seat_of
-from engine.bots.tricks import beats, unseen, winning
+from engine.bots.tricks import beats, unseen
 from engine.cards import Card, Suit
 from engine.game import Action
+from engine.games.stukolka import BUY_PAT, BUY_SHLEJF, GOLETS, IN_PLAY, KNOCK, LOOK, PASS, RAZREZ_ACT, SHLEJF, Stukolka
 from engine.games.stukolka import buying as stukolka_buys
 
-DECK = 52
+DECK = Stukolka.deck_size
 SAMPLES = 60
 """Sampled replacement hands per valuation (a fixed seed: same view, same answer)."""
 KNOCK_MARGIN = 0.0
 """Knock when the hand's value in pots exceeds this."""
 
-KNOCK, PASS, GOLETS, LOOK, SHLEJF = Action("knock"), Action("pass"), Action("golets"), Action("look"), Action("shlejf")
-BUY_PAT = Action("buy")
-IN = ("knock", "golets", "dark", "razrez", "compelled", "shlejf")
+IN = IN_PLAY  # the declarations that put a seat in the play, as the game counts them
 
 
 _DOWN = {suit: [(rank, Card.of(rank, suit)) for rank in range(14, 1, -1)] for suit in Suit}
@@ -176,13 +175,13 @@ class StukolkaBot(Bot):
         return max(options, key=lambda o: o[0])[1]
 
     def _buy(self, view: View, legal: Sequence[Action]) -> Action:
-        if Action("buy", ("shlejf",)) in legal:
+        if BUY_SHLEJF in legal:
             sit = Situation(view)  # the dealer sees the shlejf card: it is his if he takes it
             card = view.get("trump_card")
             if card is None:
                 return BUY_PAT
             shlejf = sit.sampled([card], 3, choose=3)
-            return Action("buy", ("shlejf",)) if shlejf > sit.value(sit.hand) + 0.02 else BUY_PAT
+            return BUY_SHLEJF if shlejf > sit.value(sit.hand) + 0.02 else BUY_PAT
         if len(legal) == 1:
             return legal[0]
         _, drop = Situation(view).best_buy()
@@ -190,7 +189,7 @@ class StukolkaBot(Bot):
 
     def _razrez(self, view: View) -> Action:
         sit = Situation(view)
-        return Action("razrez") if sit.sampled([], 4) > KNOCK_MARGIN + 0.05 else PASS
+        return RAZREZ_ACT if sit.sampled([], 4) > KNOCK_MARGIN + 0.05 else PASS
 
     def _discard(self, view: View, legal: Sequence[Action]) -> Action:
         sit = Situation(view)
@@ -205,7 +204,7 @@ class StukolkaBot(Bot):
         if not trick:
             card = max(cards, key=lambda c: (sit.chance(c), c))
             return Action("play", (card,))
-        _, best = winning(trick, sit.trump)  # type: ignore[misc]
+        best = view["best"]  # the card winning the trick so far, as the game judges it
         winners = [c for c in cards if beats(c, best, sit.trump)]
         active = sum(1 for d in view["declared"] if d in IN)
         last = len(trick) == active - 1

@@ -76,6 +76,9 @@ def _buys(hand: list[Card]) -> list[Action]:
 _ORDERS = {(n, dealer): tuple((dealer + 1 + i) % n for i in range(n)) for n in range(1, 8) for dealer in range(n)}
 """Seats clockwise from the eldest, the dealer last (R1), by (players, dealer): asked on every declaration."""
 
+IN_PLAY = frozenset({"knock", "golets", "dark", "razrez", "compelled", "shlejf"})
+"""The declarations that put a seat in the play (every other seat has passed or not yet spoken)."""
+
 PLAYERS = {"a": (4, 7), "b": (4, 5), "v": (4, 6), "g": (4, 5)}  # R45, R46, R49, R56
 
 OPTIONS = (
@@ -485,7 +488,7 @@ class Stukolka(Game):
         self.phase = PLAY
         self.queue = []
         self.stake = self.pot  # R43: P, always a multiple of 3
-        playing = {s for s in range(self.n) if self.declared[s] not in ("", "pass")}
+        playing = {s for s in range(self.n) if self.declared[s] in IN_PLAY}
         self.active = [(leader + i) % self.n for i in range(self.n) if (leader + i) % self.n in playing]
         self.leader = self.turn = leader
         self._lead_at = 0
