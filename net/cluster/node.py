@@ -28,11 +28,17 @@ The bus is ``NOTIFY sukno_bus`` with small JSON texts (no card is ever in one):
   (chat, away and back), told to the replicas' watchers and players.
 * ``owner`` {table, node}: a node took a table over; the others tell it which of its players are
   online with them (``back``), so nobody's stand-in plays for a player who is here.
+* ``hello`` / ``bye`` {node}, ``presence`` {node, name, on}, ``roster`` {node, names}: who is online
+  on which node (a node starting says hello and the others answer with their rosters), kept in
+  ``Club.elsewhere`` so that ``is_online`` (the felt's "away", the stand-ins) is club-wide.
 
 **Failover**: the renewing thread also looks at every lease; one of this club's tables whose
 lease expired (its owner killed, paused, cut off) is taken over on the loop: a new epoch, the
 table restored from its journal with its clocks shifted as a restart does, its seated players not
 online here made *away* (their grace runs; one who comes back to any node gets his seat back).
+A node that wakes after a pause to find its lease taken over turns the table into a replica at its
+thread's next look (≤ ``ttl / 3``); a move made there before that is refused by the epoch's fence
+("could not write that down"), never applied.
 """
 
 from __future__ import annotations

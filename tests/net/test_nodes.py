@@ -212,3 +212,75 @@ async def test_two_nodes_of_one_name_or_a_lone_server_beside_nodes_are_refused(t
         assert status == 75 and "several servers on one database each need --node" in said, said
     finally:
         a.kill()
+
+
+async def test_an_owner_paused_past_its_lease_wakes_as_a_replica(tmp_path: Path, pg_url: str) -> None:
+    """SIGSTOP the owner A past its lease: B takes table 1 over and the deal goes on there; SIGCONT A:
+    nothing it writes lands (the epoch fences it), it keeps the table as a replica from then on, and
+    its player's next move goes to B over the bus."""
+    import signal
+
+    from engine.store_pg import PgStore
+
+    rng = random.Random(21)
+    store = PgStore(pg_url)
+    a = Node("A", tmp_path, pg_url)
+    nodes = [a]
+    clients: dict[str, Client] = {}
+    try:
+        await a.ready()
+        b = Node("B", tmp_path, pg_url)
+        nodes.append(b)
+        await b.ready()
+        for name, node in zip(NAMES, (a, b, b, b)):  # Anna on A (the owner), the other three on B
+            clients[name] = await register(node.port, name, new_key())
+            clients[name].line("sit 1")
+            await clients[name].wait("Table 1 ·")
+        deadline = time.monotonic() + 15
+        while sorted(n for n in table_state(store).get("seats", []) if n) != sorted(NAMES):
+            assert time.monotonic() < deadline, table_state(store)
+            await asyncio.sleep(0.02)
+        at = mark(store)
+        while True:  # into a deal, up to a move of someone on B
+            name, line = next_move(store, rng, NAMES)
+            game = game_of(store)
+            if game is not None and game.in_deal and name != "Anna" and len(game.deals[-1].actions) >= 2:
+                break
+            clients[name].line(line)
+            at = await grown(store, at)
+        a.proc.send_signal(signal.SIGSTOP)
+        try:
+            deadline = time.monotonic() + 20
+            while store.lease(1)[0] != "B":
+                assert time.monotonic() < deadline, f"node B did not take table 1 over: {store.lease(1)}"
+                await asyncio.sleep(0.05)
+            epoch = store.lease(1)[1]
+            clients[name].line(line)  # the deal goes on on B while A sleeps
+            at = await grown(store, at)
+        finally:
+            a.proc.send_signal(signal.SIGCONT)
+        while True:  # on until it is Anna's turn (she is on A, now a replica)
+            name, line = next_move(store, rng, NAMES)
+            game = game_of(store)
+            if name == "Anna" and game is not None and game.in_deal:
+                break
+            clients[name].line(line)
+            at = await grown(store, at)
+        deadline = time.monotonic() + 20  # A's lease thread, awake, finds its lease taken over
+        while not any("it is a replica now" in row for row in a.lines):
+            assert time.monotonic() < deadline, "node A did not notice it lost table 1:\n" + "".join(a.lines[-10:])
+            await asyncio.sleep(0.05)
+        clients["Anna"].line(line)  # from A, through the bus to B
+        at = await grown(store, at, timeout=20)
+        assert store.lease(1)[:2] == ("B", epoch)  # A never took it back
+        game = game_of(store)
+        assert game is not None and game.deals[-1].actions[-1][0] == game.names.index("Anna")
+        store.check_ledger()
+        assert store.ledger_sum() == 0
+    finally:
+        for client in clients.values():
+            client.conn.abort()
+        for node in nodes:
+            node.proc.send_signal(signal.SIGCONT) if node.proc.poll() is None else None
+            node.kill()
+        store.close()
