@@ -42,6 +42,16 @@ def _outside_games() -> list[Path]:
     return files
 
 
+def test_no_test_helper_guesses_the_clock_hook() -> None:
+    """Every game has ``start_clock`` now (a no-op unless ``clocked``): ``hasattr`` says yes for all of them."""
+    clock = next(p for p, what in FORBIDDEN if what == "guesses the clock hook")
+    me = Path(__file__).resolve()
+    found = [f"{path.relative_to(ROOT)}:{no}: {line.strip()}"
+             for path in sorted((ROOT / "tests").rglob("*.py")) if path != me
+             for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if clock.search(line)]
+    assert not found, "ask game.clocked instead:\n" + "\n".join(found)
+
+
 def test_scan_sees_the_house() -> None:
     files = {p.relative_to(ROOT).as_posix() for p in _outside_games()}
     assert {"engine/table.py", "engine/store.py", "tui/widgets/tableview.py", "net/botclient.py"} <= files

@@ -76,13 +76,13 @@ def step(store: Store, table: PlayedTable, rng: random.Random) -> str:
 
 
 def _clocked(game: Game) -> bool:
-    return hasattr(game, "start_clock")
+    return game.clocked  # every game has a (no-op) start_clock: ask the game (issue 14 step 2)
 
 
 def _clock_on(table: PlayedTable) -> None:
     """Like ``Table._clock``: a game with a clock goes on it at the table's first ``now``."""
-    if _clocked(table.game) and not getattr(table.game, "live_clock", True):
-        table.game.start_clock(table.clock)  # type: ignore[attr-defined]
+    if _clocked(table.game) and not table.game.live_clock:
+        table.game.start_clock(table.clock)
 
 
 def _choose(game: Game, seat: int, rng: random.Random) -> Action:
