@@ -22,6 +22,17 @@ seat saw and nothing else:
   are swapped in.  A deck that cannot be repaired in a few rounds is dropped.
   Cards never seen stay uniformly shuffled, so the imagined hands are a
   sample of what the seat cannot know — no more, no less.
+- Besides its hand, every card the seat's view shows (a shlejf it took up)
+  must be where the view shows it: a world that differs is swapped into line.
+- Worlds are kept from one decision to the next within a deal and carried on
+  by the new events only (a world the new events contradict has its deck
+  repaired, not drawn afresh): most of a decision's cost was the replay.
+- The others' choices say more than the rules do: in the games whose rule bot
+  decides from the view alone (Стуколка; the French exchange) each world is
+  weighed by ``MISS_WEIGHT`` per action of another seat that the rule bot
+  would not have taken there, and a hidden discard is the rule bot's own
+  where it has the public shape.  (Against people it is a model, not a
+  certainty: hence a weight, not a rejection.)
 - The session before the deal is the bot's own copy, replayed deal by deal the
   same way from its first deal; a bot that came in mid-session, or a game it
   cannot replay (Спекулянт's clock), plays by the rules of thumb instead.
@@ -174,6 +185,7 @@ class Shadow:
         self.modelled = MODELLED.get(game, frozenset())
         self.misses = 0
         self.judging = True  # off while a deck is being repaired
+        self.shown: View | None = None  # the seat's view now: a world must show it the same cards
 
     def deal(self, base: Game | bytes, history: list[Event], own: list[Action], hand: list[Card] | None,
              pinned: set[Card], until: float | None = None, deck: list[Card] | None = None,
@@ -284,6 +296,13 @@ class Shadow:
             for card in action.args:
                 if isinstance(card, Card) and seat in future:
                     future[seat].discard(card)
+        if self.shown is not None:  # every card the seat's view shows besides its hand (a shlejf it took…)
+            imagined = game.view(self.seat)
+            for key, value in self.shown.items():
+                if key != "hands" and key in imagined:
+                    diff = _card_difference(_norm(value), _norm(imagined[key]))
+                    if isinstance(diff, tuple):
+                        self._swap(deck, diff[0], diff[1])
         if hand is not None:
             mine = set(game.view(ADMIN)["hands"][self.seat] or [])
             missing = [c for c in hand if c not in mine]
@@ -581,6 +600,7 @@ class SearchBot(Bot):
         hand = None if shown is None else list(shown)  # None: not looked at yet (the dark, R52)
         pinned = self._pinned(self.events, self.own, hand or [])
         shadow = Shadow(self.game, seat, self.rng)
+        shadow.shown = view
         rows: list[dict[Action, float]] = []
         weights: list[float] = []  # each world's (``World.weight``): how well it explains the others' choices
         packed = pickle.dumps(base, pickle.HIGHEST_PROTOCOL)

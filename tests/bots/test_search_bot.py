@@ -18,7 +18,7 @@ from test_hidden_information import seat_like_admin_view
 
 from engine.bots import make_bot
 from engine.bots.arena import Arena
-from engine.bots.search import SearchBot
+from engine.bots.search import TABLE_KINDS, SearchBot
 from engine.game import Action, Game, ShuffledDecks
 from engine.games import get_game
 
@@ -121,3 +121,72 @@ def test_games_it_cannot_replay_are_played_by_the_rules():
 
     play("kopilka", 4, {}, 2, make)
     assert all(b.searched == 0 for b in bots) and sum(b.fallbacks for b in bots) > 0
+
+
+EVERY_GAME = [("stukolka", 4, {"variant": "a"}), ("stukolka", 4, {"variant": "b"}),
+              ("stukolka", 5, {"variant": "v", "dark": True, "razrez": True}), ("stukolka", 4, {"variant": "g"}),
+              ("kopilka", 4, {}), ("french3", 3, {}), ("ukr_pairs", 4, {}), ("speculator", 4, {"W": 5, "Wmax": 10})]
+
+
+@pytest.mark.parametrize("name,players,options", EVERY_GAME,
+                         ids=[f"{c[0]}-{c[2].get('variant', c[1])}" for c in EVERY_GAME])
+def test_search_bots_play_only_legal_moves_in_every_game(name, players, options):
+    """Every seat a search bot (two worlds a move): ``Bot.choose`` refuses an action outside ``legal``
+    and ``Game.apply`` an illegal one, so whole deals played out prove every move legal."""
+    bots: list[SearchBot] = []
+
+    def make(game, seat):
+        bot = SearchBot(name, seat, budget=None, iterations=2)
+        bots.append(bot)
+        return bot
+
+    _, game = play(name, players, options, 1 if name == "french3" else 2, make)  # a French deal is long
+    assert game.deal_no >= 1 and not game.in_deal
+    assert sum(b.searched + b.fallbacks for b in bots) > 0
+    if name in ("stukolka", "french3", "ukr_pairs"):
+        assert sum(b.searched for b in bots) > 0  # the games it searches were searched
+
+
+class CheckedWorlds(SearchBot):
+    """After every search, each imagined world of this decision is compared with the real game:
+    what the seat sees there must be exactly what it sees at the table (its hand, every public field)."""
+
+    real: Game
+    compared = 0
+
+    def _search(self, view, legal, ruled=None):
+        chosen = super()._search(view, legal, ruled)
+        seat = view["viewer"]
+        shown = self.real.view(seat)
+        for world in self.worlds:
+            if world.at != sum(1 for e in self.events if e.kind not in TABLE_KINDS):
+                continue  # a world kept from an earlier decision and not reached this time
+            imagined = world.game.view(seat)
+            for key, value in shown.items():
+                if key == "hands":  # a hand's order is the deal's; the cards must be the same
+                    assert sorted(imagined[key][seat] or []) == sorted(value[seat] or []), (key, seat)
+                    assert [h is None for h in imagined[key]] == [h is None for h in value]
+                else:
+                    assert imagined.get(key) == value, (key, imagined.get(key), value)
+            self.compared += 1
+        return chosen
+
+
+SEARCHED = [c for c in EVERY_GAME if c[0] in ("stukolka", "french3", "ukr_pairs")]
+
+
+@pytest.mark.parametrize("name,players,options", SEARCHED,
+                         ids=[f"{c[0]}-{c[2].get('variant', c[1])}" for c in SEARCHED])
+def test_imagined_worlds_agree_with_the_seat_view_and_the_public_events(name, players, options):
+    checked: list[CheckedWorlds] = []
+
+    def make(game, seat):
+        if seat == 1:
+            bot = CheckedWorlds(name, 3, budget=None, iterations=3)
+            bot.real = game
+            checked.append(bot)
+            return bot
+        return make_bot(name, "rule", seat)
+
+    play(name, players, options, 1 if name == "french3" else 3, make)
+    assert checked[0].compared >= 5, checked[0].compared
