@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Iterable, Mapping, NamedTuple, Protocol, Sequence
 
 from engine.cards import Card, CardError, deck, deck_set, format_cards, parse_card
+from engine.step import ACTION, DEAL, TICK, Step
 
 SPECTATOR = -1
 """``view(SPECTATOR)``: public information only."""
@@ -488,6 +489,44 @@ class Game(ABC):
             raise self._why_illegal(seat, action, self._legal(seat))
         self.deals[-1].actions.append((seat, action))
         return self._apply(seat, action)
+
+    # -- the same changes as values (engine.step): what a table journals ------------------
+
+    def deal_step(self, decks: DeckSource) -> Step:
+        """``start_deal`` as a ``Step``: the deal's events, antes and deck orders."""
+        pot = self.pot
+        events = self.start_deal(decks)
+        deal = self.deals[-1]
+        return Step(DEAL, self.deal_no, None, None, tuple(events), tuple(deal.money), self.pot - pot,
+                    tuple(tuple(order) for order in deal.decks))
+
+    def apply_step(self, seat: int, action: Action | str) -> Step:
+        """``apply`` as a ``Step``: the action as the game logged it, and what it moved and drew."""
+        deal = self.deals[-1] if self.deals else None
+        before = list(deal.money) if deal is not None else []
+        pot, drawn = self.pot, len(deal.decks) if deal is not None else 0
+        events = self.apply(seat, action)  # refuses (nothing changed) before anything below
+        deal = self.deals[-1]
+        done_by, done = deal.actions[-1]
+        return self._step(ACTION, done_by, done, events, deal, before, pot, drawn)
+
+    def tick_step(self, now: float) -> Step:
+        """``tick`` as a ``Step`` (quiet when the time changed nothing)."""
+        deal = self.deals[-1] if self.deals else None
+        if deal is None:
+            return Step(TICK, self.deal_no, None, None, tuple(self.tick(now)), (0,) * self.n, 0, ())
+        before, pot, drawn = list(deal.money), self.pot, len(deal.decks)
+        return self._step(TICK, None, None, self.tick(now), deal, before, pot, drawn)
+
+    def _step(self, kind: str, seat: int | None, action: Action | None, events: list[Event], deal: DealLog,
+              before: list[int], pot: int, drawn: int) -> Step:
+        return Step(kind, self.deal_no, seat, action, tuple(events),
+                    tuple(now - then for now, then in zip(deal.money, before)), self.pot - pot,
+                    tuple(tuple(order) for order in deal.decks[drawn:]))
+
+    def deal_from(self, decks: DeckSource) -> None:
+        """Where the rest of this deal's redeals come from (a restored table's sealed seed, a bot's guess)."""
+        self._source = decks
 
     def why_not(self, seat: int, action: Action) -> IllegalAction | None:
         """Why ``action`` would be refused for ``seat`` on his turn (None: it is legal, or not his turn).

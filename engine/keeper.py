@@ -1,7 +1,9 @@
 """A live table's keeper: writes each change of an ``engine.table.Table`` to the store first.
 
-``Table`` calls its keeper (when it has one) inside ``keeper.batch()`` at each
-change and shows the change to its subscribers only after the batch committed;
+The keeper is a stored table's ``engine.journal.JournalPort``: ``Table``
+calls it inside ``keeper.transaction()`` at each change, handing it the
+game's ``engine.step.Step``, and shows the change to its subscribers only
+after the transaction committed;
 a ``StoreError`` rolls the batch back, the keeper rebuilds the table from its
 journal (the game in memory is one change ahead of the disk) and the table
 reports the failure instead of showing anything.
@@ -34,12 +36,14 @@ from __future__ import annotations
 
 import logging
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from engine.autoplay import BOT_PREFIX, is_bot
-from engine.game import Event
+from engine.game import Event, Game
 from engine.record import Record, RecordDeal
+from engine.step import Step
 from engine.store import (
+    FAIR,
     LiveTable,
     NotEnoughMoney,
     Store,
@@ -58,7 +62,7 @@ log = logging.getLogger("sukno.keeper")
 
 TABLE_NOTE = "table"
 RECORDED_NOTE = "recorded"
-FAIR_NOTE = "fair"  # {"deal": n, "protocol", "seal", "seed", "cut"}: a sealed deal ended, its seed may be known
+FAIR_NOTE = FAIR  # {"deal": n, "protocol", "seal", "seed", "cut"}: a sealed deal ended, its seed may be known
 
 
 class TableKeeper:
@@ -93,19 +97,22 @@ class TableKeeper:
             return
         check_funds(self.store.balance(name), self.table.game_cls.stake(self.table.options), self.table.allow_debt)
 
-    # -- writing -----------------------------------------------------------------------------
+    # -- writing (engine.journal.JournalPort) ---------------------------------------------------
+
+    @property
+    def gone(self) -> bool:
+        """The store's file vanished: no write will succeed until the house restarts the club."""
+        return bool(getattr(self.store, "gone", False))
 
     @contextmanager
-    def batch(self) -> Iterator[None]:
+    def transaction(self) -> Iterator[None]:
         """One commit for one table operation; the table's own state is noted at its end."""
         with self.store.batch():
             yield
             self._note_table()
 
-    def session_started(self) -> None:
+    def session_started(self, game: Game) -> None:
         """Before the session's first deal: its header (the old entries go)."""
-        game = self.table.game
-        assert game is not None
         purses = [self.purse(n) for n in game.names]
         extra = {"session": True, "table": self.table.state()}
         self.store.new_session(self.table.id, header_of(game, purses, extra))
@@ -113,19 +120,19 @@ class TableKeeper:
         self._noted = extra["table"]
         self._since = (0, game.pot, [0] * game.n)
 
-    def dealt(self, events: Sequence[Event], now: float | None) -> None:
-        self._journal().record_deal(events, clock=now)
+    def dealt(self, step: Step, now: float | None) -> None:
+        self._journal().write(step, clock=now)
         self._record(final=False)
 
-    def acted(self, events: Sequence[Event], now: float | None) -> None:
-        self._journal().record_action(events, clock=now)
+    def applied(self, step: Step, now: float | None) -> None:
+        self._journal().write(step, clock=now)
         self._record(final=False)
 
-    def ticked(self, events: Sequence[Event], now: float) -> None:
-        self._journal().record_tick(now, events)
+    def ticked(self, step: Step, now: float | None) -> None:
+        self._journal().write(step, clock=now)
         self._record(final=False)
 
-    def revealed(self, deal_no: int, fair: dict[str, str]) -> None:
+    def revealed(self, deal_no: int, fair: Mapping[str, str]) -> None:
         """A sealed deal of this session ended: its ``fair`` (the seed now public), for a restored record."""
         self.store.append(self.table.id, FAIR_NOTE, {"deal": deal_no, **fair})
 
@@ -204,26 +211,12 @@ class TableKeeper:
         game = None
         told: list[Event] = []
         if live.header.extra.get("session"):
-            restored = replay_journal(live, entries, clock=now, lookup=_recording)
-            game = restored.game
-            told = list(getattr(game, "_told", []))
-            game.__class__ = game.__class__.__mro__[1]  # the game's own class again: no more recording
+            restored = replay_journal(live, entries, clock=now)
+            game, told = restored.game, restored.told  # its ended sealed deals carry their ``fair``
             self.journal = restored.journal(self.store)
         else:
             self.journal = None
-        table.load_state(state)
-        table.game = game
-        table._decks = None
-        if game is not None:
-            for entry in entries:
-                if entry.kind == FAIR_NOTE and 0 < int(entry.payload["deal"]) <= len(game.deals):
-                    game.deals[int(entry.payload["deal"]) - 1].fair = _fair_of(entry.payload)
-            if game.in_deal and table.sealed is not None:
-                # the same sealed deck goes on: a redeal after the restart is the seed's next deck j
-                table._decks = table.sealed.decks(table.game_cls.deck_size, drawn=len(game.deals[-1].decks))
-                game._source = table._decks
-            if tell:
-                table._emit(told)
+        table.resume(state, game, told if tell else [])
         self._noted = table.state()
         return told
 
@@ -233,40 +226,6 @@ class TableKeeper:
         if live is None:
             raise StoreError(f"table {self.table.id} has no journal to rebuild from", 70)
         self.restore(live, now=None, tell=False)  # same process, same clock: no shift; the log is kept
-
-
-
-
-def _fair_of(payload: dict[str, Any]) -> dict[str, str]:
-    return {k: str(payload[k]) for k in ("protocol", "seal", "seed", "cut")}
-
-
-def _recording(name: str) -> type:
-    """The game's class, keeping the events of the last deal as the journal is replayed."""
-    from engine.games import get_game
-
-    cls = get_game(name)
-
-    class Recording(cls):  # type: ignore[misc, valid-type]
-        _told: list[Event]
-
-        def start_deal(self, decks: Any) -> list[Event]:
-            events = super().start_deal(decks)
-            self._told = list(events)
-            return events
-
-        def apply(self, seat: int, action: Any) -> list[Event]:
-            events = super().apply(seat, action)
-            self._told = getattr(self, "_told", []) + list(events)
-            return events
-
-        def tick(self, now: float) -> list[Event]:
-            events = super().tick(now)
-            self._told = getattr(self, "_told", []) + list(events)
-            return events
-
-    Recording.__name__ = Recording.__qualname__ = cls.__name__
-    return Recording
 
 
 __all__ = ["NotEnoughMoney", "TableKeeper"]

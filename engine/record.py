@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from engine.cards import CardError, parse_card
-from engine.game import DeckError, Game, GivenDecks, IllegalAction, OptionError
+from engine.game import DeckError, Game, IllegalAction, OptionError
 from engine.games import get_game
+from engine.playback import ACTION, DEAL, Move, ReplayError, play, replay_all
 from engine.shuffle import DealCheck, FairError, check_fair, verify_deal
 
 FORMAT = "sukno-record/1"
@@ -165,6 +166,26 @@ def _bad_card(value: Any) -> Any:
     raise CardError(f"{value!r} is not a card (cards are written as text, e.g. \"Q♠\")")
 
 
+def record_moves(record: Record, game: Game) -> Iterator[Move]:
+    """The record's deals and actions as moves of ``engine.playback`` (``game`` plays them).
+
+    Labels: ``("deal", d)``, ``("action", d, k, line)``; a line that names
+    nobody of the record, or a deal that starts while ``game`` still plays
+    the one before, raises ``ReplayError`` with a ``RecordError``.
+    """
+    seats = {name: i for i, name in enumerate(record.players)}
+    for d, deal in enumerate(record.deals, 1):
+        if game.in_deal:  # checked when the loop asks for this deal: the one before has been played by then
+            raise ReplayError(("unfinished", d), RecordError(f"deal {d} starts while deal {d - 1} is unfinished"))
+        yield Move(DEAL, decks=tuple(deal.decks), where=("deal", d))
+        for k, line in enumerate(deal.actions, 1):
+            name, colon, text = line.partition(":")
+            if not colon or name.strip() not in seats:
+                raise ReplayError(("action", d, k, line), RecordError(
+                    f"expected 'Name: action' with a name from players, got {line!r}"))
+            yield Move(ACTION, seat=seats[name.strip()], text=text.strip(), where=("action", d, k, line))
+
+
 def replay(record: Record) -> tuple[int, dict[str, Any]]:
     """Play a record through the rules: (exit status, the §9.4 output object)."""
     cls = get_game(record.game)
@@ -172,35 +193,27 @@ def replay(record: Record) -> tuple[int, dict[str, Any]]:
         game = cls(record.players, record.options, dealer=record.dealer, pot=record.pot)
     except OptionError as err:
         return 2, {"ok": False, "error": str(err)}
-    seats = {name: i for i, name in enumerate(record.players)}
     total = 0
     deals_out: list[dict[str, Any]] = []
-    for d, deal in enumerate(record.deals, 1):
-        if game.in_deal:
-            return 2, {"ok": False, "deal": d, "error": f"deal {d} starts while deal {d - 1} is unfinished"}
-        try:
-            events = game.start_deal(GivenDecks(deal.decks))
-        except (DeckError, IllegalAction) as err:
-            return 2, {"ok": False, "deal": d, "action": 0, "error": f"deal {d}: {err}"}
-        for k, line in enumerate(deal.actions, 1):
-            name, colon, text = line.partition(":")
-            failure = {"ok": False, "deal": d, "action": k, "line": line}
-            if not colon or name.strip() not in seats:
-                return 2, failure | {"error": f"expected 'Name: action' with a name from players, got {line!r}"}
-            try:
-                events += game.apply(seats[name.strip()], text.strip())
-            except (IllegalAction, DeckError) as err:
-                return 2, failure | {"error": str(err)}
-            except (ValueError, OverflowError, RecursionError) as err:  # e.g. a bid of 4,400 digits
-                return 2, failure | {"error": f"cannot be read: {_short(err)}"}
-        total += len(deal.actions)
-        log = game.deals[-1]
-        deals_out.append(
-            {
-                "money": dict(zip(record.players, log.money)),
-                "events": [e.text(record.players) for e in events],
-            }
-        )
+    events: list[Any] = []
+
+    def close_deal() -> None:
+        deals_out.append({"money": dict(zip(record.players, game.deals[len(deals_out)].money)),
+                          "events": [e.text(record.players) for e in events]})
+
+    try:
+        for step in play(game, record_moves(record, game)):
+            if step.kind == DEAL:
+                if game.deal_no > 1:
+                    close_deal()
+                events = []
+            else:
+                total += 1
+            events += step.events
+    except ReplayError as err:
+        return 2, _failure(err)
+    if game.deals:
+        close_deal()
     out: dict[str, Any] = {
         "ok": True,
         "actions": total,
@@ -213,6 +226,20 @@ def replay(record: Record) -> tuple[int, dict[str, Any]]:
         out["score"] = score
     out["deals"] = deals_out
     return 0, out
+
+
+def _failure(err: ReplayError) -> dict[str, Any]:
+    """The §9.4 output of a record that stops replaying at ``err``."""
+    where, cause = err.where, err.cause
+    if where[0] == "unfinished":
+        return {"ok": False, "deal": where[1], "error": str(cause)}
+    if where[0] == "deal":
+        return {"ok": False, "deal": where[1], "action": 0, "error": f"deal {where[1]}: {cause}"}
+    _, d, k, line = where
+    failure = {"ok": False, "deal": d, "action": k, "line": line}
+    if isinstance(cause, (RecordError, IllegalAction, DeckError)):
+        return failure | {"error": str(cause)}
+    return failure | {"error": f"cannot be read: {_short(cause)}"}  # e.g. a bid of 4,400 digits
 
 
 def record_of(game: Game, start_dealer: int | None = None) -> Record:
@@ -239,12 +266,7 @@ def rebuild(record: Record) -> Game:
     """A live ``Game`` in the state the record leaves it (crash recovery); raises on a bad record."""
     cls = get_game(record.game)
     game = cls(record.players, record.options, dealer=record.dealer, pot=record.pot)
-    for deal in record.deals:
-        game.start_deal(GivenDecks(deal.decks))
-        for line in deal.actions:
-            name, _, text = line.partition(":")
-            game.apply(record.players.index(name.strip()), text.strip())
-    return game
+    return replay_all(game, record_moves(record, game))
 
 
 def verify(record: Record) -> list[DealCheck]:

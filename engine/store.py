@@ -49,30 +49,31 @@ and the ledger in step with the ``Game``); ``clock`` is the table's game time
 for games that run on a clock (Спекулянт) so their timers replay exactly::
 
     journal = TableJournal.open(store, table_id, game, purses=["Anna", "Boris", "bot:Mitya"])
-    events = game.start_deal(decks)
-    journal.record_deal(events, clock=now)   # deck orders + antes, committed
-    events = game.apply(seat, action)        # IllegalAction: nothing is written
-    journal.record_action(events, clock=now) # committed ...
-    broadcast(events)                         # ... before anyone sees it
+    step = game.deal_step(decks)
+    journal.write(step, clock=now)            # deck orders + antes, committed
+    step = game.apply_step(seat, action)      # IllegalAction: nothing is written
+    journal.write(step, clock=now)            # committed ...
+    broadcast(step.events)                    # ... before anyone sees it
 
 The order matters: apply, then record (the commit), then show.  A journal
 written from a table subscriber must therefore run before every other
 subscriber, and its failure must stop the broadcast.  If a record call raises
 ``StoreError`` (disk full), the change is not durable: do not show it, and
 rebuild the table with ``restore_table`` (the game in memory is one change
-ahead of the journal).  ``record_action`` writes the action the game logged
-(normalised), and refuses unless exactly one action was applied since the
-last write.  A ``game.tick(now)`` that changed something (a trade window
-closed by time) goes through ``record_tick(clock, events)``; a tick inside an
-action (``Table.act`` ticks before it applies) is replayed from the action's
-``clock``.  Seat changes go through ``record_seat(seat, purse)``; anything
+ahead of the journal).  ``write`` takes the ``engine.step.Step`` of the
+change (``Game.deal_step``, ``apply_step``, ``tick_step``): the action as the
+game logged it (normalised), the money it moved and the decks it drew, and
+refuses a step that does not follow the last one written.  A
+``game.tick_step(now)`` that changed something (a trade window closed by
+time) is written like any step; a tick inside an action (``Table.act`` ticks
+before it applies) is replayed from the action's ``clock``.  Seat changes go through
+``record_seat(seat, purse)``; anything
 else the server wants back after a crash (the table's own settings are in
 the header's ``extra``) through ``note(kind, payload)``.
 
-Money: each journal write also posts, in the same transaction, the money the
-``Game`` moved since the last write: every seat's change of ``game.balances``
-to that seat's purse and the change of ``game.pot`` to the table's pot purse
-``table:<id>:pot``.  So the ledger never disagrees with the journal, even
+Money: each journal write also posts, in the same transaction, the money its
+step moved: every seat's share to that seat's purse and the pot's to the
+table's pot purse ``table:<id>:pot``.  So the ledger never disagrees with the journal, even
 after kill -9.  Purses are account names (no ``:``) or pools (with ``:``:
 ``table:3:pot``, ``club:grants``, ``bot:Mitya``); every posting sums to zero.
 A session that starts on a carried pot finds it already in the pot purse.
@@ -109,11 +110,13 @@ import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, ContextManager, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Callable, ContextManager, Iterable, Iterator, Mapping, Protocol, Sequence
 
 from engine.cards import CardError, parse_card
-from engine.game import Action, DeckError, Event, Game, GivenDecks, IllegalAction, OptionError
+from engine.game import Event, Game, OptionError
+from engine.playback import REPLAY_ERRORS, Move, ReplayError, play
 from engine.record import Record, RecordDeal
+from engine.step import Step
 
 log = logging.getLogger("sukno.store")
 
@@ -137,6 +140,7 @@ TICK = "tick"  # {"clock": t, "decks"?: [...]}
 # seconds) that was given to the game with that change; "decks" are deck orders the
 # change drew (a redeal); the journal's own "at" is wall time.
 SEAT = "seat"  # {"seat": s, "purse": name}
+FAIR = "fair"  # {"deal": n, "protocol", "seal", "seed", "cut"}: a sealed deal ended (engine.keeper writes it)
 
 
 class StoreError(Exception):
@@ -524,9 +528,9 @@ def header_of(game: Game, purses: Sequence[str], extra: Mapping[str, Any] | None
 class TableJournal:
     """Writes one live table's changes, and the money they moved, in one commit each.
 
-    It remembers the balances, pot and deck orders it last wrote, so each
-    call writes exactly what changed since (the redeal decks an action drew,
-    the antes of a deal, a remiz, a trade).
+    Each change comes as the ``engine.step.Step`` the game returned (the
+    action as logged, the money moved, the deck orders drawn), so the journal
+    reads nothing back from the game; ``game`` is kept for the session's header.
     """
 
     def __init__(self, store: Store, table_id: TableId, game: Game, purses: Sequence[str]):
@@ -536,7 +540,7 @@ class TableJournal:
         self.table_id = table_id
         self.game = game
         self.purses = list(purses)
-        self._mark()
+        self._deal = game.deal_no  # the deal of the last step written
 
     @classmethod
     def open(
@@ -559,30 +563,40 @@ class TableJournal:
         """The table goes on with a new ``Game``; the old entries are dropped (save the record first)."""
         self.store.new_session(self.table_id, header_of(game, self.purses, extra), now=now)
         self.game = game
-        self._mark()
+        self._deal = game.deal_no
 
-    def record_deal(
-        self, events: Sequence[Event] = (), *, clock: float | None = None, now: float | None = None
-    ) -> int:
-        """After ``game.start_deal``: its deck orders and antes."""
-        if not self.game.deals or self._decks[0] == self.game.deal_no:
-            raise ValueError("record_deal follows game.start_deal")
-        return self._write(DEAL, {"deal": self.game.deal_no}, events, clock, now)
+    def write(self, step: Step, *, clock: float | None = None, now: float | None = None) -> int:
+        """One ``engine.step.Step`` of this session (a deal, an action, a tick) and its money, in one commit.
 
-    def record_action(
-        self, events: Sequence[Event] = (), *, clock: float | None = None, now: float | None = None
-    ) -> int:
-        """After a successful ``game.apply``: the action exactly as the game logged it."""
-        deal_no, written = self._actions
-        log = self.game.deals[-1].actions if self.game.deals else []
-        if deal_no != self.game.deal_no or len(log) != written + 1:
-            raise ValueError("record_action follows exactly one successful game.apply")
-        seat, action = log[-1]
-        return self._write(ACTION, {"seat": seat, "action": action.text()}, events, clock, now)
-
-    def record_tick(self, clock: float, events: Sequence[Event] = (), *, now: float | None = None) -> int:
-        """After a ``game.tick(clock)`` that changed something (a trade window closed by time)."""
-        return self._write(TICK, {}, events, clock, now)
+        Everything written comes from the step, nothing from the live game, so
+        a step may be written after the game moved on.  A step must follow the
+        last one written: a deal the next deal, an action or a tick the deal
+        in play.
+        """
+        expected = self._deal + 1 if step.kind == DEAL else self._deal
+        if step.deal_no != expected or step.kind not in (DEAL, ACTION, TICK):
+            raise ValueError(f"a {step.kind} step of deal {step.deal_no} does not follow deal {self._deal} "
+                             f"of table {self.table_id}")
+        payload: dict[str, Any]
+        if step.kind == DEAL:
+            payload = {"deal": step.deal_no}
+        elif step.kind == ACTION:
+            payload = {"seat": step.seat, "action": step.action.text()}
+        else:
+            payload = {}
+        if clock is not None:
+            payload["clock"] = clock
+        if step.decks:
+            payload["decks"] = [[str(card) for card in order] for order in step.decks]
+        moves = [(self.purses[seat] if seat is not None else pot_purse(self.table_id), amount)
+                 for seat, amount in step.moved()]
+        with self.store.batch():
+            seq = self.store.append(self.table_id, step.kind, payload, now=now)
+            if moves:
+                self.store.post(moves, table_id=self.table_id, deal_no=step.deal_no,
+                                reason=_reason(step.kind, payload, step.events), now=now)
+        self._deal = step.deal_no
+        return seq
 
     def record_seat(self, seat: int, purse: str, *, now: float | None = None) -> int:
         """Seat ``seat`` now plays for ``purse`` (a player took over a bot's seat, say)."""
@@ -599,55 +613,8 @@ class TableJournal:
         ``Card`` is an ``int`` and would come back as a number.
         """
         if kind in (DEAL, ACTION, TICK, SEAT):
-            raise ValueError(f"{kind!r} entries are written by record_{kind}")
+            raise ValueError(f"{kind!r} entries are written by " + ("record_seat" if kind == SEAT else "write"))
         return self.store.append(self.table_id, kind, payload, now=now)
-
-    def _write(
-        self,
-        kind: str,
-        payload: dict[str, Any],
-        events: Sequence[Event],
-        clock: float | None,
-        now: float | None,
-    ) -> int:
-        if clock is not None:
-            payload["clock"] = clock
-        decks = self._new_decks()
-        if decks:
-            payload["decks"] = [[str(card) for card in order] for order in decks]
-        moves = self._money_moved()
-        with self.store.batch():
-            seq = self.store.append(self.table_id, kind, payload, now=now)
-            if moves:
-                self.store.post(
-                    moves,
-                    table_id=self.table_id,
-                    deal_no=self.game.deal_no,
-                    reason=_reason(kind, payload, events),
-                    now=now,
-                )
-        self._mark()
-        return seq
-
-    def _mark(self) -> None:
-        """Remember what has been written: balances, pot, deck orders and actions of the deal."""
-        game = self.game
-        self._balances = list(game.balances)
-        self._pot = game.pot
-        self._decks = (game.deal_no, len(game.deals[-1].decks) if game.deals else 0)
-        self._actions = (game.deal_no, len(game.deals[-1].actions) if game.deals else 0)
-
-    def _new_decks(self) -> list[list[Any]]:
-        if not self.game.deals:
-            return []
-        deal_no, written = self._decks
-        decks = self.game.deals[-1].decks
-        return decks if deal_no != self.game.deal_no else decks[written:]
-
-    def _money_moved(self) -> list[tuple[str, int]]:
-        moves = [(p, new - old) for p, new, old in zip(self.purses, self.game.balances, self._balances)]
-        moves.append((pot_purse(self.table_id), self.game.pot - self._pot))
-        return [(p, amount) for p, amount in moves if amount]
 
 
 def _reason(kind: str, payload: Mapping[str, Any], events: Sequence[Event]) -> str:
@@ -670,6 +637,7 @@ class RestoredTable:
     purses: list[str]  # header.seats after the seat changes
     notes: list[JournalEntry]  # entries of the server's own kinds, in order
     last_at: float  # wall time of the last entry (or of opening)
+    told: list[Event] = field(default_factory=list)  # the events of the deal in play (or the last), in order
 
     def journal(self, store: Store) -> TableJournal:
         """Resume writing where the journal stopped."""
@@ -702,24 +670,32 @@ def replay_journal(
     clock: float | None = None,
     lookup: GameLookup | None = None,
 ) -> RestoredTable:
-    """Play a journal through the rules, calling the ``Game`` as ``engine.table.Table`` did live."""
+    """Play a journal through the rules, as ``engine.table.Table`` played it live (``engine.playback``)."""
     table_id, header = live.table_id, live.header
     game = _new_game(table_id, header, lookup)
     purses = list(header.seats)
     notes: list[JournalEntry] = []
-    decks = _decks_by_deal(table_id, entries)
-    shift = _clock_shift(entries, clock)
-    for entry in entries:
-        try:
-            _replay_entry(game, entry, decks, purses, notes, shift)
-        except (IllegalAction, DeckError, CardError, KeyError, TypeError, ValueError, IndexError) as err:
-            raise StoreError(
-                f"table {table_id}: journal entry {entry.seq} ({entry.kind} {_brief(entry.payload)}) "
-                f"does not replay: {err}",
-                65,
-            ) from None
+    told: list[Event] = []
+    moves = _journal_moves(entries, _decks_by_deal(table_id, entries), purses, notes, _clock_shift(entries, clock))
+    try:
+        for step in play(game, moves):
+            told = list(step.events) if step.kind == DEAL else told + list(step.events)
+    except ReplayError as err:
+        entry = err.where
+        raise StoreError(
+            f"table {table_id}: journal entry {entry.seq} ({entry.kind} {_brief(entry.payload)}) "
+            f"does not replay: {err.cause}",
+            65,
+        ) from None
+    for note in notes:  # a sealed deal that ended: its seed, so a record written from here carries ``fair``
+        if note.kind == FAIR and 0 < int(note.payload.get("deal", 0)) <= len(game.deals):
+            game.deals[int(note.payload["deal"]) - 1].fair = _fair_of(note.payload)
     last_at = entries[-1].at if entries else live.opened_at
-    return RestoredTable(table_id, header, game, purses, notes, last_at)
+    return RestoredTable(table_id, header, game, purses, notes, last_at, told)
+
+
+def _fair_of(payload: Mapping[str, Any]) -> dict[str, str]:
+    return {k: str(payload[k]) for k in ("protocol", "seal", "seed", "cut")}
 
 
 def _clock_shift(entries: Sequence[JournalEntry], clock: float | None) -> float:
@@ -757,34 +733,38 @@ def _decks_by_deal(table_id: TableId, entries: Sequence[JournalEntry]) -> dict[i
     return decks
 
 
-def _replay_entry(
-    game: Game,
-    entry: JournalEntry,
+def journal_moves(entries: Sequence[JournalEntry], *, clock: float | None = None) -> Iterator[Move]:
+    """A journal's deals, actions and ticks as ``engine.playback`` moves (``clock``: as ``restore_table``)."""
+    return _journal_moves(entries, _decks_by_deal("?", entries), None, [], _clock_shift(entries, clock))
+
+
+def _journal_moves(
+    entries: Sequence[JournalEntry],
     decks: Mapping[int, list[list[Any]]],
-    purses: list[str],
+    purses: list[str] | None,
     notes: list[JournalEntry],
     shift: float,
-) -> None:
-    payload = entry.payload
-    clock = float(payload["clock"]) + shift if "clock" in payload else None
-    if clock is not None and entry.kind in (DEAL, ACTION, TICK):
-        _set_clock(game, clock, tick=entry.kind != DEAL)
-    if entry.kind == DEAL:
-        game.start_deal(GivenDecks(decks[entry.seq]))
-    elif entry.kind == ACTION:
-        game.apply(int(payload["seat"]), str(payload["action"]))
-    elif entry.kind == SEAT:
-        purses[int(payload["seat"])] = str(payload["purse"])
-    elif entry.kind != TICK:
-        notes.append(entry)
-
-
-def _set_clock(game: Game, clock: float, tick: bool) -> None:
-    """What ``Table`` does with its ``now``: put a clocked game on the clock, then tell it the time."""
-    if game.clocked and not game.live_clock:
-        game.start_clock(clock)
-    if tick and game.in_deal:
-        game.tick(clock)
+) -> Iterator[Move]:
+    """The journal's game entries as moves (labelled by their entry); seat changes and notes kept aside."""
+    for entry in entries:
+        payload = entry.payload
+        try:
+            clock = float(payload["clock"]) + shift if "clock" in payload else None
+            if entry.kind == DEAL:
+                move = Move(DEAL, decks=tuple(decks[entry.seq]), clock=clock, where=entry)
+            elif entry.kind == ACTION:
+                move = Move(ACTION, seat=int(payload["seat"]), text=str(payload["action"]), clock=clock, where=entry)
+            elif entry.kind == TICK:
+                move = Move(TICK, clock=clock, where=entry)
+            else:
+                if entry.kind == SEAT and purses is not None:
+                    purses[int(payload["seat"])] = str(payload["purse"])
+                else:
+                    notes.append(entry)
+                continue
+        except REPLAY_ERRORS as err:
+            raise ReplayError(entry, err) from err
+        yield move
 
 
 def _brief(payload: Mapping[str, Any]) -> str:
@@ -807,8 +787,8 @@ def record_of_journal(live: LiveTable, entries: Sequence[JournalEntry]) -> Recor
         if entry.kind == ACTION:
             name = header.players[int(entry.payload["seat"])]
             deals[-1].actions.append(f"{name}: {entry.payload['action']}")
-        if entry.kind == "fair" and 0 < int(entry.payload.get("deal", 0)) <= len(deals):  # engine.keeper.FAIR_NOTE
-            deals[int(entry.payload["deal"]) - 1].fair = {k: str(entry.payload[k]) for k in ("protocol", "seal", "seed", "cut")}
+        if entry.kind == FAIR and 0 < int(entry.payload.get("deal", 0)) <= len(deals):
+            deals[int(entry.payload["deal"]) - 1].fair = _fair_of(entry.payload)
     return Record(header.game, list(header.players), dict(header.options), header.dealer, header.pot, deals)
 
 
@@ -833,6 +813,7 @@ __all__ = [
     "TableJournal",
     "check_funds",
     "header_of",
+    "journal_moves",
     "make_data_folder",
     "open_store",
     "pot_purse",

@@ -32,11 +32,15 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
 - ``subscribe(callback) -> unsubscribe``: ``callback(events)`` after every
   change; ``log_since(seq)`` gives the narrated history with sequence numbers,
   so a subscriber may coalesce callbacks and read what it missed.
-- ``keeper``: None, or an ``engine.keeper.TableKeeper`` that writes every
-  change to the store before any subscriber hears of it (``Club(store=…)``
-  sets it); a failed write shows nothing, rebuilds the table from its journal
-  and raises ``TableError("store.failed")``.  ``state()``/``load_state()``
-  are the table's own settings a journal keeps (seats, ready, money, pot…).
+- ``journal``: the table's ``engine.journal.JournalPort``, handed each
+  change (the game's ``engine.step.Step``) inside one ``transaction()``
+  before any subscriber hears of it: ``NULL_JOURNAL`` without a store, an
+  ``engine.keeper.TableKeeper`` (also ``keeper``, else None) when
+  ``Club(store=…)`` sets one; a failed write shows nothing, rebuilds the table
+  from its journal and raises ``TableError("store.failed")``.  The table is
+  the one writer of its state: ``state()``/``load_state()`` are the settings
+  a journal keeps (seats, ready, money, pot…), ``resume`` puts a replayed
+  journal back.
 - ``deadline()`` / ``tick(now)``: time always comes in as an argument
   (``start``/``act`` take an optional ``now`` too).  It is any monotonic time
   in seconds — ``time.monotonic()``, which is also asyncio's ``loop.time()``;
@@ -73,12 +77,13 @@ import logging
 import re
 import unicodedata
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from engine.autoplay import MAX_MOVES_PER_TICK, Autopilot, Settings, bot_name, is_bot
 from engine.feed import Callback, Feed, LogEntry
 from engine.game import SPECTATOR, Action, Event, Game, IllegalAction
 from engine.games import get_game
+from engine.journal import NULL_JOURNAL, JournalPort
 from engine.shuffle import MAX_CUT, FairError, Sealed, SealedDecks, check_cut, new_seed, repeatable_seed
 from engine.social import RAIL_KEEP, Seating, name_key
 from engine.store import NotEnoughMoney, StoreError
@@ -154,7 +159,8 @@ class Table:
         except ValueError as err:
             raise TableError("table.bad_setting", str(err), reason=str(err)) from None
         self.allow_debt = bool(allow_debt)
-        self.keeper: TableKeeper | None = None
+        self.journal: JournalPort = NULL_JOURNAL
+        """Where every change is written before anyone sees it (``engine.journal``); the club sets a keeper."""
         self.game_name = game_name
         self.game_cls: type[Game] = get_game(game_name)
         self.options: dict[str, Any] = self.game_cls.make_options(options)
@@ -193,6 +199,22 @@ class Table:
         change to the owner and returns its answer or raises its ``TableError``; nothing is done here."""
 
     # -- who is here ----------------------------------------------------------------
+
+    @property
+    def keeper(self) -> TableKeeper | None:
+        """The stored table's port (``engine.keeper``), None without a store."""
+        return None if self.journal is NULL_JOURNAL else self.journal  # type: ignore[return-value]
+
+    @keeper.setter
+    def keeper(self, keeper: JournalPort | None) -> None:
+        self.journal = NULL_JOURNAL if keeper is None else keeper
+
+    def _check_funds(self, name: str) -> None:
+        """R5: the table's zero rule for ``name``, as the journal's store sees his club balance."""
+        try:
+            self.journal.check_funds(name)
+        except NotEnoughMoney as err:
+            raise TableError(err.key, err.message, **err.params) from None
 
     @property
     def title(self) -> dict[str, str]:
@@ -246,11 +268,7 @@ class Table:
             raise TableError("table.no_seat", f"There is no seat {seat + 1} here.", seat=seat + 1)
         if self.seats[seat] is not None:
             raise TableError("table.seat_taken", f"Seat {seat + 1} is taken.", seat=seat + 1)
-        if self.keeper is not None:
-            try:
-                self.keeper.check_funds(name)
-            except NotEnoughMoney as err:
-                raise TableError(err.key, err.message, **err.params) from None
+        self._check_funds(name)
         with self._saving():
             if not self.seated() and not is_bot(name):
                 self.seating.host = name  # the first to sit at an empty table sets its rules
@@ -424,11 +442,8 @@ class Table:
             raise TableError("table.in_deal_start", "A deal is being played now.")
         if self.closing:
             raise TableError("table.closing", "The house is closing this table; no new deal starts.")
-        if self.keeper is not None and not is_bot(name):  # R5: a table at_zero="refuse" deals in only
-            try:  # who can pay its stake from his club balance now, not only when he sat down
-                self.keeper.check_funds(name)
-            except NotEnoughMoney as err:
-                raise TableError(err.key, err.message, **err.params) from None
+        if not is_bot(name):  # R5: a table at_zero="refuse" deals in only who can pay its stake
+            self._check_funds(name)  # from his club balance now, not only when he sat down
         if self.auto.settings.fill and self.game is None:
             while not self.full():
                 self.sit_bot()
@@ -483,8 +498,7 @@ class Table:
             return
         fair = sealed.fair()
         game.deals[-1].fair = fair
-        if self.keeper is not None:
-            self.keeper.revealed(game.deal_no, fair)
+        self.journal.revealed(game.deal_no, fair)
         self._decks = None
         self._fair_told = [Event("fair_open", None, {"seal": fair["seal"], "seed": fair["seed"],
                                                      "cut": fair["cut"]})] + self._seal_next()
@@ -503,15 +517,13 @@ class Table:
                 drawn += lot
                 self.first_drawn = True
             self.game = self.game_cls(self.names(), self.options, dealer=self._dealer, pot=self.carried_pot)
-            if self.keeper is not None:
-                self.keeper.session_started()
+            self.journal.session_started(self.game)
         self._clock(now)
         self._decks = sealed.decks(self.game_cls.deck_size)
-        events = self.game.start_deal(self._decks)
+        step = self.game.deal_step(self._decks)
         self._settle_fair()
-        if self.keeper is not None:
-            self.keeper.dealt(events, now)
-        return drawn + events + self._after_action()
+        self.journal.dealt(step, now)
+        return drawn + list(step.events) + self._after_action()
 
     def _after_action(self) -> list[Event]:
         """Book a finished deal (its seed shown, the next deal sealed) and a finished session."""
@@ -539,8 +551,7 @@ class Table:
         self._dealer = game._next_dealer() if game.deals else game.dealer
         self.game = None
         self._decks = None
-        if self.keeper is not None:
-            self.keeper.session_over(game)
+        self.journal.session_over(game)
         return [Event("session_over", None, {"balances": dict(zip(game.names, game.balances))})]
 
     def balance(self, name: str) -> int:
@@ -566,24 +577,23 @@ class Table:
             raise TableError("table.not_seated", "You do not sit at this table.")
         if self.game is None or not self.game.in_deal:
             raise TableError("table.no_deal", "No deal is being played; type start when you are ready.")
+        pending: list[Event] = []
         with self._saving():
             self._clock(now)
-            pending = self.game.tick(now) if now is not None else []
-            if pending:
+            ticked = self.game.tick_step(now) if now is not None else None
+            if ticked is not None and not ticked.quiet:
                 self._settle_fair()
-                if self.keeper is not None:
-                    self.keeper.ticked(pending, now)  # type: ignore[arg-type]
-                pending += self._after_action()
+                self.journal.ticked(ticked, now)
+                pending = list(ticked.events) + self._after_action()
         if pending:
             self._emit(pending, now)
             if self.game is None or not self.game.in_deal:
                 raise TableError("table.no_deal", "No deal is being played; type start when you are ready.")
         with self._saving():
-            events = self.game.apply(seat, text)
+            step = self.game.apply_step(seat, text)
             self._settle_fair()
-            if self.keeper is not None:
-                self.keeper.acted(events, now)
-            events = list(before or []) + events + self._after_action()
+            self.journal.applied(step, now)
+            events = list(before or []) + list(step.events) + self._after_action()
         self._emit(events, now)
         return events
 
@@ -682,12 +692,12 @@ class Table:
         try:
             with self._saving():
                 self._clock(now)
-                events = self.game.tick(now)
-                if events:
+                step = self.game.tick_step(now)
+                events = []
+                if not step.quiet:
                     self._settle_fair()
-                    if self.keeper is not None:
-                        self.keeper.ticked(events, now)
-                    events = events + self._after_action()
+                    self.journal.ticked(step, now)
+                    events = list(step.events) + self._after_action()
         except TableError:
             return []  # not saved, so not shown; the next tick tries again
         if events:
@@ -728,23 +738,35 @@ class Table:
         if isinstance(state.get("seating"), dict):
             self.seating.load(state["seating"])
 
+    def resume(self, state: dict[str, Any], game: Game | None, told: Sequence[Event] = ()) -> None:
+        """Go on as a journal left the table: its state, the session replayed (``engine.keeper``).
+
+        A deal in play goes on dealing from its sealed seed (a redeal after the
+        restart is the seed's next deck); ``told`` (the events of that deal so
+        far) goes back into the log, so a player back at his seat reads the story.
+        """
+        self.load_state(state)
+        self.game = game
+        self._decks = None
+        if game is not None and game.in_deal and self.sealed is not None:
+            self._decks = self.sealed.decks(self.game_cls.deck_size, drawn=len(game.deals[-1].decks))
+            game.deal_from(self._decks)
+        self._emit(list(told))
+
     @contextmanager
     def _saving(self) -> Iterator[None]:
         """One operation's writes in one commit; a failed commit shows nothing and rebuilds the table."""
-        keeper = self.keeper
-        if keeper is None:
-            yield
-            return
+        journal = self.journal
         try:
-            with keeper.batch():
+            with journal.transaction():
                 yield
         except StoreError as err:
             log.error("table %s: not saved, so not shown: %s", self.id, err)
             try:
-                keeper.rebuild()
+                journal.rebuild()
             except Exception:
                 log.exception("table %s: cannot be rebuilt from its journal", self.id)
-            if getattr(keeper.store, "gone", None):  # the database file vanished: trying again will not help
+            if journal.gone:  # the database file vanished: trying again will not help
                 raise TableError("store.gone", "The club's book is gone from the disk; nothing can be written "
                                  "until the house restarts the club. That did not happen.") from None
             raise TableError(

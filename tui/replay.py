@@ -12,9 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.cards import Card
-from engine.game import ADMIN, SPECTATOR, Event, GivenDecks
+from engine.game import ADMIN, SPECTATOR, Event
 from engine.games import get_game
-from engine.record import Record
+from engine.playback import ReplayError, play
+from engine.record import Record, RecordDeal, record_moves
+from engine.step import DEAL
 from tui.i18n import money, tr
 
 
@@ -49,18 +51,26 @@ def frames(record: Record, viewer: str | None) -> list[Frame]:
     game = cls(record.players, record.options, dealer=record.dealer, pot=record.pot)
     seat = viewer_seat(record, viewer)
     out: list[Frame] = []
-    for number, deal in enumerate(record.deals, 1):
-        events = list(game.start_deal(GivenDecks(deal.decks)))
-        dealt = [list(h or []) for h in game.view(ADMIN)["hands"]]
-        out.append(_frame(game, seat, number, len(record.deals), 0, len(deal.actions), events, dealt, "", 0))
-        out[-1].fair = deal.fair
-        for step, line in enumerate(deal.actions, 1):
-            name, _, text = line.partition(":")
+    events: list[Event] = []
+    dealt: list[list[Card]] = []
+    deal: RecordDeal | None = None
+    try:
+        for step in play(game, record_moves(record, game)):  # the one replay loop (engine.playback)
             first = len(events)
-            events += game.apply(record.players.index(name.strip()), text.strip())
-            out.append(_frame(game, seat, number, len(record.deals), step, len(deal.actions), events, dealt, line,
-                              first))
+            if step.kind == DEAL:
+                deal = record.deals[game.deal_no - 1]
+                events, first, step_no, line = list(step.events), 0, 0, ""
+                dealt = [list(h or []) for h in game.view(ADMIN)["hands"]]
+            else:
+                assert deal is not None
+                events += step.events
+                step_no = len(game.deals[-1].actions)
+                line = deal.actions[step_no - 1]
+            out.append(_frame(game, seat, game.deal_no, len(record.deals), step_no, len(deal.actions), events, dealt,
+                              line, first))
             out[-1].fair = deal.fair
+    except ReplayError as err:
+        raise err.cause from None
     return out
 
 

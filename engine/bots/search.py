@@ -267,7 +267,7 @@ class Shadow:
         at = self._match(deck, real, 0, produced, game)
         own_left = list(own)
         at = self._run(game, deck, real, at, own_left, hand, pinned)
-        game._source = _Redeals(self.cls.deck_size, self.rng.randrange(1 << 62))  # redeals to come: unknown
+        game.deal_from(_Redeals(self.cls.deck_size, self.rng.randrange(1 << 62)))  # redeals to come: unknown
         return World(deck, spare, game, at, len(own), own_left, self._given.used, self.misses)
 
     def _run(self, game: Game, deck: list[Card], real: list[Event], at: int, own_left: list[Action],

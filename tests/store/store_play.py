@@ -58,20 +58,20 @@ def step(store: Store, table: PlayedTable, rng: random.Random) -> str:
         return "session"
     if not game.in_deal:
         _clock_on(table)
-        events = game.start_deal(table.decks)
-        table.journal.record_deal(events, clock=table.clock)
+        table.journal.write(game.deal_step(table.decks), clock=table.clock)
         return "deal"
     if _clocked(game) and rng.random() < 0.2:
         table.clock += rng.choice((1.0, 5.0, 20.0))
-        events = game.tick(table.clock)
-        if events:
-            table.journal.record_tick(table.clock, events)
+        ticked = game.tick_step(table.clock)
+        if not ticked.quiet:
+            table.journal.write(ticked, clock=table.clock)
         return "tick"
     _clock_on(table)
-    pending = game.tick(table.clock) if _clocked(game) else []
+    if _clocked(game):
+        game.tick(table.clock)  # replayed from the action's clock: not written apart
     seat = rng.choice(game.to_act())
-    events = pending + game.apply(seat, _choose(game, seat, rng))
-    table.journal.record_action(events, clock=table.clock if _clocked(game) else None)
+    step = game.apply_step(seat, _choose(game, seat, rng))
+    table.journal.write(step, clock=table.clock if _clocked(game) else None)
     return "action"
 
 

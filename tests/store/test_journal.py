@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from store_play import GAME_SEATS, PlayedTable, comparable, open_table, step
@@ -116,14 +117,21 @@ def test_seat_changes_and_notes_come_back(store: SqliteStore, people: list[str])
     assert store.statement("bot:Mitya")
 
 
-def test_record_action_needs_exactly_one_new_action(store: SqliteStore, people: list[str]) -> None:
+def test_a_step_must_follow_the_last_one_written(store: SqliteStore, people: list[str]) -> None:
+    """The journal writes steps in order: no action of a deal it was not told, no deal skipped."""
     rng = random.Random(2)
     table = open_table(store, 6, "stukolka", people[:4], seed=1)
     step(store, table, rng)  # the deal
-    with pytest.raises(ValueError, match="follows exactly one successful game.apply"):
-        table.journal.record_action()
-    with pytest.raises(ValueError, match="follows game.start_deal"):
-        table.journal.record_deal()
+    written = len(store.journal(6))
+    seat = table.game.to_act()[0]
+    action = table.game.apply_step(seat, table.game.legal_actions(seat)[0])
+    with pytest.raises(ValueError, match="does not follow deal 1"):
+        table.journal.write(replace(action, deal_no=2))
+    with pytest.raises(ValueError, match="does not follow deal 1"):
+        table.journal.write(replace(action, kind=DEAL, deal_no=3))
+    assert len(store.journal(6)) == written  # nothing was written
+    table.journal.write(action)
+    assert store.journal(6)[-1].payload == {"seat": seat, "action": action.action.text()}
 
 
 def test_the_journal_as_a_record(store: SqliteStore, people: list[str]) -> None:
