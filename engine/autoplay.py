@@ -5,6 +5,8 @@ reads a clock: the table tells it the time of every change (``note``), it
 says when it next needs waking (``deadline``) and, at ``tick(now)``, which
 moves are due (``next_move``).  The table makes each move through the very
 path a person's ``act`` takes, so it is journaled before anyone sees it.
+The autopilot never holds the table: each call gets a ``Snapshot`` of it
+(``Table.snapshot``) to read, and it only ever answers (issue 14, step 4).
 
 Decisions (why):
 
@@ -39,14 +41,11 @@ from __future__ import annotations
 
 import logging
 from dataclasses import asdict, dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any, Callable, NamedTuple
 
 from engine.bots import Bot, default_action, make_bot
 from engine.bots.random_bot import RandomBot
 from engine.game import Action, Event
-
-if TYPE_CHECKING:
-    from engine.table import Table
 
 log = logging.getLogger("sukno.autoplay")
 
@@ -124,6 +123,25 @@ def safe_default(game_name: str, view: dict[str, Any], legal: list[Action]) -> A
         return next((a for a in legal if a.verb == "pass"), legal[0])
 
 
+class Snapshot(NamedTuple):
+    """What the autopilot reads of its table at one moment (``Table.snapshot``); it writes nothing back.
+
+    A tuple, not a dataclass: the table makes one at every change, so it is cheap.
+    """
+
+    table_id: int
+    game_name: str
+    seed: int | None  # the table's repeatable seed (tests, benches); None: bots draw their own
+    seats: tuple[str | None, ...]
+    in_deal: bool
+    turn: tuple | None  # what identifies the turn in play (a new one restarts the timers); None between deals
+    to_act: tuple[int, ...]  # the seats the game waits for (empty between deals)
+    names: tuple[str, ...]  # the game's seat names (the table's between sessions)
+    game_deadline: float | None  # the game's own timer (Спекулянт's window), None without one
+    view: Callable[[int], dict[str, Any]]  # a seat's view of the game, made when asked
+    legal: Callable[[int], list[Action]]  # a seat's legal actions, made when asked
+
+
 class Autopilot:
     """The bots, turn clock and away players of one table (see the module docstring)."""
 
@@ -138,9 +156,13 @@ class Autopilot:
 
     # -- what the table tells --------------------------------------------------------
 
-    def note(self, table: Table, now: float | None) -> None:
+    def went_away(self, name: str, now: float | None) -> None:
+        """``name``'s last session left at ``now``: a stand-in plays for him after ``takeover``."""
+        self.away[name] = now
+
+    def note(self, table: Snapshot, now: float | None) -> None:
         """After every change: a new turn starts its timers at ``now`` (unknown without one)."""
-        key = self._key(table)
+        key = table.turn
         if key != self._turn_key:
             self._turn_key = key
             self._waiting.clear()
@@ -148,13 +170,6 @@ class Autopilot:
                 self._turn_since = now
         elif self._turn_since is None and now is not None:
             self._turn_since = now
-
-    def _key(self, table: Table) -> tuple | None:
-        game = table.game
-        if game is None or not game.in_deal:
-            return None
-        actions = len(game.deals[-1].actions) if game.deals else 0
-        return (id(game), len(game.deals), actions, tuple(game.to_act()), game.deadline())
 
     def forget(self, name: str) -> None:
         """A seat's name changed: its bot (if any) goes."""
@@ -177,10 +192,11 @@ class Autopilot:
         """Away players a bot plays for (for the felt)."""
         return sorted(n for n in self.away if n in self._stood_in or self.played_by_bot(n, now))
 
-    def bot_for(self, table: Table, name: str) -> Bot:
+    def bot_for(self, table: Snapshot, name: str) -> Bot:
         bot = self._bots.get(name)
         if bot is None:
-            seed = None if table._seed is None else table._seed + 7 * (table.seat_of(name) or 0)
+            seat = table.seats.index(name) if name in table.seats else 0
+            seed = None if table.seed is None else table.seed + 7 * seat
             try:
                 bot = make_bot(table.game_name, self.settings.kind, seed)
             except KeyError:  # a game with no bot of its own yet: the random one plays it
@@ -190,29 +206,28 @@ class Autopilot:
 
     # -- time --------------------------------------------------------------------------
 
-    def deadline(self, table: Table) -> float | None:
+    def deadline(self, table: Snapshot) -> float | None:
         """When a bot should move, a turn clock runs out, or an away player's grace ends."""
         times = [t for t, _ in self._due(table)]
         return min(times) if times else None
 
-    def timer(self, table: Table) -> float | None:
+    def timer(self, table: Snapshot) -> float | None:
         """The turn clock's end for the bar (a present person's turn), or None."""
         times = [t for t, what in self._due(table) if what[0] == "clock"]
         return min(times) if times else None
 
-    def _due(self, table: Table) -> list[tuple[float, tuple]]:
+    def _due(self, table: Snapshot) -> list[tuple[float, tuple]]:
         out: list[tuple[float, tuple]] = []
         s = self.settings
         for name, since in self.away.items():
-            if since is not None and not table.in_deal() and name in table.seats:
+            if since is not None and not table.in_deal and name in table.seats:
                 out.append((since + s.grace, ("gone", name)))
-        game = table.game
         start = self._turn_since
-        if game is None or not game.in_deal or start is None:
+        if not table.in_deal or start is None:
             return out
-        own_clock = game.deadline() is not None
-        for seat in game.to_act():
-            name = game.names[seat]
+        own_clock = table.game_deadline is not None
+        for seat in table.to_act:
+            name = table.names[seat]
             if is_bot(name):
                 if seat not in self._waiting:
                     out.append((start + s.think, ("bot", seat)))
@@ -224,7 +239,7 @@ class Autopilot:
                 out.append((start + s.clock, ("clock", seat)))
         return out
 
-    def next_move(self, table: Table, now: float) -> tuple[str, Any] | None:
+    def next_move(self, table: Snapshot, now: float) -> tuple[str, Any] | None:
         """One thing due by ``now``: ("gone", name), ("bot"|"clock", (name, Action)); None: nothing."""
         for when, what in sorted(self._due(table), key=lambda d: d[0]):
             if when > now:
@@ -232,18 +247,16 @@ class Autopilot:
             if what[0] == "gone":
                 return what
             seat = what[1]
-            game = table.game
-            assert game is not None
-            name = game.names[seat]
-            legal = game.legal_actions(seat)
-            view = game.view(seat)
+            name = table.names[seat]
+            legal = table.legal(seat)
+            view = table.view(seat)
             try:
                 if what[0] == "bot" and is_bot(name):
                     action: Action | None = self.bot_for(table, name).choose(view, legal) if legal else None
                 else:  # the clock, or a stand-in for an away person: only the game's safe move
                     action = safe_default(table.game_name, view, legal)
             except Exception:  # a broken bot must not stop the table's clock: the seat waits for its turn to change
-                log.exception("table %s: no %s move for %s", table.id, what[0], name)
+                log.exception("table %s: no %s move for %s", table.table_id, what[0], name)
                 action = None
             if action is None:
                 self._waiting.add(seat)

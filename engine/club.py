@@ -135,7 +135,7 @@ class Club:
                 table = Table(table_id, header.game, header.options, len(header.extra["table"]["seats"]))
                 keeper = TableKeeper(self.store, table)
                 keeper.restore(live, now)
-                table.auto.note(table, now)  # a bot or a turn clock restarts from now
+                table.restart_clocks(now)  # a bot or a turn clock restarts from now
             except (StoreError, TableError, KeyError, TypeError, ValueError) as err:
                 self.restore_errors.append(f"table {table_id}: {getattr(err, 'message', err)}")
                 self._kept_ids.add(table_id)

@@ -79,7 +79,7 @@ import unicodedata
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
-from engine.autoplay import MAX_MOVES_PER_TICK, Autopilot, Settings, bot_name, is_bot
+from engine.autoplay import MAX_MOVES_PER_TICK, Autopilot, Settings, Snapshot, bot_name, is_bot
 from engine.feed import Callback, Feed, LogEntry
 from engine.game import SPECTATOR, Action, Event, Game, IllegalAction
 from engine.games import get_game
@@ -134,6 +134,14 @@ def sanitize(text: str, limit: int = MAX_CHAT) -> str:
             marks = MAX_MARKS
     clean = " ".join("".join(kept).split())
     return clean[:limit]
+
+
+def _no_view(seat: int) -> dict[str, Any]:
+    return {}
+
+
+def _no_legal(seat: int) -> list[Action]:
+    return []
 
 
 class Table:
@@ -621,13 +629,15 @@ class Table:
         Never on a replica: its owner runs the clocks and the bots."""
         if self.remote is not None:
             return None
-        times = [self.game.deadline() if self.in_deal() else None, self.auto.deadline(self)]  # type: ignore[union-attr]
+        own = self.game.deadline() if self.game is not None and self.game.in_deal else None
+        times = [own, self.auto.deadline(self.snapshot())]
         known = [t for t in times if t is not None]
         return min(known) if known else None
 
     def timer_deadline(self) -> float | None:
         """The end of the time shown as a bar: the game's window, or a person's turn clock."""
-        times = [self.game.deadline() if self.in_deal() else None, self.auto.timer(self)]  # type: ignore[union-attr]
+        own = self.game.deadline() if self.game is not None and self.game.in_deal else None
+        times = [own, self.auto.timer(self.snapshot())]
         known = [t for t in times if t is not None]
         return min(known) if known else None
 
@@ -641,7 +651,7 @@ class Table:
             return
         with self._saving():
             self.ready.discard(name)
-        self.auto.away[name] = now
+        self.auto.went_away(name, now)
         self._emit([Event(kind, seat, {"name": name})], now)
 
     def back(self, name: str, now: float | None = None) -> None:
@@ -655,12 +665,29 @@ class Table:
         if seat is not None:
             self._emit([Event("back", seat, {"name": name})], now)
 
+    def snapshot(self) -> Snapshot:
+        """What the autopilot reads of the table now (``engine.autoplay.Snapshot``): it never holds the table."""
+        game = self.game
+        if game is None or not game.in_deal:
+            names = tuple(game.names) if game is not None else tuple(self.names())
+            return Snapshot(self.id, self.game_name, self._seed, tuple(self.seats), False, None, (), names, None,
+                            _no_view, _no_legal)
+        to_act, deadline = tuple(game.to_act()), game.deadline()
+        turn = (id(game), len(game.deals), len(game.deals[-1].actions), to_act, deadline)
+        return Snapshot(self.id, self.game_name, self._seed, tuple(self.seats), True, turn, to_act,
+                        tuple(game.names), deadline, game.view, game.legal_actions)
+
+    def restart_clocks(self, now: float | None) -> None:
+        """A restored table: a bot's move or a turn clock counts from ``now``."""
+        self.auto.note(self.snapshot(), now)
+
     def _autoplay(self, now: float) -> list[Event]:
         """Make what ``engine.autoplay`` says is due: bot moves, run-out clocks, a grace's end."""
         out: list[Event] = []
         for _ in range(MAX_MOVES_PER_TICK):
-            self.auto.note(self, now)
-            move = self.auto.next_move(self, now)
+            seen = self.snapshot()
+            self.auto.note(seen, now)
+            move = self.auto.next_move(seen, now)
             if move is None:
                 break
             kind, arg = move
@@ -833,6 +860,6 @@ class Table:
     def _emit(self, events: list[Event], now: float | None = None) -> None:
         if not events:
             return
-        self.auto.note(self, now)
+        self.auto.note(self.snapshot(), now)
         names = tuple(self.game.names if self.game is not None else self.names())
         self.feed.publish(events, names)

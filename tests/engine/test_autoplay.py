@@ -219,7 +219,7 @@ def test_a_broken_bot_does_not_spin_the_clock(monkeypatch):
     table.start("anna", now=0.0)
     game = table.game
     assert game.to_act()[0] in (1, 2)  # with this seed (and its drawn first dealer, R3) a bot leads
-    bot = table.auto.bot_for(table, game.names[game.to_act()[0]])
+    bot = table.auto.bot_for(table.snapshot(), game.names[game.to_act()[0]])
     monkeypatch.setattr(bot, "choose", lambda view, legal: 1 / 0)
     acted = len(game.deals[-1].actions)
     club.tick(0.0)

@@ -53,8 +53,19 @@ def offences(source: str, filename: str) -> list[str]:
 
 
 def test_no_engine_module_writes_another_objects_privates() -> None:
-    found = [o for path in sorted(ENGINE.rglob("*.py")) for o in offences(path.read_text(), str(path.relative_to(ENGINE)))]
+    found = [o for path in sorted(ENGINE.rglob("*.py"))
+             for o in offences(path.read_text(), str(path.relative_to(ENGINE)))]
     assert found == []
+
+
+def test_the_autopilot_reads_a_snapshot_not_the_table() -> None:
+    """engine/autoplay.py never names the table: each call gets a ``Snapshot`` (``Table.snapshot``)."""
+    tree = ast.parse((ENGINE / "autoplay.py").read_text())
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+                for alias in node.names if node.module == "engine.table"}
+    assert imported == set()
+    names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    assert "Table" not in names
 
 
 def test_the_check_sees_each_kind_of_write() -> None:

@@ -34,7 +34,7 @@ def stand_in_moves(game_name: str, seed: int) -> list[tuple[Action, list[Action]
     def spy(tbl, now):
         move = real(tbl, now)
         if move is not None and move[0] == "bot" and move[1][0] == "anna":
-            moves.append((move[1][1], list(tbl.game.legal_actions(seat))))
+            moves.append((move[1][1], list(tbl.legal(seat))))
         return move
 
     table.auto.next_move = spy  # type: ignore[method-assign]
