@@ -98,7 +98,7 @@ class Replica:
             events.append(Event("fair_seal", None, {"seal": seal}))
         self._seal = seal
         if tell:
-            table._emit(events, now)
+            table.tell(events, now)
         return events
 
     def _seat_changes(self, seats: list[str | None], ready: set[str], dealt: bool) -> list[Event]:

@@ -857,6 +857,11 @@ class Table:
         """Log entries after ``seq`` (0: all that are kept)."""
         return self.feed.since(seq)
 
+    def tell(self, events: list[Event], now: float | None = None) -> None:
+        """Tell the subscribers what the table did not make here: a replica's news from the journal
+        (``engine.replica``), an owner's relayed chat (``net.cluster``)."""
+        self._emit(events, now)
+
     def _emit(self, events: list[Event], now: float | None = None) -> None:
         if not events:
             return

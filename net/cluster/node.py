@@ -253,7 +253,7 @@ class Node:
         table.keeper = keeper
         self._own(table_id, epoch)
         self.takeovers += 1
-        table.auto.note(table, now)
+        table.restart_clocks(now)  # a bot or a turn clock restarts from now
         for name in table.seated():
             if not self.club.is_robot(name) and not self.club.is_online(name):
                 table.away(name, now)  # the grace runs; back on any node gives the seat back
@@ -337,7 +337,7 @@ class Node:
         elif kind == "event" and table_id in self.replicas and message.get("node") != self.name:
             data = message.get("data") if isinstance(message.get("data"), dict) else {}
             seat = message.get("seat") if isinstance(message.get("seat"), int) else None
-            self.club.tables[table_id]._emit([Event(str(message.get("kind")), seat, data)])
+            self.club.tables[table_id].tell([Event(str(message.get("kind")), seat, data)])
         elif kind in ("hello", "bye", "presence", "roster"):
             self._seen(message)
         elif kind == "owner" and message.get("node") != self.name and self.club is not None:
