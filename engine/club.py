@@ -97,6 +97,8 @@ class Club:
         self._kept_ids: set[int] = set()  # journaled tables that did not restore: their numbers stay theirs
         self._sessions: dict[str, int] = {}
         self.elsewhere: set[str] = set()
+        self.watchers_elsewhere: dict[int, int] = {}
+        """Watchers of each table on the other nodes of the club (``net.presence``): counted in listings."""
         """Names online on another node of the club (kept by ``net.cluster``): online for ``is_online``."""
         self._guests: set[str] = set()
         self.feed = Feed()
@@ -293,7 +295,36 @@ class Club:
             self._sessions[name] = count - 1
 
     def online(self) -> list[str]:
-        return sorted(self._sessions, key=str.casefold)
+        """Everyone online in the club: here, and on the other nodes (``elsewhere``)."""
+        return sorted(set(self._sessions) | self.elsewhere, key=str.casefold)
+
+    def hear(self, kind: str, name: str, node: str, text: str | None = None) -> None:
+        """A hall event of another node of the club (``net.cluster.clubwide``): ``say`` (a line said
+        there, checked there), ``enter`` or ``leave``; shown in this hall with the node's name, never
+        sent on.  An arrival or a leaving of someone also online here is not news here."""
+        if kind == "say" and text:
+            self._emit([Event("say", None, {"name": name, "text": sanitize(text), "node": node})])
+        elif kind in ("enter", "leave") and name not in self._sessions:
+            self._emit([Event(kind, None, {"name": name, "node": node})])
+
+    def watcher_count(self, table_id: int) -> int:
+        """How many watch ``table_id``, here and on the other nodes of the club."""
+        table = self.tables.get(table_id)
+        return (len(table.spectators) if table is not None else 0) + self.watchers_elsewhere.get(table_id, 0)
+
+    def set_watchers_elsewhere(self, counts: dict[int, int]) -> None:
+        """The other nodes' watchers per table (read by ``net.presence``); the hall redraws a changed table."""
+        changed = {t for t in set(counts) | set(self.watchers_elsewhere)
+                   if counts.get(t, 0) != self.watchers_elsewhere.get(t, 0)}
+        self.watchers_elsewhere = {t: n for t, n in counts.items() if n}
+        if changed:
+            self.feed.notify([Event("table", None, {"table": t}) for t in sorted(changed, key=str)])
+
+    def forget_table(self, table_id: int) -> None:
+        """A table another node closed (its owner closed the journal): out of this club too, and the
+        hall hears ``table_close``; the store is not touched here."""
+        if self.tables.pop(table_id, None) is not None:
+            self._emit([Event("table_close", None, {"table": table_id, "node": "elsewhere"})])
 
     def is_online(self, name: str) -> bool:
         return name in self._sessions or name in self.elsewhere
@@ -395,7 +426,7 @@ class Club:
         return [
             {
                 "id": t.id, "game": t.game_name, "title": t.title, "options": dict(t.options),
-                "seats": list(t.seats), "spectators": len(t.spectators), "pot": t.pot,
+                "seats": list(t.seats), "spectators": self.watcher_count(t.id), "pot": t.pot,
                 "in_deal": t.in_deal(),
             }
             for t in self.tables.values()

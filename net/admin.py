@@ -185,6 +185,7 @@ async def start_admin(server: Any, on_shutdown: Callable[[], Any] | None = None)
         raise
     server.admin = commands
     commands.watch_store()
+    commands.join_cluster()
     return admin
 
 

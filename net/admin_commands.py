@@ -14,6 +14,7 @@ cards (``watch``); the read-only listings (``tables``, ``sessions``, ``bans``,
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import math
 import time
@@ -56,6 +57,10 @@ COMMANDS = ("tables", "sessions", "open", "close", "seat", "kick", "ban", "unban
 MAX_GRACE = 86400
 """The longest ``shutdown --grace`` (a day): deals in play finish within it."""
 READ_ONLY = frozenset({"tables", "sessions", "bans", "mutes", "help"})
+
+
+_LOCAL_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("sukno_admin_local_only", default=False)
+"""True while running a command another node asked of this one: it never asks a node in turn."""
 
 
 class UsageError(AdminError):
@@ -121,6 +126,8 @@ class AdminCommands:
         self.admin_keys = admin_keys(server.config, getattr(server, "store", None))
         """The keys whose sessions may type ``admin …`` (``net.admin.admin_runner``)."""
         self._probe: asyncio.Task[None] | None = None
+        self.relay: Any = None
+        """``net.cluster.clubwide.AdminRelay`` on a node of several (``join_cluster``), else None."""
 
     def watch_store(self) -> None:
         """Probe the store every ``STORE_PROBE`` seconds, so a vanished database is noticed (and everyone
@@ -142,6 +149,9 @@ class AdminCommands:
     STORE_PROBE = 2.0
 
     def close(self) -> None:
+        if self.relay is not None:
+            self.relay.stop()
+            self.relay = None
         if self._probe is not None:
             self._probe.cancel()
             self._probe = None
@@ -151,8 +161,25 @@ class AdminCommands:
 
     # -- running a command ----------------------------------------------------------
 
-    async def run(self, argv: list[str], who: str) -> Reply:
-        """Run one command for ``who`` (``unix:NAME`` or ``ssh:NAME``); never raises."""
+    def join_cluster(self) -> None:
+        """On a node of several: kick and close reach the node that can do them (net/cluster/clubwide.py)."""
+        node = getattr(self.server, "node", None)
+        if self.relay is None and node is not None:
+            from net.cluster.clubwide import AdminRelay
+
+            self.relay = AdminRelay(self, node.notices, node.name)
+            self.relay.start()
+
+    async def run(self, argv: list[str], who: str, remote: bool = True) -> Reply:
+        """Run one command for ``who`` (``unix:NAME`` or ``ssh:NAME``); never raises.  ``remote``: it
+        may ask another node (False for a command another node asked of this one: no ping-pong)."""
+        token = _LOCAL_ONLY.set(not remote)
+        try:
+            return await self._run(argv, who)
+        finally:
+            _LOCAL_ONLY.reset(token)
+
+    async def _run(self, argv: list[str], who: str) -> Reply:
         if not argv:
             return Reply(False, "no command; type help", status=2)
         verb, args = argv[0].lower(), list(argv[1:])
@@ -243,9 +270,16 @@ class AdminCommands:
                       "seats": len(table.seats)})
 
     async def do_close(self, args: list[str], who: str) -> Reply:
+        words = list(args)
         args, after = _flag(args, "--after-deal")
         _need(args, 1, "close TABLE [--after-deal]", 1)
         table = admin_ops.table_of(self.club, args[0])
+        node = getattr(self.server, "node", None)
+        if node is not None and table.id in node.replicas:  # another node owns it: it closes it
+            lease = self.server.store.lease(table.id)
+            if lease is None or lease[2] <= 0:
+                raise AdminError(f"table {table.id} has no owner just now (a node is taking it over); try again")
+            return await self._ask(lease[0], ["close", *words], who)
         if admin_ops.close_table(self.club, table, bool(after)):
             return Reply(True, f"closed table {table.id}", {"table": table.id, "closed": True})
         return Reply(True, f"table {table.id} closes when its deal ends; no new deal starts there",
@@ -299,6 +333,12 @@ class AdminCommands:
         name, reason = args[0], sanitize(" ".join(args[1:]))
         sessions = self._sessions_of(name)
         if not sessions:
+            far = self._nodes_of(name)
+            if far:  # connected to other nodes only: each of them shows him out
+                replies = [await self._ask(n, ["kick", *args], who) for n in far]
+                if not any(r.ok for r in replies):
+                    raise AdminError("; ".join(r.text for r in replies))
+                return Reply(True, "; ".join(r.text for r in replies), {"name": name, "nodes": far})
             raise AdminError(f"nobody named {name!r} is connected")
 
         def farewell(s: Any) -> str:
@@ -307,6 +347,23 @@ class AdminCommands:
         await self._show_out(sessions, farewell)
         return Reply(True, f"showed out {sessions[0].name} ({len(sessions)} session(s))",
                      {"name": sessions[0].name, "sessions": len(sessions)})
+
+    def _nodes_of(self, name: str) -> list[str]:
+        """The other nodes where ``name`` is connected (their presence rows), if this node may ask them."""
+        presence = getattr(self.server, "presence", None)
+        if self.relay is None or presence is None or _LOCAL_ONLY.get():
+            return []
+        wanted = fold(name)
+        return sorted({p.node for p in presence.elsewhere() if fold(p.name) == wanted})
+
+    async def _ask(self, node: str, argv: list[str], who: str) -> Reply:
+        """Run ``argv`` on ``node`` (``net.cluster.clubwide``); its answer, said as from that node."""
+        if self.relay is None or _LOCAL_ONLY.get():
+            raise AdminError(f"that is node {node}'s to do, and it cannot be asked from here")
+        ok, status, answer = await self.relay.ask(node, argv, who)
+        if not ok:
+            raise AdminError(f"node {node}: {answer}") if status != 2 else UsageError(f"node {node}: {answer}")
+        return Reply(True, f"node {node}: {answer}", {"node": node})
 
     async def do_ban(self, args: list[str], who: str) -> Reply:
         args, duration = _flag(args, "--for", takes_value=True)

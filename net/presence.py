@@ -41,13 +41,24 @@ def place_of(server: Any, session: Any) -> str:
     table = server.club.where(session.name) if session.name else None
     if table is not None:
         return f"table {table.id} seat {table.seat_of(session.name) + 1}"
-    return "hall"
+    watched = server.club.watching(session.name) if session.name else []
+    return f"watching {watched[0].id}" if watched else "hall"
 
 
 def _cut(text: Any, field: str) -> str:
     limit = PRESENCE_LIMITS[field]
     shown = "".join(ch if ch.isprintable() else "?" for ch in str(text))
     return shown[:limit]
+
+
+def watchers(rows: list[Presence]) -> dict[int, int]:
+    """Watchers per table among presence rows (place ``watching N``)."""
+    counts: dict[int, int] = {}
+    for row in rows:
+        word = row.place.removeprefix("watching ")
+        if word != row.place and word.isdigit():
+            counts[int(word)] = counts.get(int(word), 0) + 1
+    return counts
 
 
 class PresenceKeeper:
@@ -107,6 +118,8 @@ class PresenceKeeper:
             log.info("who is online is written to the store again")
         self._failing = False
         self._published = rows
+        if getattr(self.server, "node", None) is not None:  # one of several: count the others' watchers
+            self.server.club.set_watchers_elsewhere(watchers(self.elsewhere()))
 
     def start(self) -> None:
         if self._task is None:

@@ -97,12 +97,18 @@ async def _serve_node(config: Config, store: Any) -> int:
     for problem in club.restore_errors:
         logging.getLogger("sukno").error("not restored: %s", problem)
     server = SuknoServer(config, store=store, club=club)
+    server.node = node  # the admin's commands reach the other nodes through it (net/cluster/clubwide.py)
+    from net.cluster.clubwide import HallRelay
+
+    hall = HallRelay(club, node.notices, node.name)  # hall chat and arrivals, club-wide
+    hall.start()
     node.poke = server.runtime.wake
     node.start_renewing()
     node.start_presence()
     try:
         return await _serve(config, server)
     finally:
+        hall.stop()
         await node.stop()
 
 

@@ -235,6 +235,8 @@ class SuknoServer:
         self._sweeper: asyncio.Task[None] | None = None
         self._collector: asyncio.Task[None] | None = None
         self.apps_ended = 0
+        self.node: Any = None
+        """One node of several (``net.cluster.node.Node``, set by ``sukno serve --node``), else None."""
         self.presence: Any = None
         """This node's sessions in the store, every node's read back (``net.presence``), once started."""
         self.gates: list[Callable[[Session], str | None]] = []

@@ -138,7 +138,8 @@ class Node:
 
     def _club_events(self, events: list[Event]) -> None:
         for event in events:
-            if event.kind in ("enter", "leave") and isinstance(event.data.get("name"), str):
+            if (event.kind in ("enter", "leave") and isinstance(event.data.get("name"), str)
+                    and "node" not in event.data):  # not an arrival heard from another node (clubwide.py)
                 self._send_quietly({"t": "presence", "node": self.name, "name": event.data["name"],
                                     "on": event.kind == "enter"})
 

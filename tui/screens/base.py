@@ -356,7 +356,7 @@ def table_lines(app: "ClubApp") -> list[Text]:
             dots = tr(lang, "tables.full")
         line = Text(f" {table.id:>2}  {game_title(table, lang)[:26]:<26}  {stakes(table, lang):<9}  ")
         line.append(f"{taken}/{seats}  {dots:<9}", style="green" if taken < seats else "")
-        line.append(f"  {len(table.spectators)}")
+        line.append(f"  {app.club.watcher_count(table.id)}")  # here and on the club's other nodes
         lines.append(line)
     return lines
 
