@@ -15,7 +15,7 @@ the read the invariant tests check.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from engine.cards import Card
 
@@ -74,6 +74,10 @@ class Holder:
     def take_all(self, source: int, to: int) -> list[Card]:
         """Move every card of ``source`` to the end of ``to``, in order; return them."""
         return self.take(source, len(self.piles[source]), to)
+
+    def sort(self, place: int, key: Callable[[Card], Any] | None = None) -> None:
+        """Put a place's cards in order (a hand kept sorted): where they are does not change."""
+        self.piles[place].sort(key=key)
 
     def places(self) -> dict[str, list[Card]]:
         """Every place in use by name with its cards in order (copies)."""

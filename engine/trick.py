@@ -15,10 +15,11 @@ trick so far), the felt.
 
 from __future__ import annotations
 
-from typing import Callable, Hashable, Sequence
+from typing import Callable, ClassVar, Hashable, Sequence
 
 from engine.cards import Card
 from engine.game import Event
+from engine.holder import Holder
 
 Play = tuple[int, Card]  # (seat, card) in play order
 
@@ -80,20 +81,39 @@ def trick_winner(plays: Sequence[Play], trump: Hashable | None,
 class RoundTricks:
     """Trick bookkeeping where every seat plays each trick in turn and the winner leads (Games B and C).
 
-    The game keeps ``n``, ``hands``, ``trick``, ``tricks``, ``taken``,
-    ``last_trick``, ``leader`` and ``turn``; it says who takes a full trick
-    (``_trick_winner``) and scores the deal once the hands are empty
-    (``_score_deal``).  Legality stays in the game (RULES.md §8).
+    The game keeps every card in ``cards`` (``engine.holder``: one place per card): seat ``s``'s hand
+    at place ``s``, the cards of the tricks he won at ``TAKEN + s``, the trick on the table at
+    ``TRICK``; ``player_of[card]`` says who played a card now in the trick.  It also keeps ``n``,
+    ``last_trick`` (the trick just taken, as it was played: a record, not a place), ``tricks``,
+    ``leader`` and ``turn``; it says who takes a full trick (``_trick_winner``) and scores the deal
+    once the hands are empty (``_score_deal``).  Legality stays in the game (RULES.md §8).
     """
 
+    TAKEN: ClassVar[int]
+    TRICK: ClassVar[int]
     n: int
-    hands: list[list[Card]]
-    trick: list[Play]
+    cards: Holder
+    player_of: list[int]
     last_trick: list[Play]
     tricks: list[int]
-    taken: list[list[Card]]
     leader: int
     turn: int
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        """Each seat's hand (read only: ``cards`` moves cards)."""
+        return self.cards.piles[:self.n]
+
+    @property
+    def taken(self) -> list[list[Card]]:
+        """The cards of the tricks each seat won."""
+        return self.cards.piles[self.TAKEN:self.TAKEN + self.n]
+
+    @property
+    def trick(self) -> list[Play]:
+        """The trick on the table, (seat, card) in play order."""
+        by = self.player_of
+        return [(by[c], c) for c in self.cards.piles[self.TRICK]]
 
     def _trick_winner(self) -> int:
         raise NotImplementedError
@@ -103,18 +123,19 @@ class RoundTricks:
 
     def _play_card(self, seat: int, card: Card) -> list[Event]:
         """Play ``card`` (already checked legal); close the trick when everyone has played."""
-        self.hands[seat].remove(card)
-        self.trick.append((seat, card))
+        cards = self.cards
+        cards.move(card, self.TRICK)
+        self.player_of[card] = seat
         events = [Event("play", seat, {"card": card})]
-        if len(self.trick) < self.n:
+        if len(cards.piles[self.TRICK]) < self.n:
             self.turn = (seat + 1) % self.n
             return events
         winner = self._trick_winner()
         self.tricks[winner] += 1
-        self.taken[winner].extend(c for _, c in self.trick)
-        self.last_trick, self.trick = self.trick, []
+        self.last_trick = self.trick
+        cards.take_all(self.TRICK, self.TAKEN + winner)
         self.leader = self.turn = winner
         events.append(Event("trick", winner, {"tricks": self.tricks[winner]}))
-        if not self.hands[winner]:
+        if not cards.piles[winner]:
             events += self._score_deal()
         return events

@@ -30,6 +30,7 @@ from typing import Any
 
 from engine.cards import Card, Suit
 from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, card_action, refuse
+from engine.holder import Holder
 from engine.trick import RoundTricks, trick_winner, winning
 
 # Phases of a deal.
@@ -58,6 +59,12 @@ OPTIONS = (
     Option("par", 4, "tricks that score nothing; fewer go above the line, more below (R22)",
            minimum=0, maximum=12),
 )
+
+
+# Where a card lies (``engine.holder``): hands 0–2, the tricks each took 3–5, then the table.
+TAKEN, TRICK, WIDOW, DISCARDS = 3, 6, 7, 8  # DISCARDS + seat: a seat's exchanged cards, face down
+PLACE_NAMES = ("hand:0", "hand:1", "hand:2", "taken:0", "taken:1", "taken:2", "trick", "widow",
+               "discards:0", "discards:1", "discards:2")
 
 
 class French3(RoundTricks, Game):
@@ -93,20 +100,19 @@ class French3(RoundTricks, Game):
         self.winner: int | None = None
         self.history: list[dict[str, Any]] = []  # one row per deal of this game
 
+    TAKEN, TRICK = TAKEN, TRICK
+
     def _clear_deal(self) -> None:
         n = self.n
-        self.hands: list[list[Card]] = [[] for _ in range(n)]
-        self.widow: list[Card] = []  # top first
-        self.discards: list[list[Card]] = [[] for _ in range(n)]
+        self.cards = Holder(PLACE_NAMES)  # every card's one place: hands, taken, trick, widow, discards
+        self.player_of: list[int] = [0] * 64  # by card: who played it (the cards of the trick)
         self.bought: list[int | None] = [None] * n  # k per seat, None before his turn
         self.trump: Suit | None = None
         self.order: list[int] = []  # E, M, D
         self.queue: list[int] = []  # buyers still to act, the first acts now
         self.turn: int | None = None
         self.leader: int | None = None
-        self.trick: list[tuple[int, Card]] = []
         self.last_trick: list[tuple[int, Card]] = []
-        self.taken: list[list[Card]] = [[] for _ in range(n)]  # cards of the tricks each won
         self.tricks = [0] * n
         self._cache: tuple[int, list[Action]] | None = None
 
@@ -128,12 +134,24 @@ class French3(RoundTricks, Game):
         })]
 
     def _deal(self, cards: list[Card]) -> None:
-        """Packets of 3 to E, M, D and the widow, four rounds (R18, §9.3)."""
-        piles = [self.hands[s] for s in self.order] + [self.widow]
+        """Packets of 3 to E, M, D and the widow, four rounds (R18, §9.3); hands are kept sorted."""
+        places = list(self.order) + [WIDOW]
+        piles: dict[int, list[Card]] = {place: [] for place in places}
         for i in range(0, len(cards), 3):
-            piles[(i // 3) % 4].extend(cards[i:i + 3])
-        for hand in self.hands:
-            hand.sort()
+            piles[places[(i // 3) % 4]].extend(cards[i:i + 3])
+        for seat in self.order:
+            piles[seat].sort()
+        self.cards = Holder(PLACE_NAMES, piles)
+
+    @property
+    def widow(self) -> list[Card]:
+        """The widow, top first (read only: ``cards`` moves cards)."""
+        return self.cards.piles[WIDOW]
+
+    @property
+    def discards(self) -> list[list[Card]]:
+        """Each seat's exchanged cards, face down."""
+        return self.cards.piles[DISCARDS:DISCARDS + self.n]
 
     def _trump_word(self) -> str:
         return self.trump.symbol if self.trump is not None else "NT"
@@ -198,13 +216,10 @@ class French3(RoundTricks, Game):
     def _apply_buy(self, seat: int, cards: tuple[Card, ...]) -> list[Event]:
         """Discard first, then take the top k of the widow, unseen by the others (R19)."""
         k = len(cards)
-        hand = self.hands[seat]
-        for card in cards:
-            hand.remove(card)
-        self.discards[seat].extend(cards)
-        hand.extend(self.widow[:k])
-        hand.sort()
-        del self.widow[:k]
+        held = self.cards
+        held.move_many(cards, DISCARDS + seat)
+        held.take(WIDOW, k, seat)
+        held.sort(seat)
         self.bought[seat] = k  # written above the line at the deal's end (R22)
         self.queue.pop(0)
         events = [Event("buy", seat, {"k": k, "widow": len(self.widow)})]
@@ -218,10 +233,11 @@ class French3(RoundTricks, Game):
 
     def _playable(self, seat: int) -> list[Card]:
         """Follow suit; if void, any trump; if none, any card (R20, §3.5)."""
-        hand = self.hands[seat]
-        if not self.trick:
+        hand = self.cards.piles[seat]
+        trick = self.cards.piles[TRICK]
+        if not trick:
             return list(hand)
-        led = self.trick[0][1].suit
+        led = trick[0].suit
         follow = [c for c in hand if c.suit == led]
         if follow:
             return follow
@@ -353,12 +369,7 @@ class French3(RoundTricks, Game):
     def places(self) -> dict[str, list[Card]]:
         if not self.deals:
             return {}
-        out: dict[str, list[Card]] = {f"hand:{s}": list(h) for s, h in enumerate(self.hands)}
-        out.update({f"discards:{s}": list(d) for s, d in enumerate(self.discards)})
-        out.update({f"taken:{s}": list(t) for s, t in enumerate(self.taken)})
-        out["widow"] = list(self.widow)
-        out["trick"] = [c for _, c in self.trick]
-        return out
+        return self.cards.places()
 
     def _status(self, seat: int) -> str:
         if seat in self._to_act():

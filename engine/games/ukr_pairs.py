@@ -23,6 +23,7 @@ from typing import Any, Hashable
 
 from engine.cards import Card, Rank, Suit
 from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, card_action, refuse
+from engine.holder import Holder
 from engine.trick import RoundTricks, trick_winner, winning
 
 # Phases of a deal.
@@ -73,6 +74,11 @@ OPTIONS = (
 )
 
 
+# Where a card lies (``engine.holder``): hands 0–3, the tricks each took 4–7, the trick on the table.
+TAKEN, TRICK = 4, 8
+PLACE_NAMES = tuple(f"hand:{s}" for s in range(4)) + tuple(f"taken:{s}" for s in range(4)) + ("trick",)
+
+
 class UkrPairs(RoundTricks, Game):
     """One session of Game C at a table: successive matches."""
 
@@ -102,12 +108,13 @@ class UkrPairs(RoundTricks, Game):
         self.records = [self.options["T"]] * 2
         self.history: list[dict[str, Any]] = []  # one row per deal of this match
 
+    TAKEN, TRICK = TAKEN, TRICK
+
     def _clear_deal(self) -> None:
         n = self.n
-        self.hands: list[list[Card]] = [[] for _ in range(n)]
-        self.trick: list[tuple[int, Card]] = []
+        self.cards = Holder(PLACE_NAMES)  # every card's one place: hands, taken, the trick
+        self.player_of: list[int] = [0] * 64  # by card: who played it (the cards of the trick)
         self.last_trick: list[tuple[int, Card]] = []
-        self.taken: list[list[Card]] = [[] for _ in range(n)]
         self.tricks = [0] * n
         self.turn: int | None = None
         self.leader: int | None = None
@@ -121,10 +128,8 @@ class UkrPairs(RoundTricks, Game):
         self._clear_deal()
         cards = self._draw_deck()
         eldest = (self.dealer + 1) % self.n
-        for i, card in enumerate(cards):  # one at a time from the eldest, 9 each (§4.4, §9.3)
-            self.hands[(eldest + i) % self.n].append(card)
-        for hand in self.hands:
-            hand.sort(key=_hand_order)
+        n = self.n  # one at a time from the eldest, 9 each (§4.4, §9.3)
+        self.cards = Holder(PLACE_NAMES, {(eldest + k) % n: sorted(cards[k::n], key=_hand_order) for k in range(n)})
         self.phase = PLAY
         self.leader = self.turn = eldest
         return [Event("dealt", self.dealer, {"match": self.match_no, "deal": len(self.history) + 1})]
@@ -139,10 +144,11 @@ class UkrPairs(RoundTricks, Game):
 
     def _playable(self, seat: int) -> list[Card]:
         """Follow the led suit (the 12 trumps are one suit, R26); if void, any card (§4.4)."""
-        hand = self.hands[seat]
-        if not self.trick:
+        hand = self.cards.piles[seat]
+        trick = self.cards.piles[TRICK]
+        if not trick:
             return list(hand)
-        led = suit_of(self.trick[0][1])
+        led = suit_of(trick[0])
         follow = [c for c in hand if suit_of(c) == led]
         return follow or list(hand)
 
@@ -236,10 +242,7 @@ class UkrPairs(RoundTricks, Game):
     def places(self) -> dict[str, list[Card]]:
         if not self.deals:
             return {}
-        out: dict[str, list[Card]] = {f"hand:{s}": list(h) for s, h in enumerate(self.hands)}
-        out.update({f"taken:{s}": list(t) for s, t in enumerate(self.taken)})
-        out["trick"] = [c for _, c in self.trick]
-        return out
+        return self.cards.places()
 
     def _status(self, seat: int) -> str:
         if seat == self.turn and self.phase == PLAY:
