@@ -44,6 +44,8 @@ log = logging.getLogger("sukno.hall")
 
 ENTER_HALL_MODE = "\x1b[?1049h\x1b[?2004h\x1b[?7l\x1b[?25h\x1b[0m\x1b[H\x1b[2J"
 """Alternate screen, bracketed paste, no line wrap, the cursor shown (screen readers follow it: issue 17)."""
+SCROLL_MAX = 8
+"""New log rows at most drawn by scrolling the terminal; more are sent as rows."""
 APP_VERBS = frozenset({"replay"})
 """Verbs whose answer is a screen of its own: the person's App runs them."""
 
@@ -162,8 +164,14 @@ class HallDoor:
         self.stale = False
         self.done: asyncio.Future[tuple[str, Any] | None] = asyncio.get_running_loop().create_future()
         self._sent: list[str] = []
+        self._added = 0  # lines ever added to the log (the rows shown are extended by the new ones only)
+        self._log_key: tuple[Any, ...] = ()
+        self._log_upto = 0
+        self._log_shown: list[str] = []
+        self._region = (0, 0)  # the log's rows in the frame: [top, bottom)
+        self._sent_region = (0, 0)
         self._size = (0, 0)
-        self._own_rows: dict[int, list[str]] = {}
+        self._own_rows: dict[int, tuple[Text, list[str]]] = {}  # by id, with the line itself (ids are reused)
         self._hint_text = ""
         self._hint_row = ""
         self._hint_key: tuple[str, int] = ("", 0)
@@ -225,7 +233,11 @@ class HallDoor:
     # -- what the handlers call (the screen's shape) -----------------------------------------
 
     def say_line(self, text: str | Text, style: str = "") -> None:
-        self.items.append(text if isinstance(text, Text) else Text(str(text), style=style))
+        self._add(text if isinstance(text, Text) else Text(str(text), style=style))
+
+    def _add(self, item: tuple[int, Event] | Text) -> None:
+        self.items.append(item)
+        self._added += 1
 
     def echo(self, line: str) -> None:
         self.say_line(Text("> " + line, style="dim"))
@@ -256,6 +268,7 @@ class HallDoor:
         self.lang = lang
         self.session.lang = lang
         self._own_rows.clear()
+        self._log_key = ()
         self._header_key = ()
         self.hint(self.t("hall.hint"))
 
@@ -267,6 +280,13 @@ class HallDoor:
     # -- input ----------------------------------------------------------------------------
 
     def feed(self, data: bytes) -> None:
+        """His keys (from the session's ``data_received``): a bug here must not end his connection."""
+        try:
+            self._feed(data)
+        except Exception:
+            log.exception("keys of %s in the hall failed", self.session.name)
+
+    def _feed(self, data: bytes) -> None:
         if self.done.done():  # his next step (his App) takes these keys
             self.session.push_early(data)
             return
@@ -321,7 +341,7 @@ class HallDoor:
         for entry in self.session.server.club.hall_since(self.seq):
             self.seq = entry.seq
             if self.shows(entry.event):
-                self.items.append((entry.seq, entry.event))
+                self._add((entry.seq, entry.event))
         if money_changed:
             self._balance = None
         self.paint()
@@ -366,29 +386,45 @@ class HallDoor:
         rows.append(board.rule(width))
         room = height - len(rows) - 2
         if room < 0:  # a tiny window: the command line and what fits above it
+            self._region = (0, 0)
             return (rows + [self._hint(width)])[:max(0, height - 1)] + [self._line(width)]
+        self._region = (len(rows), len(rows) + room)
         rows += self._log_rows(width, room)
         rows.append(self._hint(width))
         rows.append(self._line(width))
         return rows
 
+    def _item_rows(self, item: tuple[int, Event] | Text, width: int) -> list[str]:
+        if isinstance(item, Text):
+            cached = self._own_rows.get(id(item))
+            if cached is None or cached[0] is not item:
+                cached = self._own_rows[id(item)] = (item, wrap_rows(item, width))
+            return cached[1]
+        return self.board.event_rows(item[0], item[1], self.lang, self.session.ascii, width)
+
     def _log_rows(self, width: int, room: int) -> list[str]:
-        shown: list[str] = []
+        """The newest rows that fit ``room``, top-aligned; only the lines added since the last frame are
+        looked at, unless the width, height or language changed."""
         board = self.board
-        for item in reversed(self.items):
-            if len(shown) >= room:
-                break
-            if isinstance(item, Text):
-                rows = self._own_rows.get(id(item))
-                if rows is None:
-                    rows = self._own_rows[id(item)] = wrap_rows(item, width)
-            else:
-                rows = board.event_rows(item[0], item[1], self.lang, self.session.ascii, width)
-            shown[:0] = rows
+        key = (width, room, self.lang, self.session.ascii)
+        new = self._added - self._log_upto
+        if key == self._log_key and new <= len(self.items):
+            shown = self._log_shown
+            if new:
+                for i in range(len(self.items) - new, len(self.items)):
+                    shown = shown + self._item_rows(self.items[i], width)
+                shown = shown[-room:] if room else []
+        else:
+            shown = []
+            for item in reversed(self.items):
+                if len(shown) >= room:
+                    break
+                shown[:0] = self._item_rows(item, width)
+            shown = shown[-room:] if room else []
+        self._log_key, self._log_upto, self._log_shown = key, self._added, shown
         if len(self._own_rows) > 4 * KEEP:  # rows of lines no longer kept
             kept = {id(i) for i in self.items if isinstance(i, Text)}
             self._own_rows = {k: v for k, v in self._own_rows.items() if k in kept}
-        shown = shown[-room:] if room else []
         return shown + [board.blank(width)] * (room - len(shown))
 
     def _header(self, width: int) -> str:
@@ -450,6 +486,9 @@ class HallDoor:
             out.append("\x1b[0m\x1b[H\x1b[2J")
             sent = []
         self.stale = False
+        if sent and len(sent) == len(rows) and self._region == self._sent_region:
+            sent = self._scroll(sent, rows, out)
+        self._sent_region = self._region
         for y, row in enumerate(rows):
             if y >= len(sent) or sent[y] is not row and sent[y] != row:
                 out.append(f"\x1b[{y + 1};1H{row}")
@@ -457,6 +496,18 @@ class HallDoor:
         if out:
             out.append(f"\x1b[0m\x1b[{len(rows)};{self._caret_x}H")
             session.send("".join(out).encode("utf-8", "replace"))
+
+    def _scroll(self, sent: list[str], rows: list[str], out: list[str]) -> list[str]:
+        """New lines at the bottom of a full log: the terminal scrolls the log's rows (DECSTBM and IND),
+        so only the new rows are sent, not the whole log again; the rows as the terminal has them after."""
+        top, bottom = self._region
+        for k in range(1, min(SCROLL_MAX, bottom - top - 1) + 1):
+            if rows[top:bottom - k] == sent[top + k:bottom]:
+                if rows[top:bottom] == sent[top:bottom]:
+                    return sent
+                out.append(f"\x1b[0m\x1b[{top + 1};{bottom}r\x1b[{bottom};1H" + "\x1bD" * k + "\x1b[r")
+                return sent[:top] + sent[top + k:bottom] + [""] * k + sent[bottom:]
+        return sent
 
     def resume(self) -> None:
         """His buffers drained: the whole screen again if frames were skipped."""

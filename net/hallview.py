@@ -21,7 +21,7 @@ import logging
 from typing import Any, Callable, Iterable, Protocol
 
 from rich.color import Color, ColorSystem
-from rich.console import Console
+from rich.console import Console, ConsoleOptions
 from rich.style import Style
 from rich.text import Text
 
@@ -45,6 +45,7 @@ QUIET_KINDS = frozenset({"say", "enter", "leave", "away", "back"})
 """Hall events that change nobody's money: the header's balance is not asked again for them."""
 
 _consoles: dict[int, Console] = {}
+_options: dict[int, ConsoleOptions] = {}
 
 
 def console_for(width: int) -> Console:
@@ -62,7 +63,11 @@ def console_for(width: int) -> Console:
 def render_row(text: Text, width: int, base: Style = BASE) -> str:
     """One row of ``width`` cells as escape sequences: ``text`` cropped or padded, on ``base``."""
     console = console_for(width)
-    options = console.options.update(width=width, height=1, no_wrap=True, overflow="crop")
+    options = _options.get(width)
+    if options is None:  # ``Console.options`` asks the terminal's size each time: once per width
+        if len(_options) > 64:
+            _options.clear()
+        options = _options[width] = console.options.update(width=width, height=1, no_wrap=True, overflow="crop")
     line = console.render_lines(text, options, style=base, pad=True)[0]
     return "".join(seg.style.render(seg.text, color_system=ColorSystem.EIGHT_BIT) if seg.style else seg.text
                    for seg in line if not seg.control)

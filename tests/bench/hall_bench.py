@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -129,10 +130,54 @@ def make_people(prefix: str, count: int, keys: dict[str, Any], start: int = 0) -
     return out
 
 
+async def openssh_burst(port: int, data: Path, people: list[tuple[str, Any]]) -> list[float]:
+    """``len(people)`` OpenSSH clients (``ssh -tt``, one process each) started at once: connect → the hall's title.
+
+    The bench's own asyncssh clients do their key exchanges one after another in this one Python
+    process, so their burst measures the bench as much as the server; OpenSSH clients are separate
+    processes, as twenty people on twenty machines are (they still share this machine's cores).
+    """
+    if shutil.which("ssh") is None:
+        return []
+    folder = data / "openssh"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    files = []
+    for name, key in people:
+        path = folder / name
+        key.write_private_key(str(path))
+        path.chmod(0o600)
+        files.append((name, path))
+
+    async def one(name: str, path: Path) -> float:
+        t0 = time.perf_counter()
+        proc = await asyncio.create_subprocess_exec(
+            "ssh", "-F", "/dev/null", "-tt", "-i", str(path), "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
+            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
+            "-p", str(port), f"{name}@127.0.0.1",
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        seen, took = b"", float("nan")
+        try:
+            assert proc.stdout is not None
+            while True:
+                chunk = await asyncio.wait_for(proc.stdout.read(4096), 60)
+                if not chunk:
+                    break
+                seen = (seen + chunk)[-256:]
+                if TITLE["en"] in seen:
+                    took = time.perf_counter() - t0
+                    break
+        finally:
+            proc.kill()
+            await proc.wait()
+        return took
+
+    return [t for t in await asyncio.gather(*(one(n, p) for n, p in files)) if t == t]
+
+
 async def run_n(n: int, lines: int, arrivals: int, burst: int) -> dict[str, Any]:
     data = Path(tempfile.mkdtemp(prefix="sukno-hall-bench-"))
     names = [f"H{i:04d}" for i in range(n)] + [f"A{i:04d}" for i in range(arrivals)] + \
-        [f"B{i:04d}" for i in range(burst)]
+        [f"B{i:04d}" for i in range(burst)] + [f"C{i:04d}" for i in range(burst)]
     keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in names}
     store = open_store(data)  # every key registered before the server starts: nobody waits at the door
     for x in names:
@@ -161,6 +206,8 @@ async def run_n(n: int, lines: int, arrivals: int, burst: int) -> dict[str, Any]
         # A chat line to every screen.
         chat: list[float] = []
         on_screen = True
+        await server.ask("profile")  # SUKNO_BENCH_PROFILE=FILE: the server's profile of what follows
+        cpu0 = (await server.ask("stats"))["cpu_s"]
         for i in range(lines):
             speaker = people[i % n]
             others = [p for p in people if p is not speaker]
@@ -177,6 +224,8 @@ async def run_n(n: int, lines: int, arrivals: int, burst: int) -> dict[str, Any]
                 if p.sample and token.decode() not in p.probe.text():
                     on_screen = False
 
+        cpu_chat = ((await server.ask("stats"))["cpu_s"] - cpu0) / max(1, lines)
+
         # Arrivals.
         arrive: list[float] = []
         for person in make_people("A", arrivals, keys):
@@ -192,16 +241,22 @@ async def run_n(n: int, lines: int, arrivals: int, burst: int) -> dict[str, Any]
         # First frame under a burst.
         await quiet(people + extra, 0.3)
         crowd = make_people("B", burst, keys)
+        cpu1 = (await server.ask("stats"))["cpu_s"]
         await asyncio.gather(*(p.connect(server.port) for p in crowd))
         await until(lambda: all(p.seen(TITLE[p.lang]) for p in crowd), 120, "the burst's halls")
+        await quiet(people + extra + crowd, 0.3)
+        cpu_connect = ((await server.ask("stats"))["cpu_s"] - cpu1) / max(1, burst)
         first = [p.seen(TITLE[p.lang]) - p.t_connect for p in crowd]
         extra += crowd
+        await quiet(people + extra, 0.3)
+        first_openssh = await openssh_burst(server.port, data, [(f"C{i:04d}", keys[f"C{i:04d}"]) for i in range(burst)])
         return {
             "n": n, "mb_per_person": (rss1 - rss0) / n, "rss": (rss0, rss1),
             "connect_p50": pct(connect_times, 50), "connect_p99": pct(connect_times, 99),
-            "chat_p50": pct(chat, 50), "chat_p99": pct(chat, 99), "chat_max": max(chat),
+            "cpu_chat": cpu_chat, "chat_p50": pct(chat, 50), "chat_p99": pct(chat, 99), "chat_max": max(chat),
             "arrive_p50": pct(arrive, 50), "arrive_p99": pct(arrive, 99),
             "burst_p50": pct(first, 50), "burst_p99": pct(first, 99), "on_screen": on_screen,
+            "cpu_connect": cpu_connect, "ossh_p50": pct(first_openssh, 50), "ossh_p99": pct(first_openssh, 99),
         }
     finally:
         for p in people + extra:
@@ -230,10 +285,15 @@ def main() -> None:
         print(f"  chat line    → every screen p50 {ms(r['chat_p50'])} p99 {ms(r['chat_p99'])}"
               f" max {ms(r['chat_max'])} (target p99 ≤ {TARGET_CHAT_MS} at 500)"
               f" · on the sampled pyte screens: {'yes' if r['on_screen'] else 'NO'}")
+        print(f"               server CPU {r['cpu_chat'] * 1000:.0f} ms per chat line (its part of the latency;"
+              " the rest is the clients' decryption and the machine's other work)")
         print(f"  arrival      → every screen p50 {ms(r['arrive_p50'])} p99 {ms(r['arrive_p99'])}")
         print(f"  first frame  batches of 25 p50 {ms(r['connect_p50'])} p99 {ms(r['connect_p99'])}"
               f" · a burst of {args.burst} p50 {ms(r['burst_p50'])} p99 {ms(r['burst_p99'])}"
               f" (target p99 ≤ {TARGET_CONNECT_MS})")
+        print(f"               a burst of {args.burst} OpenSSH clients (a process each)"
+              f" p50 {ms(r['ossh_p50'])} p99 {ms(r['ossh_p99'])} · server CPU {r['cpu_connect'] * 1000:.0f} ms"
+              " per connect (key exchange, login, the hall drawn, and his arrival drawn for everyone)")
         sys.stdout.flush()
 
 

@@ -157,21 +157,27 @@ async def test_sitting_gives_the_app_and_leaving_gives_the_door_back(config):
 
 
 async def test_a_hall_reader_who_stops_reading_is_skipped_and_repainted(tmp_path):
-    config = make_config(tmp_path / "data", buffer_limit=4096, chat_burst=100)  # a talker past the chat limit
+    config = make_config(tmp_path / "data", buffer_limit=4096, chat_burst=1000)  # a talker past the chat limit
     async with running(config) as server:
         talker = await register(server.port, "Talker")
         slow = await register(server.port, "Slow", window=1024)
         session = session_of(server, "Slow")
         slow.chan.pause_reading()
-        for i in range(30):
-            talker.line(f"say hall line {i:02d} " + "y" * 30)
-            await talker.wait(f"hall line {i:02d}")
-        await until(lambda: session.door is not None and session.door.stale, what="the slow reader skipped")
+        for i in range(400):  # until his buffers are full (a scrolled line costs a few hundred bytes)
+            talker.line(f"say hall line {i:03d} " + "y" * 30)
+            await talker.wait(f"hall line {i:03d}")
+            if session.door.stale:
+                break
+        assert session.door.stale, "the slow reader was never skipped"
+        for j in range(i + 1, i + 6):  # skipped lines: nothing more is queued for him
+            talker.line(f"say hall line {j:03d} " + "y" * 30)
+            await talker.wait(f"hall line {j:03d}")
         assert session.buffered() < 4096 + 64 * 1024, "frames were queued for a client that does not read"
         slow.chan.resume_reading()
-        await slow.wait("hall line 29")
+        await slow.wait(f"hall line {i + 5:03d}")
         await until(lambda: not session.door.stale, what="repainted")
         await same_as_model(slow, session)
+        await same_as_model(talker, session_of(server, "Talker"))  # his log scrolled by the terminal 30 times
         for c in (talker, slow):
             await c.close()
 
