@@ -184,6 +184,7 @@ class HallDoor:
         self._inbox_seq = 0
         self._inbox_off: Callable[[], None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._held = b""  # keys typed after a line whose answer is still on its way
         self._entered = False
 
     # -- life ----------------------------------------------------------------------------
@@ -262,7 +263,14 @@ class HallDoor:
 
         task = asyncio.get_running_loop().create_task(run())
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._answered)
+
+    def _answered(self, task: asyncio.Task[Any]) -> None:
+        """An answer came: the keys typed after its line run now, in order (as the screen's would)."""
+        self._tasks.discard(task)
+        if not self._tasks and self._held and not self.done.done():
+            held, self._held = self._held, b""
+            self.feed(held)
 
     def relang(self, lang: str) -> None:
         self.lang = lang
@@ -290,12 +298,18 @@ class HallDoor:
         if self.done.done():  # his next step (his App) takes these keys
             self.session.push_early(data)
             return
+        if self._tasks:  # an answer still on its way (admin …): the keys after it wait for it
+            self._held += data[:max(0, self.session.server.config.input_burst - len(self._held))]
+            return
         keys = self.editor.feed(data)
         for i, line in enumerate(keys.lines):
-            if self.done.done():
-                rest = "".join(x + "\r" for x in keys.lines[i:]) + self.editor.text
-                self.session.push_early(rest.encode("utf-8"))
-                return
+            if self.done.done() or self._tasks:
+                rest = ("".join(x + "\r" for x in keys.lines[i:]) + self.editor.text).encode("utf-8")
+                if self.done.done():
+                    self.session.push_early(rest)
+                    return
+                self._held, self.editor.text, self.editor.caret = rest, "", 0
+                break
             self.hint(self.t("hall.hint"))
             if line.strip():
                 self.run_line(line)
