@@ -11,10 +11,11 @@ a restarted owner would be) and tells the table's subscribers only what they hav
 * the draw for the table's first dealer (R3/R33, the lot of the first deal's sealed seed), and
   the events of the deal in play past those already told (the game's own, replayed, so the
   same events the owner's players saw, in the same order);
-* ``deal_over`` when the deal in play has ended (with ``fair_open``, its seed now public, from the
-  journal's ``fair`` note), ``fair_seal`` when the next deal's seal is new, and ``session_over`` when the owner began a new
-  session (its last action is then gone from the journal with the old session: the money it
-  moved is told from the table's money, as the owner told it).
+* ``deal_over`` when the deal in play has ended (with ``fair_open``, its seed now public, from
+  the journal's ``fair`` note), ``fair_seal`` when the next deal's seal is new, and
+  ``session_over`` when the owner began a new session (its last action is then gone from the
+  journal with the old session: the money it moved is told from the table's money, as the
+  owner told it).
 
 What is not in the journal (chat, away/back, the rail) the owner relays over the bus.  The replica
 never writes: its ``Table.remote`` sends every change to the owner, and its ``deadline()`` is None

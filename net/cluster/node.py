@@ -47,8 +47,10 @@ import asyncio
 import itertools
 import json
 import logging
+import statistics
 import threading
 import time
+from collections import deque
 from typing import Any, Callable
 
 from engine.game import Event, IllegalAction
@@ -101,6 +103,8 @@ class Node:
         self._thread: threading.Thread | None = None
         self._taking: set[Any] = set()
         self.takeovers = 0
+        self.round_trips: deque[float] = deque(maxlen=10_000)
+        """Seconds from sending each call to its answer (the bus alone: what a move across nodes adds)."""
         self._presence: dict[str, set[str]] = {}  # node → names online there
         self._silent: dict[Any, float] = {}  # replica → refused at once until then (its owner did not
         # answer, or its lease ran out)
@@ -192,6 +196,10 @@ class Node:
                 log.warning("node %s: lease of table %s not released: %s", self.name, table_id, err)
         self.owned.clear()
         self._send_quietly({"t": "bye", "node": self.name})
+        if self.round_trips:
+            times = sorted(t * 1000 for t in self.round_trips)
+            log.info("node %s: %d calls to other nodes, round trip p50 %.1f ms, p99 %.1f ms", self.name, len(times),
+                     statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.99))])
         await self.notices.stop()
 
     # -- owned tables and replicas -------------------------------------------------------------
@@ -284,6 +292,7 @@ class Node:
         waiter: list[Any] = [threading.Event(), None]
         with self._waiting_lock:
             self._waiting[call_id] = waiter
+        sent = time.perf_counter()
         try:
             try:
                 self._send(message)
@@ -298,6 +307,7 @@ class Node:
             with self._waiting_lock:
                 self._waiting.pop(call_id, None)
         reply = waiter[1]
+        self.round_trips.append(time.perf_counter() - sent)
         replica = self.replicas.get(table_id)
         if replica is not None:
             try:

@@ -13,6 +13,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,7 @@ class Node:
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         self.port = 0
+        self._drainer: threading.Thread | None = None
 
     async def ready(self, timeout: float = 30.0) -> int:
         loop = asyncio.get_running_loop()
@@ -67,7 +69,8 @@ class Node:
             self.lines.append(line)
             if "ssh -p " in line:
                 self.port = int(line.split("ssh -p ")[1].split()[0])
-                loop.run_in_executor(None, self._drain)
+                self._drainer = threading.Thread(target=self._drain, daemon=True)
+                self._drainer.start()
                 return self.port
         raise AssertionError(f"node {self.name} did not open in time")
 
@@ -94,10 +97,13 @@ class Node:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
         try:
-            return self.proc.wait(timeout)
+            status = self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
             self.kill()
             return None
+        if self._drainer is not None:
+            self._drainer.join(5)  # its last lines read
+        return status
 
 
 def journal(store: Any) -> list[JournalEntry]:

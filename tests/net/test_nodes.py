@@ -154,7 +154,8 @@ async def test_kill_9_of_the_owner_mid_deal_the_deal_finishes_on_another_node(tm
         while store.lease(1)[0] != "B":
             assert time.monotonic() < deadline, f"node B did not take table 1 over: {store.lease(1)}"
             await asyncio.sleep(0.05)
-        assert [(e.seq, e.kind, e.payload) for e in journal(store)][:len(acked)] == acked, "an acknowledged entry is lost"
+        now = [(e.seq, e.kind, e.payload) for e in journal(store)]
+        assert now[:len(acked)] == acked, "an acknowledged entry is lost"
         for name in ("Anna", "Vera"):  # back, on the node that is left
             clients[name] = await connect(b.port, key=keys[name])
             await clients[name].wait("Table 1 ·")

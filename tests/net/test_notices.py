@@ -64,7 +64,8 @@ async def test_notify_reaches_every_listener_and_thread_listeners_first(pg_url: 
     in_thread: list[tuple[str, bool]] = []
     one.on("sukno_test", got_one.put_nowait)
     two.on("sukno_test", got_two.put_nowait)
-    two.on_thread("sukno_test", lambda p: in_thread.append((p, threading.current_thread() is not threading.main_thread())))
+    two.on_thread("sukno_test",
+                  lambda p: in_thread.append((p, threading.current_thread() is not threading.main_thread())))
     try:
         await one.start()
         await two.start()
