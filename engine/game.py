@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Iterable, Mapping, NamedTuple, Protocol, Seque
 
 from engine.cards import Card, CardError, deck, deck_set, format_cards, parse_card
 from engine.step import ACTION, DEAL, TICK, Step
+from engine.view import ScoreSheet
 
 SPECTATOR = -1
 """``view(SPECTATOR)``: public information only."""
@@ -613,6 +614,11 @@ class Game(ABC):
         partiyas or matches override it (e.g. Копилка: a partiya just settled).
         """
         return not self.in_deal and bool(self.deals)
+
+    @classmethod
+    def score_view(cls, view: Mapping[str, Any]) -> ScoreSheet | None:
+        """The typed score sheet in one of this game's views (``engine.view``); None for money games."""
+        return None
 
     def score(self) -> dict[str, Any] | None:
         """The score sheet of points games (RULES.md §9.4 'score'); None for money games."""

@@ -77,7 +77,7 @@ import logging
 import re
 import unicodedata
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from engine.autoplay import MAX_MOVES_PER_TICK, Autopilot, Settings, Snapshot, bot_name, is_bot
 from engine.feed import Callback, Feed, LogEntry
@@ -87,6 +87,8 @@ from engine.journal import NULL_JOURNAL, JournalPort
 from engine.shuffle import MAX_CUT, FairError, Sealed, SealedDecks, check_cut, new_seed, repeatable_seed
 from engine.social import RAIL_KEEP, Seating, name_key
 from engine.store import NotEnoughMoney, StoreError
+from engine.view import Snapshot as ScreenSnapshot
+from engine.view import TableFacts, build_view
 
 if TYPE_CHECKING:
     from engine.keeper import TableKeeper
@@ -231,6 +233,11 @@ class Table:
     def names(self) -> list[str]:
         """Seat names for narration ("" for an empty seat)."""
         return [n or "" for n in self.seats]
+
+    @property
+    def verbs(self) -> Mapping[str, str]:
+        """The game's verbs and their argument kinds (``Game.verbs``)."""
+        return self.game_cls.verbs
 
     def seat_of(self, name: str) -> int | None:
         return self.seats.index(name) if name in self.seats else None
@@ -815,6 +822,23 @@ class Table:
         view["robots"] = self._robots()
         view.update(self._seal_view())
         return view
+
+    def pull(self, name: str | None, since: int = 0, rail_since: int = 0,
+             away: Sequence[str] = ()) -> ScreenSnapshot:
+        """All a screen draws for ``name`` at once (``engine.view``): the typed view, his legal actions,
+        the log after ``since`` (and the watchers' rail after ``rail_since``, if he is not seated), the
+        turn clock's deadline.  ``away``: who the club knows is gone (presence is not the table's)."""
+        raw = self.view_for(name)
+        view = build_view(raw, self.game_cls.score_view, away=list(away))
+        return ScreenSnapshot(
+            view=view, legal=tuple(self.legal_actions(name)) if name else (),
+            log=tuple(self.log_since(since)), rail=tuple(self.rail.since(rail_since)) if view.seat is None else (),
+            deadline=self.timer_deadline(),
+            facts=TableFacts(id=self.id, title=self.title, variant=self.game_cls.variant_label(self.options),
+                             pot_name=self.game_cls.pot_name, seats=len(self.seats), free=self.seats.count(None)),
+            judge=(lambda action: self.why_not(name, action)) if name else (lambda action: None),
+            verbs=self.game_cls.verbs,
+        )
 
     def _robots(self) -> list[str]:
         return [n for n in self.seated() if n in self.robots]

@@ -11,14 +11,27 @@ words where a bare list would not be understood (Копилка's exchange).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Protocol, Sequence
 
 from engine.cards import Card
 from engine.game import Action, IllegalAction
-from engine.table import Table
 from tui.commands import show_action, verb_word
 from tui.i18n import has, money, tr
 from tui.refusals import explain, params_for
+
+class Judge(Protocol):
+    """What a hint asks of a table: its game's verbs and why an action would be refused now.
+
+    A ``Table`` is one; so is an ``engine.view.Snapshot``, which is what a widget holds."""
+
+    @property
+    def game_name(self) -> str: ...
+
+    @property
+    def verbs(self) -> Mapping[str, str]: ...
+
+    def why_not(self, name: str, action: Action) -> IllegalAction | None: ...
+
 
 MAX_LISTED = 12
 """At most this many choices of one verb are listed; more read as ``play …``."""
@@ -83,7 +96,7 @@ def actions_hint(legal: list[Action], lang: str, ascii: bool, hand: Sequence[Car
     return " · ".join(parts)
 
 
-def why(table: Table, name: str, legal: list[Action], hand: Sequence[Card], lang: str, ascii: bool) -> str:
+def why(table: Judge, name: str, legal: list[Action], hand: Sequence[Card], lang: str, ascii: bool) -> str:
     """Why a rule narrows the choice now: the cards (``you must follow ♣ (R41)``), else a verb the game
     usually allows (``the dealer must play…``, ``the best card is yours…``); '' when nothing is narrowed."""
     return _why_cards(table, name, legal, hand, lang, ascii) or _why_verbs(table, name, legal, lang, ascii)
@@ -93,12 +106,12 @@ def _short(err: IllegalAction, lang: str, ascii: bool) -> str:
     return tr(lang, f"why.{err.key}", **params_for(err, lang, ascii)) if err.key and has(lang, f"why.{err.key}") else ""
 
 
-def _why_verbs(table: Table, name: str, legal: list[Action], lang: str, ascii: bool) -> str:
+def _why_verbs(table: Judge, name: str, legal: list[Action], lang: str, ascii: bool) -> str:
     """A verb taking nothing (or an optional price) that is barred now by a rule with a short reason."""
     if not legal:
         return ""
     allowed = {a.verb for a in legal}
-    for verb, kind in table.game_cls.verbs.items():
+    for verb, kind in table.verbs.items():
         if verb in allowed or kind not in ("", "int?", "int"):
             continue
         err = table.why_not(name, Action(verb))
@@ -109,8 +122,8 @@ def _why_verbs(table: Table, name: str, legal: list[Action], lang: str, ascii: b
     return ""
 
 
-def _why_cards(table: Table, name: str, legal: list[Action], hand: Sequence[Card], lang: str, ascii: bool) -> str:
-    if "play" not in table.game_cls.verbs or not hand:
+def _why_cards(table: Judge, name: str, legal: list[Action], hand: Sequence[Card], lang: str, ascii: bool) -> str:
+    if "play" not in table.verbs or not hand:
         return ""
     playable = {a.args[0] for a in legal if a.verb == "play" and len(a.args) == 1}
     verbs = {a.verb for a in legal}
@@ -134,7 +147,7 @@ def _why_cards(table: Table, name: str, legal: list[Action], hand: Sequence[Card
     return _short(err, lang, ascii) or explain(err, lang, ascii)
 
 
-def prompt(table: Table, name: str, view: dict[str, Any], legal: list[Action], lang: str, ascii: bool) -> str:
+def prompt(table: Judge, name: str, view: Mapping[str, Any], legal: list[Action], lang: str, ascii: bool) -> str:
     """The whole hint for a player whose turn it is."""
     seat = view.get("seat")
     hands = view.get("hands") or []
@@ -147,7 +160,7 @@ def prompt(table: Table, name: str, view: dict[str, Any], legal: list[Action], l
     return f"{text} — {reason}" if reason else text
 
 
-def _game_prompt(table: Table, view: dict[str, Any], legal: list[Action], hand: list[Card],
+def _game_prompt(table: Judge, view: Mapping[str, Any], legal: list[Action], hand: list[Card],
                  lang: str, ascii: bool) -> str:
     """Копилка's exchange in words: whose face-down cards to take, how many discards are owed."""
     verbs = {a.verb for a in legal}

@@ -8,8 +8,8 @@ It draws the public (SPECTATOR) view with the same widgets as the players'
 screens and leaves the bottom two rows of the screen empty: the server draws each
 spectator's own note and command line there.  It redraws only on the table's events
 (posted as a coalescing message) and the timer bar's clock; nothing else
-ticks.  The viewer name is None, so ``Table.view_for`` gives the public view
-and no hand is ever in it.
+ticks.  The viewer name is None, so its snapshots (``Table.pull``) hold the
+public view and no hand is ever in it.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from textual.widgets import Static
 
 from engine.club import Club
 from tui.app import TableChanged
+from tui.pull import puller
 from tui.widgets.tableview import TableView
 
 
@@ -47,7 +48,7 @@ class SpectatorApp(App):
         from engine.social import name_key
 
         hide = self.hide
-        yield TableView(self.table, None, is_online=self.club.is_online, is_away=self.club.is_away,
+        yield TableView(puller(self.table, None, self.club.is_online, self.club.is_away), None,
                         hides=(lambda speaker: name_key(speaker) in hide) if hide else None)
         yield Static("", id="inputrow")
 

@@ -26,12 +26,13 @@ to accept one.
 from __future__ import annotations
 
 from itertools import combinations, repeat
-from typing import Any
+from typing import Any, Mapping
 
 from engine.cards import Card, Suit
 from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, card_action, refuse
 from engine.holder import Holder
 from engine.trick import RoundTricks, trick_winner, winning
+from engine.view import LineSheet
 
 # Phases of a deal.
 EXCHANGE = "exchange"
@@ -359,6 +360,14 @@ class French3(RoundTricks, Game):
     def natural_end(self) -> bool:
         """A game has just been settled (RULES §9.4)."""
         return not self.in_deal and self.settled
+
+    @classmethod
+    def score_view(cls, view: Mapping[str, Any]) -> LineSheet | None:
+        """Above and below the line per seat (R22, R23), as ``_view`` puts them in ``sheet``."""
+        sheet = view.get("sheet")
+        if not isinstance(sheet, Mapping) or not isinstance(sheet.get("above"), list):
+            return None
+        return LineSheet(tuple(sheet["above"]), tuple(sheet.get("below") or ()))
 
     def score(self) -> dict[str, Any]:
         """The sheet of the current game, or of the game just settled (§9.4)."""

@@ -19,12 +19,13 @@ at once at 2·T·u a loser (R29).  The session then goes on with a new match.
 
 from __future__ import annotations
 
-from typing import Any, Hashable
+from typing import Any, Hashable, Mapping
 
 from engine.cards import Card, Rank, Suit
 from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, card_action, refuse
 from engine.holder import Holder
 from engine.trick import RoundTricks, trick_winner, winning
+from engine.view import RecordSheet
 
 # Phases of a deal.
 PLAY = "play"
@@ -232,6 +233,15 @@ class UkrPairs(RoundTricks, Game):
     def natural_end(self) -> bool:
         """A match has just ended (RULES §9.4)."""
         return not self.in_deal and self.match_over
+
+    @classmethod
+    def score_view(cls, view: Mapping[str, Any]) -> RecordSheet | None:
+        """What each partnership has left of its record and who is in it (R27–R30)."""
+        records, teams = view.get("records"), view.get("teams")
+        if not isinstance(records, Mapping):
+            return None
+        return RecordSheet(tuple(records.items()),
+                           tuple((t, tuple(s)) for t, s in (teams or {}).items()) if isinstance(teams, Mapping) else ())
 
     def score(self) -> dict[str, Any]:
         """Remaining records per team, of the current match or the one just ended (§9.4)."""

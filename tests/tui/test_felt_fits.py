@@ -28,12 +28,12 @@ def check_felt(app: ClubApp, lang: str) -> None:
     view = tview.view
     felt = rows(app)[1:11]
     width = app.size.width
-    for seat, name in enumerate(view["names"]):
-        shown = tr(lang, "table.you") if seat == view.get("seat") else name
+    for seat, name in enumerate(view.names):
+        shown = tr(lang, "table.you") if seat == view.seat else name
         words = " · ".join(seat_words(view, seat, lang))
         if lang == "ru":
             assert not re.search("[A-Za-z]", words), words  # the game's state words translated (item 15)
-        cash = money(view["balances"][seat], lang) if view.get("balances") else ""
+        cash = money(view.balances[seat], lang) if view.balances else ""
         hits = [r for r, row in enumerate(felt) if f" {shown} " in f"{row} " or row.startswith(f"{shown} ")]
         assert hits, (lang, seat, shown, "\n".join(felt))
         ok = any(all(part in " ".join(felt[r:r + 2]) for part in (words, cash) if part) for r in hits)

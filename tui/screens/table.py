@@ -19,6 +19,7 @@ from engine.table import Table
 from tui import commands
 from tui.commands import GAME_VERBS, HALL_VERBS, Command
 from tui.i18n import money
+from tui.pull import puller
 from tui.screens.base import ClubScreen
 from tui.widgets.cmdline import CommandLine
 from tui.widgets.hand import Hand
@@ -44,8 +45,8 @@ class TableScreen(ClubScreen):
     def compose(self) -> ComposeResult:
         app = self.club_app
         social = app.club.social
-        yield TableView(self.table, app.player, clock=app.clock, is_online=app.club.is_online,
-                        is_away=app.club.is_away, hides=lambda speaker: social.hides(app.player, speaker))
+        yield TableView(puller(self.table, app.player, app.club.is_online, app.club.is_away), app.player,
+                        clock=app.clock, hides=lambda speaker: social.hides(app.player, speaker))
         yield CommandLine(id="cmd")
 
     @property
@@ -89,10 +90,10 @@ class TableScreen(ClubScreen):
     def tell_team(self) -> None:
         """A partnership game: once a deal, say who one's partner is and what the records mean (issue 13 item 8)."""
         view = self.tview.view
-        deal = (view.get("deal_no"), tuple(self.table.seats))
-        if deal == self._told_team or view.get("seat") is None:
+        deal = (view.deal_no, tuple(self.table.seats))
+        if deal == self._told_team or view.seat is None:
             return
-        line = team_line(view, self.club_app.lang, self.table.options.get("T"))
+        line = team_line(view.extra, self.club_app.lang, self.table.options.get("T"))
         if line:
             self._told_team = deal
             self.say_line(line, style="yellow")
@@ -118,7 +119,8 @@ class TableScreen(ClubScreen):
         return list(self.table.game_cls.verbs)
 
     def legal(self) -> list[Action]:
-        return self.tview.legal()
+        """Asked of the table itself: what the player may do now, not at the last redraw."""
+        return self.table.legal_actions(self.club_app.player)
 
     # -- commands -------------------------------------------------------------------
 
@@ -182,16 +184,16 @@ class TableScreen(ClubScreen):
         from tui.narrate import show
 
         table, app = self.table, self.club_app
-        view = self.tview.view or table.view_for(app.player)
+        view = self.tview.view if self.tview.snapshot is not None else table.pull(app.player).view
         names = [n or self.t("table.empty_seat") for n in table.seats]
         seats = ", ".join(f"{i + 1}. {n}" for i, n in enumerate(names))
         self.say_line(self.t("table.look_seats", id=table.id, game=game_title(table, app.lang), seats=seats))
-        trick = view.get("trick") or []
+        trick = view.trick.cards
         if trick:
-            cards = ", ".join(f"{view['names'][s]} {show(c, [], app.lang, app.ascii)}" for s, c in trick)
+            cards = ", ".join(f"{view.names[s]} {show(c, [], app.lang, app.ascii)}" for s, c in trick)
             self.say_line(self.t("table.look_felt", cards=cards))
-        trump = view.get("trump")
-        self.say_line(self.t("table.look_pot", pot=money(view.get("pot", 0), app.lang))
+        trump = view.trump
+        self.say_line(self.t("table.look_pot", pot=money(view.pot, app.lang))
                       + (" " + self.t("table.look_trump", suit=trump.text(app.ascii)) if trump is not None else ""))
         if table.spectators:
             self.say_line(self.t("table.look_watchers", names=", ".join(sorted(table.spectators))))

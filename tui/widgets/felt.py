@@ -1,8 +1,8 @@
 """The felt: seats around the table, the trump, the current trick.
 
-Drawn from a game view alone (the convention every game follows: ``names``,
-``hand_counts``, ``status``, ``tricks``, ``trick``, ``trump``…), so every game
-gets a felt without code of its own.  Up to five seats the viewer sits at the
+Drawn from a typed view alone (``engine.view.View``: its seats with their
+counts, states and tricks, the trick with its ``best``, the trump…), so every
+game gets a felt without code of its own.  Up to five seats the viewer sits at the
 bottom and the others follow clockwise: the next seat on the left, the ones
 across on top, the last on the right, each in two lines (name, hidden cards and
 balance over its state).  From six seats on they are a roster in seat order, one
@@ -13,13 +13,13 @@ whole at 80 columns.  A spectator's view has no hand in it, so only backs are dr
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from rich.text import Text
 from textual.widgets import Static
 
-from engine.autoplay import is_bot
-from engine.cards import Card, Suit
+from engine.cards import Card
+from engine.view import LineSheet, RecordSheet, View, view_of
 from tui.i18n import has, money, tr
 from tui.widgets.cards import BOX_WIDTH, backs, boxes_row, card_box, card_text
 
@@ -30,59 +30,57 @@ ROSTER_FROM = 6  # from this many seats the felt lists them in a column instead 
 MANY_BACKS = 6  # more hidden cards than this are written as a count: ``▮×12``
 
 
-def seat_name(view: dict[str, Any], seat: int, me: int | None, lang: str, ascii: bool) -> Text:
+def seat_name(view: View, seat: int, me: int | None, lang: str, ascii: bool) -> Text:
     """``▶ Boris ▮▮▮``: whose turn it is, the name, the hidden cards."""
-    names = view.get("names", [])
-    name = names[seat] if seat < len(names) and names[seat] else tr(lang, "table.empty_seat")
-    to_act = seat in view.get("to_act", [])
+    place = view.seats[seat] if 0 <= seat < len(view.seats) else None
+    name = place.name if place is not None and place.name else tr(lang, "table.empty_seat")
+    to_act = seat in view.to_act
     text = Text("▶ " if to_act and not ascii else ("> " if to_act else ""), style="bold yellow")
     text.append(tr(lang, "table.you") if seat == me else name, style="bold" if to_act else "")
-    counts = view.get("hand_counts") or []
-    if seat != me and seat < len(counts) and counts[seat]:
-        count = counts[seat]
+    if seat != me and place is not None and place.count:
+        count = place.count
         shown = backs(count, ascii) if count <= MANY_BACKS else backs(1, ascii) + ("x" if ascii else "×") + str(count)
         text.append(" " + shown, style="dim")
     return text
 
 
-def seat_words(view: dict[str, Any], seat: int, lang: str) -> list[str]:
+def seat_words(view: View | Mapping[str, Any], seat: int, lang: str) -> list[str]:
     """``dealer · knocked · 1 trick``: the seat's state in the player's language."""
-    names = view.get("names", [])
+    view = view_of(view)
+    if not 0 <= seat < len(view.seats):
+        return []
+    place = view.seats[seat]
     words: list[str] = []
-    if seat == view.get("dealer") and (view.get("deal_no") or view.get("in_deal")):
+    if seat == view.dealer and (view.deal_no or view.in_deal):
         words.append(tr(lang, "table.dealer"))
-    status = (view.get("status") or [])
-    if seat < len(status) and status[seat]:
-        said = status_words(str(status[seat]), lang)
-        if seat in view.get("to_act", []):  # the ▶ says it already
+    raw = place.status
+    if raw:
+        said = status_words(raw, lang)
+        if seat in view.to_act:  # the ▶ says it already
             said = [w for w in said if w != tr(lang, "status.to play")]
         words.extend(said)
-    tricks = view.get("tricks") or []
-    raw = str(status[seat]) if seat < len(status) else ""
-    if seat < len(tricks) and tricks[seat] and not any(ch.isdigit() for ch in raw) and "won" not in raw:
-        words.append(tr(lang, "table.tricks", n=tricks[seat]))
-    name = names[seat] if seat < len(names) else None
-    if name and name in view.get("ready", []):
+    if place.tricks and not any(ch.isdigit() for ch in raw) and "won" not in raw:
+        words.append(tr(lang, "table.tricks", n=place.tricks))
+    name = place.name
+    if name and name in view.ready:
         words.append(tr(lang, "status.ready_deal"))
-    if name and name in view.get("away", []):
+    if name and name in view.away:
         words.append(tr(lang, "status.away"))
-    if name and name in view.get("bots", []) and not is_bot(name):
+    if name and name in view.stand_ins:
         words.append(tr(lang, "status.bot_plays"))  # a stand-in for an away player
-    if name and name in view.get("robots", []):
+    if name and name in view.robots:
         words.append(tr(lang, "status.robot"))  # a program plays this account (sukno-bot/1)
     return words
 
 
-def seat_money(view: dict[str, Any], seat: int, lang: str) -> str:
-    balances = view.get("balances") or []
-    names = view.get("names", [])
-    if seat < len(balances) and seat < len(names) and names[seat]:
-        return money(balances[seat], lang)
-    return ""
+def seat_money(view: View, seat: int, lang: str) -> str:
+    place = view.seats[seat] if 0 <= seat < len(view.seats) else None
+    return money(place.balance, lang) if place is not None and place.name else ""
 
 
-def seat_block(view: dict[str, Any], seat: int, me: int | None, lang: str, ascii: bool) -> list[Text]:
+def seat_block(view: View | Mapping[str, Any], seat: int, me: int | None, lang: str, ascii: bool) -> list[Text]:
     """A seat in two lines: ``▶ Boris ▮▮▮  30 k.`` over ``knocked · 1 trick``."""
+    view = view_of(view)
     first = seat_name(view, seat, me, lang, ascii)
     cash = seat_money(view, seat, lang)
     if cash:
@@ -166,15 +164,16 @@ def _fit(block: list[Text], width: int) -> list[Text]:
     return out
 
 
-def render_felt(view: dict[str, Any], me: int | None, lang: str, ascii: bool, width: int) -> Text:
+def render_felt(view: View | Mapping[str, Any], me: int | None, lang: str, ascii: bool, width: int) -> Text:
     """The whole felt as ``FELT_ROWS`` lines of text.
 
     Up to five seats sit round the table, each in two lines (name and hidden cards over its state
     and balance); from six on they are listed in a column with the trick beside it, so that at 80
     columns every name, state and balance is whole even at Спекулянт's ten.
     """
+    view = view_of(view)
     width = max(width, 20)
-    n = len(view.get("names", []))
+    n = len(view.seats)
     parts: list[list[tuple[int, Text]]] = [[] for _ in range(FELT_ROWS)]
     if n >= ROSTER_FROM:
         _roster(view, me, lang, ascii, width, parts)
@@ -183,9 +182,9 @@ def render_felt(view: dict[str, Any], me: int | None, lang: str, ascii: bool, wi
     return Text("\n").join(_line(width, row) for row in parts)
 
 
-def _round(view: dict[str, Any], me: int | None, lang: str, ascii: bool, width: int,
+def _round(view: View, me: int | None, lang: str, ascii: bool, width: int,
            parts: list[list[tuple[int, Text]]]) -> None:
-    bottom, top, left, right = arrange(len(view["names"]), me)
+    bottom, top, left, right = arrange(len(view.seats), me)
     score = score_text(view, lang)
     if top:
         slot = width // len(top)
@@ -204,7 +203,7 @@ def _round(view: dict[str, Any], me: int | None, lang: str, ascii: bool, width: 
         _put(parts, 2, max(half + 1, width - 1 - _width(block)), block)
     trump = _trump(view, lang, ascii)
     room = width - (14 if trump else 2)
-    _trick(view, names=view["names"], ascii=ascii, row=4, left=1, room=room, parts=parts)
+    _trick(view, names=view.names, ascii=ascii, row=4, left=1, room=room, parts=parts)
     if trump:
         _put(parts, 4, width - 13, trump)
     _face_down(view, lang, ascii, width, room, parts, trump is None)
@@ -214,34 +213,35 @@ def _round(view: dict[str, Any], me: int | None, lang: str, ascii: bool, width: 
         parts[8 + i].append((_centre(width, line), line))
 
 
-def _face_down(view: dict[str, Any], lang: str, ascii: bool, width: int, room: int,
+def _face_down(view: View, lang: str, ascii: bool, width: int, room: int,
                parts: list[list[tuple[int, Text]]], no_trump: bool) -> None:
-    """Hook for ``tui.widgets.laid``: Копилка's laid-out rows where the trick would lie, the stock at the right."""
+    """Hook for ``tui.widgets.laid``: Копилка's laid-out rows where the trick would lie, the stock at the right
+    (the game's own parts of its view, ``View.extra``)."""
     from tui.widgets.laid import laid_out, stock_label
 
-    if not view.get("trick"):
-        rows = laid_out(view, lang, ascii, room - 2)
+    if not view.trick:
+        rows = laid_out(view.extra, lang, ascii, room - 2)
         if rows:
             _put(parts, 4, 1 + max(0, (room - _width(rows)) // 2), rows)
-    stock = stock_label(view, lang, ascii) if no_trump else None
+    stock = stock_label(view.extra, lang, ascii) if no_trump else None
     if stock is not None:
         _put(parts, 6, max(0, width - stock.cell_len - 1), [stock])
 
 
-def _roster(view: dict[str, Any], me: int | None, lang: str, ascii: bool, width: int,
+def _roster(view: View, me: int | None, lang: str, ascii: bool, width: int,
             parts: list[list[tuple[int, Text]]]) -> None:
     """One line a seat, in seat order, aligned in columns: name, hidden cards, balance, state."""
-    seats = list(range(len(view["names"])))[:FELT_ROWS]
+    seats = list(range(len(view.seats)))[:FELT_ROWS]
     names = [seat_name(view, s, me, lang, ascii) for s in seats]
-    marked = any(s in view.get("to_act", []) for s in seats)
-    names = [t if not marked or s in view.get("to_act", []) else Text("  ") + t for s, t in zip(seats, names)]
+    marked = any(s in view.to_act for s in seats)
+    names = [t if not marked or s in view.to_act else Text("  ") + t for s, t in zip(seats, names)]
     cash = [seat_money(view, s, lang) for s in seats]
     words = [" · ".join(seat_words(view, s, lang)) for s in seats]
     name_w = max(t.cell_len for t in names)
     cash_w = max((len(c) for c in cash), default=0)
-    best = winning_card(view)
+    best = view.trick.best
     played: dict[int, Text] = {}
-    for seat, card in view.get("trick") or []:
+    for seat, card in view.trick.cards:
         shown = played.setdefault(seat, Text())
         if shown.plain:
             shown.append(" ")
@@ -270,7 +270,7 @@ def _roster(view: dict[str, Any], me: int | None, lang: str, ascii: bool, width:
     left = roster_w + 3
     trump = _trump(view, lang, ascii)
     room = width - left - 1
-    _trick(view, names=view["names"], ascii=ascii, row=0, left=left, room=room, parts=parts)
+    _trick(view, names=view.names, ascii=ascii, row=0, left=left, room=room, parts=parts)
     if trump:
         _put(parts, 5, max(left, width - 13), trump)
     score = score_text(view, lang)
@@ -278,14 +278,14 @@ def _roster(view: dict[str, Any], me: int | None, lang: str, ascii: bool, width:
         parts[9].append((max(left, width - score.cell_len - 1), score))
 
 
-def _trick(view: dict[str, Any], *, names: Sequence[str], ascii: bool, row: int, left: int, room: int,
+def _trick(view: View, *, names: Sequence[str], ascii: bool, row: int, left: int, room: int,
            parts: list[list[tuple[int, Text]]]) -> None:
     """The cards on the felt, centred in ``room`` columns from ``left``: the newest that fit, who played each."""
     fits = max(1, (room + 1) // (BOX_WIDTH + 1))
-    trick = (view.get("trick") or [])[-fits:]
+    trick = view.trick.cards[-fits:]
     if not trick:
         return
-    best = winning_card(view)
+    best = view.trick.best
     boxes = [card_box(c if isinstance(c, Card) else None, ascii, mark=c == best) for _, c in trick]
     trick_rows = boxes_row(boxes)
     under = Text()
@@ -296,12 +296,12 @@ def _trick(view: dict[str, Any], *, names: Sequence[str], ascii: bool, row: int,
     _put(parts, row, col, trick_rows + [under])
 
 
-def _trump(view: dict[str, Any], lang: str, ascii: bool) -> list[Text] | None:
-    card = view.get("trump_card")
-    suit = view.get("trump")
-    if isinstance(card, Card):
+def _trump(view: View, lang: str, ascii: bool) -> list[Text] | None:
+    card = view.trump_card
+    suit = view.trump
+    if card is not None:
         box = card_box(card, ascii)
-    elif isinstance(suit, Suit):
+    elif suit is not None:
         box = [Text(), Text(suit.text(ascii), style="red bold" if suit.is_red else "bold"), Text()]
     else:
         return None
@@ -309,28 +309,26 @@ def _trump(view: dict[str, Any], lang: str, ascii: bool) -> list[Text] | None:
     return [Text(" " * label.cell_len) + box[0], label + box[1], Text(" " * label.cell_len) + box[2]]
 
 
-def winning_card(view: dict[str, Any]) -> Card | None:
+def winning_card(view: View | Mapping[str, Any]) -> Card | None:
     """The card now winning the trick, as the game's view says (``best``): the felt draws, never judges.
 
     Who wins a trick is written once, in ``engine.trick`` (and a game's own rule, as Копилка's A♠);
     every trick game puts the result in its view (issue 14)."""
-    best = view.get("best")
-    return best if isinstance(best, Card) else None
+    return view_of(view).trick.best
 
 
-def score_text(view: dict[str, Any], lang: str) -> Text:
-    """The score sheet of points games: above/below the line, or the teams' records."""
-    names = view.get("names", [])
-    sheet = view.get("sheet")
+def score_text(view: View | Mapping[str, Any], lang: str) -> Text:
+    """The score sheet of points games (the game's typed ``sheet``): above/below the line, or the teams' records."""
+    view = view_of(view)
+    names = view.names
+    sheet = view.sheet
     parts: list[str] = []
-    if isinstance(sheet, dict) and isinstance(sheet.get("above"), list):
-        below = sheet.get("below") or []
-        parts = [f"{n} {a}/{below[i] if i < len(below) else 0}" for i, (n, a) in enumerate(zip(names, sheet["above"]))]
-    records = view.get("records")
-    if isinstance(records, dict):  # the pairs game: what each team has left to write off (issue 13 item 8)
-        listed = " · ".join(f"{team} {value}" for team, value in records.items())
-        seat = view.get("seat")
-        mine = next((t for t, seats in (view.get("teams") or {}).items() if seat is not None and seat in seats), None)
+    if isinstance(sheet, LineSheet):
+        below = sheet.below
+        parts = [f"{n} {a}/{below[i] if i < len(below) else 0}" for i, (n, a) in enumerate(zip(names, sheet.above))]
+    if isinstance(sheet, RecordSheet):  # the pairs game: what each team has left to write off (issue 13 item 8)
+        listed = " · ".join(f"{team} {value}" for team, value in sheet.records)
+        mine = sheet.team_of(view.seat)
         text = tr(lang, "felt.records_you", records=listed, team=mine) if mine else tr(lang, "felt.records", records=listed)
         return Text(text, style="dim")
     if not parts:
@@ -349,8 +347,8 @@ class Felt(Static):
         super().__init__("", **kwargs)
         self._args: tuple | None = None
 
-    def show(self, view: dict[str, Any], me: int | None, lang: str, ascii: bool) -> None:
-        self._args = (view, me, lang, ascii)
+    def show(self, view: View | Mapping[str, Any], me: int | None, lang: str, ascii: bool) -> None:
+        self._args = (view_of(view), me, lang, ascii)
         self._draw()
 
     def on_resize(self) -> None:

@@ -1,24 +1,27 @@
 """Everything drawn for one table: header, felt, hand, narration, hint and timer.
 
-Shared by the player's table screen and the spectators' ``SpectatorApp``; it
-reads the table only through ``Table.view_for`` and ``Table.log_since``, so a
-spectator's screen is built from the public view and cannot show a hidden card.
+Shared by the player's table screen and the spectators' ``SpectatorApp``.  It holds
+no table: its owner gives it ``pull``, which takes one ``engine.view.Snapshot`` (the
+typed view, the legal actions, the log lines after a number, the deadline), and
+``sync`` assigns that to the ``snapshot`` reactive, whose watcher draws it all.  A
+spectator's snapshot is built from the public view, so it cannot show a hidden card.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any, Callable
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
 from textual.widgets import Static
 
-from engine.autoplay import is_bot
 from engine.cards import Card
 from engine.game import Action
-from engine.table import Table
+from engine.view import Snapshot, TableFacts, TrickView, View, build_view
 from tui.hints import actions_hint, prompt  # noqa: F401  (actions_hint: imported from here before)
 from tui.i18n import money, tr
 from tui.narrate import narrate
@@ -31,19 +34,23 @@ from tui.widgets.timer import TimerBar
 
 
 
-def header_text(table: Table, view: dict[str, Any], lang: str, ascii: bool) -> str:
-    title = table.title.get(lang) or table.game_name
-    variant = table.game_cls.variant_label(table.options)
-    trump = view.get("trump")
-    seal = view.get("seal")  # the sealed deal's seal (engine.shuffle): a short fragment to compare with the log
-    sealed = f" · {tr(lang, 'fair.header', seal=seal[:8])}" if isinstance(seal, str) and seal else ""
+Pull = Callable[[int, int], Snapshot]
+"""The owner's: a snapshot of its table after log number ``seq`` and rail number ``rail_seq``."""
+
+EMPTY = build_view({})
+
+
+def header_text(facts: TableFacts, view: View, lang: str, ascii: bool) -> str:
+    title = facts.title.get(lang) or view.game
+    seal = view.seal  # the sealed deal's seal (engine.shuffle): a short fragment to compare with the log
+    sealed = f" · {tr(lang, 'fair.header', seal=seal[:8])}" if seal else ""
     return tr(
-        lang, "table.header", id=table.id, game=title,
-        variant=f" ({variant})" if variant else "",
-        pot_label=tr(lang, f"table.{table.game_cls.pot_name}"),
-        pot=money(view.get("pot", 0), lang),
-        trump=tr(lang, "table.trump", suit=trump.text(ascii)) if trump is not None and hasattr(trump, "text") else "",
-        deal=view.get("deal_no", 0),
+        lang, "table.header", id=facts.id, game=title,
+        variant=f" ({facts.variant})" if facts.variant else "",
+        pot_label=tr(lang, f"table.{facts.pot_name}"),
+        pot=money(view.pot, lang),
+        trump=tr(lang, "table.trump", suit=view.trump.text(ascii)) if view.trump is not None else "",
+        deal=view.deal_no,
     ) + sealed
 
 
@@ -58,13 +65,13 @@ class TableView(Vertical):
     TableView #tsheet { height: 1fr; display: none; }
     """
 
-    def __init__(self, table: Table, viewer: str | None, *, clock: Callable[[], float] = time.monotonic,
-                 is_online: Callable[[str], bool] | None = None, is_away: Callable[[str], bool] | None = None,
+    snapshot: reactive[Snapshot | None] = reactive(None, always_update=True, layout=False, init=False)
+    """The last pull of the table (``sync`` assigns it; ``watch_snapshot`` draws it)."""
+
+    def __init__(self, pull: Pull, viewer: str | None, *, clock: Callable[[], float] = time.monotonic,
                  hides: Callable[[str], bool] | None = None, **kwargs: Any):
         super().__init__(**kwargs)
-        self.table = table
-        self.is_online = is_online
-        self.is_away = is_away
+        self.pull = pull
         self.hides = hides
         """Whether the viewer ignores a speaker (issue 20): his words are not drawn."""
         self.rail_seq = 0
@@ -73,7 +80,6 @@ class TableView(Vertical):
         self.lang = "en"
         self.ascii = False
         self.seq = 0
-        self.view: dict[str, Any] = {}
         self.chosen: set[Card] = set()
         self.hint_override = ""
         self._playing: list[tuple[int, Card]] = []  # the cards of the trick being played, from the log
@@ -92,18 +98,20 @@ class TableView(Vertical):
             yield TimerBar(clock=self.clock)
 
     @property
+    def view(self) -> View:
+        """The typed view last drawn (an empty one before the first pull)."""
+        return self.snapshot.view if self.snapshot is not None else EMPTY
+
+    @property
     def seat(self) -> int | None:
-        return self.table.seat_of(self.viewer) if self.viewer else None
+        return self.view.seat
 
     def my_hand(self) -> list[Card]:
-        seat = self.view.get("seat")
-        hands = self.view.get("hands") or []
-        if seat is None or seat >= len(hands) or hands[seat] is None:
-            return []
-        return list(hands[seat])
+        return list(self.view.hand)
 
     def legal(self) -> list[Action]:
-        return self.table.legal_actions(self.viewer) if self.viewer else []
+        """The legal actions of the last pull (the screen asks its table when it acts)."""
+        return list(self.snapshot.legal) if self.snapshot is not None else []
 
     def set_lang(self, lang: str, ascii: bool) -> None:
         """Switch language: the whole narration is told again."""
@@ -115,16 +123,19 @@ class TableView(Vertical):
         self.sync()
 
     def sync(self) -> None:
-        """Redraw from the table's current state and tell the events not yet told."""
-        table = self.table
-        self.view = view = table.view_for(self.viewer)
-        if self.is_online is not None:
-            view["away"] = [n for n in table.seated() if not is_bot(n) and (not self.is_online(n) or (
-                self.is_away is not None and self.is_away(n)))]
-        me = view.get("seat")
+        """Pull the table's snapshot after what was told; drawing it tells the events not yet told."""
+        self.snapshot = self.pull(self.seq, self.rail_seq)
+
+    def watch_snapshot(self, snap: Snapshot | None) -> None:
+        if snap is None:
+            return
+        view = snap.view
+        me = view.seat
         log = self.query_one(EventLog)
         seated = me is not None
-        for entry in table.log_since(self.seq):
+        for entry in snap.log:
+            if entry.seq <= self.seq:
+                continue
             self.seq = entry.seq
             self._follow_trick(entry.event)
             style = "cyan" if entry.event.kind in ("say", "rail_summary") else ""
@@ -134,25 +145,27 @@ class TableView(Vertical):
             if line:
                 log.add(Text(line, style=style))
         if not seated:  # the rail: watchers only, never a seated player's screen (issue 20)
-            for entry in table.rail.since(self.rail_seq):
+            for entry in snap.rail:
+                if entry.seq <= self.rail_seq:
+                    continue
                 self.rail_seq = entry.seq
                 line = rail_line(entry.event, self.lang, self.hides)
                 if line:
                     log.add(Text(line, style="magenta"))
         self.query_one("#theader", Static).update(
-            Text(" " + header_text(table, view, self.lang, self.ascii), style="bold"), layout=False)
+            Text(" " + header_text(snap.facts, view, self.lang, self.ascii), style="bold"), layout=False)
         self.query_one(Felt).show(self.felt_view(view), me, self.lang, self.ascii)
-        legal = self.legal()
+        legal = list(snap.legal)
         playable = {a for act in legal for a in act.args if isinstance(a, Card)}
         hand = self.my_hand()
         self.chosen &= set(hand)
         if hand:
             note = tr(self.lang, "table.hand_keys", last=len(hand))
         else:
-            note = tr(self.lang, "table.watching", id=table.id) if me is None else ""
+            note = tr(self.lang, "table.watching", id=snap.facts.id) if me is None else ""
         self.query_one(Hand).show(hand, playable, self.chosen, note, self.ascii)
         self.show_hint(self.hint_override or self.hint_text(view, legal))
-        self.query_one(TimerBar).set_deadline(table.timer_deadline(), self.ascii, self.turn_of(view),
+        self.query_one(TimerBar).set_deadline(snap.deadline, self.ascii, self.turn_of(view),
                                                 tr(self.lang, "timer.seconds"))
         self.draw_sheet()
 
@@ -169,7 +182,7 @@ class TableView(Vertical):
             return
         from tui.widgets.sheet import sheet_lines
 
-        view = {"game": self.table.game_name, **self.view}
+        view = {"game": self.view.game, **self.view.extra}
         lines = sheet_lines(view, self.lang, self.ascii, width=self.size.width or 80,
                             rows=max(5, (self.size.height or 23) - 2))
         self.query_one("#tsheet", Static).update(Text("\n").join(lines), layout=False)
@@ -185,44 +198,40 @@ class TableView(Vertical):
         elif event.kind in TRICK_ENDS and self._playing:
             self.finished, self.finished_by, self._playing = self._playing, event.seat, []
 
-    def felt_view(self, view: dict[str, Any]) -> dict[str, Any]:
+    def felt_view(self, view: View) -> View:
         """The view drawn on the felt: a trick just taken stays whole (its winner's card marked) until the next card."""
-        if view.get("trick") or not self.finished:
+        if view.trick or not self.finished:
             return view
-        shown = dict(view)
-        shown["trick"] = [[s, c] for s, c in self.finished]
         taker = next((c for s, c in self.finished if s == self.finished_by), None)
-        if taker is not None:
-            shown["best"] = taker
-        return shown
+        return replace(view, trick=TrickView(tuple(self.finished), taker if taker is not None else view.trick.best))
 
-    def turn_of(self, view: dict[str, Any]) -> str:
+    def turn_of(self, view: View) -> str:
         """Whose time the bar counts: ``you``, one name, or nobody in particular (several act at once)."""
-        to_act = list(view.get("to_act") or [])
-        names = view.get("names", [])
-        if len(to_act) != 1 or not self.table.in_deal():
+        to_act = view.to_act
+        names = view.names
+        if len(to_act) != 1 or not view.in_deal:
             return ""
         seat = to_act[0]
-        if seat == view.get("seat"):
+        if seat == view.seat:
             return tr(self.lang, "table.your_turn")
         return names[seat] if seat < len(names) and names[seat] else ""
 
     def show_hint(self, text: str) -> None:
         self.query_one("#hint", Static).update(Text(" " + text, style="dim"), layout=False)
 
-    def hint_text(self, view: dict[str, Any], legal: list[Action]) -> str:
-        lang, table = self.lang, self.table
-        if view.get("seat") is None:  # a watcher: whose turn it is (his own commands are on his prompt)
-            names = view.get("names", [])
-            waiting = ", ".join(names[s] for s in view.get("to_act", []) if s < len(names) and names[s])
-            return tr(lang, "table.hint_wait", names=waiting) if table.in_deal() and waiting \
+    def hint_text(self, view: View, legal: list[Action]) -> str:
+        lang, snap = self.lang, self.snapshot
+        names = view.names
+        if view.seat is None:  # a watcher: whose turn it is (his own commands are on his prompt)
+            waiting = ", ".join(names[s] for s in view.to_act if s < len(names) and names[s])
+            return tr(lang, "table.hint_wait", names=waiting) if view.in_deal and waiting \
                 else tr(lang, "table.hint_spectator")
-        if legal:
-            return prompt(table, self.viewer or "", view, legal, lang, self.ascii)
-        if table.in_deal():
-            names = view.get("names", [])
-            waiting = ", ".join(names[s] for s in view.get("to_act", []) if s < len(names))
+        if legal and snap is not None:
+            return prompt(snap, self.viewer or "", view.extra, legal, lang, self.ascii)
+        if view.in_deal:
+            waiting = ", ".join(names[s] for s in view.to_act if s < len(names))
             return tr(lang, "table.hint_wait", names=waiting)
-        if not table.full():
-            return tr(lang, "table.hint_need", count=table.seats.count(None))
-        return tr(lang, "table.hint_ready", ready=len(view.get("ready", table.ready)), total=len(table.seats))
+        facts = snap.facts if snap is not None else None
+        if facts is not None and facts.free:
+            return tr(lang, "table.hint_need", count=facts.free)
+        return tr(lang, "table.hint_ready", ready=len(view.ready), total=facts.seats if facts else len(names))

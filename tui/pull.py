@@ -1,0 +1,28 @@
+"""How a screen pulls its table for its ``TableView``: one ``engine.view.Snapshot`` at a time.
+
+The widget holds no table (tests/engine/test_layering.py); its owner — the player's table
+screen or the spectators' app — gives it ``puller(table, viewer, …)``, which adds what only
+the club knows (who is gone or away) to the table's own snapshot.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from engine.autoplay import is_bot
+from engine.table import Table
+from engine.view import Snapshot
+
+
+def puller(table: Table, viewer: str | None, is_online: Callable[[str], bool] | None = None,
+           is_away: Callable[[str], bool] | None = None) -> Callable[[int, int], Snapshot]:
+    """``pull(seq, rail_seq)``: the table as ``viewer`` may see it, with the log after ``seq``."""
+
+    def pull(seq: int, rail_seq: int) -> Snapshot:
+        away: list[str] = []
+        if is_online is not None:
+            away = [n for n in table.seated() if not is_bot(n) and (not is_online(n) or (
+                is_away is not None and is_away(n)))]
+        return table.pull(viewer, seq, rail_seq, away=away)
+
+    return pull
