@@ -332,21 +332,26 @@ class AdminCommands:
         _need(args, 1, "kick NAME [reason …]")
         name, reason = args[0], sanitize(" ".join(args[1:]))
         sessions = self._sessions_of(name)
-        if not sessions:
-            far = self._nodes_of(name)
-            if far:  # connected to other nodes only: each of them shows him out
-                replies = [await self._ask(n, ["kick", *args], who) for n in far]
-                if not any(r.ok for r in replies):
-                    raise AdminError("; ".join(r.text for r in replies))
-                return Reply(True, "; ".join(r.text for r in replies), {"name": name, "nodes": far})
+        far = self._nodes_of(name)  # his sessions on other nodes: each of them shows him out there
+        if not sessions and not far:
             raise AdminError(f"nobody named {name!r} is connected")
 
         def farewell(s: Any) -> str:
             return text(s.lang, "kicked", reason=reason) if reason else text(s.lang, "kicked_plain")
 
         await self._show_out(sessions, farewell)
-        return Reply(True, f"showed out {sessions[0].name} ({len(sessions)} session(s))",
-                     {"name": sessions[0].name, "sessions": len(sessions)})
+        said = [f"showed out {sessions[0].name} ({len(sessions)} session(s))"] if sessions else []
+        refused: list[str] = []
+        for node in far:
+            try:
+                said.append((await self._ask(node, ["kick", *args], who)).text)
+            except AdminError as err:
+                refused.append(str(err))
+        if not said:
+            raise AdminError("; ".join(refused))
+        said += refused
+        return Reply(True, "; ".join(said), {"name": sessions[0].name if sessions else name,
+                                             "sessions": len(sessions), "nodes": far})
 
     def _nodes_of(self, name: str) -> list[str]:
         """The other nodes where ``name`` is connected (their presence rows), if this node may ask them."""

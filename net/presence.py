@@ -25,6 +25,8 @@ log = logging.getLogger("sukno.presence")
 
 BEAT = 2.0
 """Seconds between two heartbeats of a node."""
+LONE_BEAT = 60.0
+"""A server alone (no ``--node``) beats this seldom when nothing changed: only it reads its rows."""
 WITHIN = 10.0
 """A node silent this long is taken for dead: its sessions are no longer shown (≥ a few beats)."""
 
@@ -73,6 +75,7 @@ class PresenceKeeper:
         self._count = 0
         self._task: asyncio.Task[None] | None = None
         self._failing = False
+        self._beat_at = -LONE_BEAT
 
     def _sid(self, session: Any) -> str:
         key = id(session)
@@ -106,6 +109,11 @@ class PresenceKeeper:
         rows = self.rows()
         upserts = [r for sid, r in rows.items() if self._published.get(sid) != r]
         gone = [sid for sid in self._published if sid not in rows]
+        lone = getattr(self.server, "node", None) is None
+        if lone and not upserts and not gone and not self._failing and self._published is not None \
+                and time.monotonic() - self._beat_at < LONE_BEAT:
+            return  # one server alone: nobody waits for its heartbeat; write when something changed
+        self._beat_at = time.monotonic()
         try:
             self.store.beat(self.node, upserts, gone)
         except StoreError as err:
@@ -122,6 +130,11 @@ class PresenceKeeper:
             self.server.club.set_watchers_elsewhere(watchers(self.elsewhere()))
 
     def start(self) -> None:
+        """Beat from now on; rows this node's name left behind (a kill -9 before) go first."""
+        try:
+            self.store.leave_presence(self.node)
+        except StoreError as err:
+            log.warning("cannot clear this node's old sessions from the store: %s", err)
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="sukno presence")
 
