@@ -148,6 +148,8 @@ TCP_DEFAULTS = {"tcp_user_timeout": 2000, "keepalives": 1, "keepalives_idle": 5,
 _LOCK_SERVER = 0x5375_6B6E_6F00_0001  # "Sukno" + 1: one sukno serve per database (shared by nodes)
 _LOCK_MIGRATE = 0x5375_6B6E_6F00_0002
 _LOCK_HOST_KEY = 0x5375_6B6E_6F00_0003
+NODES_STARTING_WAIT = 60.0
+"""How long a starting node waits for another one opening its tables (``nodes_starting``)."""
 HOST_KEY_WAIT = 10.0
 """How long a starting node waits for another one making the club's host key (s)."""
 _LOCK_NODES = 0x5375_6B6E_6F00_0004  # held while a node opens its tables (two starting at once)
@@ -453,7 +455,17 @@ class PgStore:
         once do not both open table 1's journal."""
         with self._lock:
             db = self._ready()
-            db.execute("SELECT pg_advisory_lock(%s)", (_LOCK_NODES,))
+            # Not pg_advisory_lock: the server's lock_timeout (50 ms) would end the wait for a node
+            # starting beside this one (``--workers N`` start them at once) with a traceback.
+            deadline = time.monotonic() + NODES_STARTING_WAIT
+            try:
+                while not db.execute("SELECT pg_try_advisory_lock(%s)", (_LOCK_NODES,)).fetchone()[0]:
+                    if time.monotonic() >= deadline:
+                        raise StoreError(f"{self.path}: another node has been starting for "
+                                         f"{NODES_STARTING_WAIT:g} s; try again", 75)
+                    time.sleep(0.05)
+            except psycopg.Error as err:
+                raise self._translate(err) from None
             try:
                 yield
             finally:
