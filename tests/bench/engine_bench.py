@@ -8,14 +8,17 @@ player picks with ``random.Random.choice`` over ``legal_actions``; the deck come
 from the seeded ``ShuffledDecks`` (a shuffle per deal is part of the cost); with
 ``--sealed`` each deal is dealt as a table deals it, from a fresh sealed seed
 (``engine.shuffle``, sukno-shuffle/1: seed, seal, deck and its redeals).
-Target: ≥ 5,000 deals/s for variant a with 5 players.  Time is this process's
-CPU time (``time.process_time``), so a loaded machine slows the run but not the
-figure: it is deals per CPU-second of one core.
+Target: ≥ 12,000 deals/s for variant a with 5 players (issue 14; issue 2 asked
+5,000).  Time is this process's CPU time (``time.process_time``), so a loaded
+machine slows the run less than the wall clock would, but two cores shared by
+many processes still cost caches and turbo: the load average is printed with
+the figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -79,12 +82,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--sealed", action="store_true", help="deal from fresh sealed seeds, as a table does")
     args = parser.parse_args()
+    print("load average: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     print("decks:", "sealed (sukno-shuffle/1), a fresh seed per deal" if args.sealed else "ShuffledDecks (random.shuffle)")
     print(f"{'variant':14} {'players':>7} {'deals/s':>9} {'actions/s':>10} {'µs/action':>10}")
     for variant, n, options in CASES:
         deals, elapsed, actions = run(variant, n, options, args.seconds, args.sealed)
         print(f"{variant + ('+dark+razrez' if options else ''):14} {n:>7} {deals / elapsed:>9.0f} "
               f"{actions / elapsed:>10.0f} {1e6 * elapsed / actions:>10.1f}")
+    print("load average: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    print("target (issue 14): ≥ 12,000 deals/s for variant a with 5 players")
 
 
 if __name__ == "__main__":
