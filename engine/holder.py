@@ -9,8 +9,9 @@ out of the place ``where`` names before they put it in the new one.  Each
 place keeps its cards in the order they came (a hand as it was dealt and
 bought, the stock top first, a trick in play order), since views, legal
 action lists and the rules (the stock is drawn from its top) depend on it;
-``piles[place]`` is that order, to read, never to write.  ``places()`` is
-the read the invariant tests check.
+``piles[place]`` is that order, to read, never to write; ``by[card]`` the
+seat that played a card (``play``), so a trick reads as (seat, card) pairs.
+``places()`` is the read the invariant tests check.
 """
 
 from __future__ import annotations
@@ -31,13 +32,14 @@ class Holder:
     A place named None is not in use (a seat nobody sits in), so a game may keep fixed place numbers.
     """
 
-    __slots__ = ("names", "where", "piles")
+    __slots__ = ("names", "where", "piles", "by")
 
     def __init__(self, names: Sequence[str | None], piles: Mapping[int, Iterable[Card]] | None = None):
         """``piles[place]``: the cards that start there, in order (the others start empty); a card starts once."""
         self.names = tuple(names)
         self.piles: list[list[Card]] = [[] for _ in self.names]
         self.where = where = [NOWHERE] * _SLOTS
+        self.by = [0] * _SLOTS  # by card: the seat that played it (``play``), for a trick's cards
         if not piles:
             return
         count = 0
@@ -55,6 +57,19 @@ class Holder:
         self.piles[where[card]].remove(card)
         self.piles[to].append(card)
         where[card] = to
+
+    def play(self, card: Card, to: int, seat: int) -> None:
+        """``move`` the card ``seat`` plays (to a trick): ``plays`` tells who played each card there."""
+        where = self.where
+        self.piles[where[card]].remove(card)
+        self.piles[to].append(card)
+        where[card] = to
+        self.by[card] = seat
+
+    def plays(self, place: int) -> list[tuple[int, Card]]:
+        """A place of played cards as (seat, card) in the order they came (a trick, the tricks taken)."""
+        by = self.by
+        return [(by[c], c) for c in self.piles[place]]
 
     def move_many(self, cards: Iterable[Card], to: int) -> None:
         for card in tuple(cards):

@@ -83,7 +83,7 @@ class RoundTricks:
 
     The game keeps every card in ``cards`` (``engine.holder``: one place per card): seat ``s``'s hand
     at place ``s``, the cards of the tricks he won at ``TAKEN + s``, the trick on the table at
-    ``TRICK``; ``player_of[card]`` says who played a card now in the trick.  It also keeps ``n``,
+    ``TRICK`` (``cards.plays`` says who played each).  It also keeps ``n``,
     ``last_trick`` (the trick just taken, as it was played: a record, not a place), ``tricks``,
     ``leader`` and ``turn``; it says who takes a full trick (``_trick_winner``) and scores the deal
     once the hands are empty (``_score_deal``).  Legality stays in the game (RULES.md §8).
@@ -93,7 +93,6 @@ class RoundTricks:
     TRICK: ClassVar[int]
     n: int
     cards: Holder
-    player_of: list[int]
     last_trick: list[Play]
     tricks: list[int]
     leader: int
@@ -112,8 +111,7 @@ class RoundTricks:
     @property
     def trick(self) -> list[Play]:
         """The trick on the table, (seat, card) in play order."""
-        by = self.player_of
-        return [(by[c], c) for c in self.cards.piles[self.TRICK]]
+        return self.cards.plays(self.TRICK)
 
     def _trick_winner(self) -> int:
         raise NotImplementedError
@@ -124,8 +122,7 @@ class RoundTricks:
     def _play_card(self, seat: int, card: Card) -> list[Event]:
         """Play ``card`` (already checked legal); close the trick when everyone has played."""
         cards = self.cards
-        cards.move(card, self.TRICK)
-        self.player_of[card] = seat
+        cards.play(card, self.TRICK, seat)
         events = [Event("play", seat, {"card": card})]
         if len(cards.piles[self.TRICK]) < self.n:
             self.turn = (seat + 1) % self.n

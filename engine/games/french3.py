@@ -106,7 +106,6 @@ class French3(RoundTricks, Game):
     def _clear_deal(self) -> None:
         n = self.n
         self.cards = Holder(PLACE_NAMES)  # every card's one place: hands, taken, trick, widow, discards
-        self.player_of: list[int] = [0] * 64  # by card: who played it (the cards of the trick)
         self.bought: list[int | None] = [None] * n  # k per seat, None before his turn
         self.trump: Suit | None = None
         self.order: list[int] = []  # E, M, D

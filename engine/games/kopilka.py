@@ -27,6 +27,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from engine.cards import Card, Rank, Suit
 from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, OptionError, Viewer, refuse
+from engine.holder import Holder
 
 ACE_OF_SPADES = Card.of(Rank.ACE, Suit.SPADES)
 PLAYERS = 4
@@ -60,17 +61,33 @@ class TrickRecord(NamedTuple):
     value: int
 
 
+# Where a card lies (``engine.holder``): hands 0–3, then the table; LAYOUT + giver: a giver's row.
+STOCK, DISCARDS, TRICK, PLAYED, LAYOUT = 4, 5, 6, 7, 8
+PLACE_NAMES = tuple(f"hand:{s}" for s in range(4)) + ("stock", "discards", "trick", "played") + tuple(
+    f"layout:{g}" for g in range(4))
+
+
 @dataclass
 class Layout:
-    """A giver's face-down row (R7): places keep their numbers, a taken place stays empty."""
+    """A giver's face-down row (R7): places keep their numbers, a taken place stays empty.
+
+    Its cards lie in the deal's holder at ``LAYOUT + giver`` until taken or taken back; ``row``
+    is the order they were laid out in, so ``places`` says which numbered place is empty.
+    """
 
     giver: int
     suit: Suit
-    places: list[Card | None]
+    row: tuple[Card, ...]
+    cards: Holder = field(repr=False, compare=False)
     taken_by: list[int | None] = field(init=False)  # the taker of each place
 
     def __post_init__(self) -> None:
-        self.taken_by = [None] * len(self.places)
+        self.taken_by = [None] * len(self.row)
+
+    @property
+    def places(self) -> list[Card | None]:
+        where, here = self.cards.where, LAYOUT + self.giver
+        return [c if where[c] == here else None for c in self.row]
 
 
 def long_suit(hand: list[Card]) -> Suit | None:
@@ -134,21 +151,17 @@ class Kopilka(Game):
     def _clear_deal(self) -> None:
         self.phase = DONE
         self.eldest = (self.dealer + 1) % PLAYERS
-        self.hands: list[list[Card]] = [[] for _ in range(PLAYERS)]
-        self.stock: list[Card] = []  # top first
-        self.discards: list[Card] = []
+        self.cards = Holder(PLACE_NAMES)  # every card's one place: hands, stock, discards, trick, played, rows
         self.layouts: dict[int, Layout] = {}  # giver → row, in take order
         self.take_queue: list[tuple[int, int]] = []  # (taker, giver)
         self.owed = [0] * PLAYERS  # discards still owed (R8)
         self.leader = self.eldest
         self.must_avoid: Suit | None = None  # R13
         self.led: Suit | None = None
-        self.trick: list[tuple[int, Card]] = []
         self.followers: list[int] = []  # still to act on this trick, in order
         self.drew = [0] * PLAYERS  # draws in the current trick (status)
         self.passed: set[int] = set()
         self.failed = 0  # consecutive failed leads (R14)
-        self.played: list[Card] = []
         self.last_trick: list[tuple[int, Card]] = []
         self.tricks: list[list[TrickRecord]] = [[] for _ in range(PLAYERS)]
         self.first_shedder: int | None = None
@@ -165,9 +178,10 @@ class Kopilka(Game):
         self.partiya_deal += 1
         self.settled = False
         cards = self._draw_deck()
-        for i, card in enumerate(cards[: PLAYERS * HAND]):  # §9.3: one at a time from the eldest
-            self.hands[(self.eldest + i) % PLAYERS].append(card)
-        self.stock = list(cards[PLAYERS * HAND :])
+        dealt = PLAYERS * HAND  # §9.3: one at a time from the eldest
+        piles = {(self.eldest + k) % PLAYERS: cards[k:dealt:PLAYERS] for k in range(PLAYERS)}
+        piles[STOCK] = cards[dealt:]
+        self.cards = Holder(PLACE_NAMES, piles)
         events.append(Event("dealt", self.dealer, {"partiya_deal": self.partiya_deal}))
         return events + self._lay_out()
 
@@ -190,9 +204,9 @@ class Kopilka(Game):
             suit = long_suit(self.hands[giver])
             if suit is None:
                 continue
-            row = [c for c in self.hands[giver] if c.suit == suit]
-            self.hands[giver] = [c for c in self.hands[giver] if c.suit != suit]
-            self.layouts[giver] = Layout(giver, suit, list(row))
+            row = tuple(c for c in self.hands[giver] if c.suit == suit)
+            self.cards.move_many(row, LAYOUT + giver)
+            self.layouts[giver] = Layout(giver, suit, row, self.cards)
             self.take_queue += [((giver + k) % PLAYERS, giver) for k in (1, 2, 3)]
             events.append(Event("lay_out", giver, {"cards": len(row)}))  # face down: no suit
         self.phase = TAKE if self.take_queue else PLAY
@@ -208,9 +222,8 @@ class Kopilka(Game):
         place = action.args[0] - 1
         card = row.places[place]
         assert card is not None
-        row.places[place] = None
         row.taken_by[place] = taker
-        self.hands[taker].append(card)
+        self.cards.move(card, taker)
         self.owed[taker] += 1
         events = [Event("take", taker, {"from": self.names[giver], "place": place + 1})]
         if not self.take_queue:
@@ -222,11 +235,9 @@ class Kopilka(Game):
         events: list[Event] = []
         for giver, row in self.layouts.items():
             back = [c for c in row.places if c is not None]
-            row.places = [None] * len(row.places)
+            self.cards.move_many(back, giver)
             taken = sum(t is not None for t in row.taken_by)
-            drawn = self.stock[:taken]
-            del self.stock[:taken]
-            self.hands[giver] += back + drawn
+            drawn = self.cards.take(STOCK, taken, giver)
             events.append(Event("refill", giver, {"back": len(back), "drew": len(drawn)}))
         self.phase = DISCARD
         return events
@@ -239,8 +250,7 @@ class Kopilka(Game):
 
     def _apply_discard(self, seat: int, action: Action) -> list[Event]:
         card = action.args[0]
-        self.hands[seat].remove(card)
-        self.discards.append(card)
+        self.cards.move(card, DISCARDS)
         self.owed[seat] -= 1
         events = [Event("discard", seat, {"left": self.owed[seat]})]  # face down: no card
         if not any(self.owed):
@@ -276,8 +286,7 @@ class Kopilka(Game):
 
     def _apply_play(self, seat: int, action: Action) -> list[Event]:
         if action.verb == "draw":
-            card = self.stock.pop(0)
-            self.hands[seat].append(card)
+            self.cards.take(STOCK, 1, seat)
             self.drew[seat] += 1
             return [Event("draw", seat, {"stock": len(self.stock)})]  # the card stays hidden
         if action.verb == "pass":
@@ -285,14 +294,13 @@ class Kopilka(Game):
             self.followers.pop(0)
             return [Event("pass", seat)] + self._maybe_resolve()
         card = action.args[0]
-        self.hands[seat].remove(card)
-        if not self.trick:
+        leads = not self.cards.piles[TRICK]
+        self.cards.play(card, TRICK, seat)
+        if leads:
             self.led = card.suit
             self.must_avoid = None
             self.followers = self._order(seat)[1:]
-            self.trick.append((seat, card))
             return [Event("lead", seat, {"card": card})]
-        self.trick.append((seat, card))
         self.followers.pop(0)
         return [Event("play", seat, {"card": card})] + self._maybe_resolve()
 
@@ -311,18 +319,19 @@ class Kopilka(Game):
     def _resolve(self) -> list[Event]:
         """A trick with at least one contribution counts; the A♠ doubles its value (R11)."""
         assert self.led is not None
-        cards = [c for _, c in self.trick]
+        trick = self.trick
+        cards = [c for _, c in trick]
         doubled = ACE_OF_SPADES in cards
         best = self._best()
-        winner = next(s for s, c in self.trick if c == best)
+        winner = next(s for s, c in trick if c == best)
         value = self.options[SUIT_VALUE_OPTIONS[self.led]] * (self.options["M"] if doubled else 1)
         record = TrickRecord(self.partiya_deal, self.led, doubled, value)
         self.tricks[winner].append(record)
         self.sheet[winner].append(record)
-        self.played += cards
-        self.last_trick = self.trick
+        self.cards.take_all(TRICK, PLAYED)
+        self.last_trick = trick
         events = [Event("trick", winner, {"suit": self.led.symbol, "doubled": doubled, "value": value})]
-        emptied = [s for s, _ in self.trick if not self.hands[s]]
+        emptied = [s for s, _ in trick if not self.hands[s]]
         led = self.led
         self._next_trick(winner)
         self.failed = 0
@@ -334,7 +343,7 @@ class Kopilka(Game):
     def _fail_lead(self) -> list[Event]:
         """R12: nobody contributed; the leader takes his card back and the next player leads freely."""
         seat, card = self.trick[0]
-        self.hands[seat].append(card)
+        self.cards.move(card, seat)
         self.failed += 1
         self._next_trick((seat + 1) % PLAYERS)
         events = [Event("lead_failed", seat, {"card": card})]
@@ -343,8 +352,7 @@ class Kopilka(Game):
         return events
 
     def _next_trick(self, leader: int) -> None:
-        self.leader = leader
-        self.trick = []
+        self.leader = leader  # the trick's cards are taken or back in the leader's hand
         self.followers = []
         self.led = None
         self.must_avoid = None
@@ -541,14 +549,32 @@ class Kopilka(Game):
         return ""
 
     def places(self) -> dict[str, list[Card]]:
-        out = {f"hand:{s}": list(h) for s, h in enumerate(self.hands)}
-        out["stock"] = list(self.stock)
-        out["discards"] = list(self.discards)
-        for giver, row in self.layouts.items():
-            out[f"layout:{giver}"] = [c for c in row.places if c is not None]
-        out["trick"] = [c for _, c in self.trick]
-        out["played"] = list(self.played)
-        return out
+        return self.cards.places()
+
+    # Reads of the holder under the names the views and the tests use (``cards`` moves cards).
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        return self.cards.piles[:PLAYERS]
+
+    @property
+    def stock(self) -> list[Card]:
+        """Top first."""
+        return self.cards.piles[STOCK]
+
+    @property
+    def discards(self) -> list[Card]:
+        return self.cards.piles[DISCARDS]
+
+    @property
+    def played(self) -> list[Card]:
+        """The cards of the tricks taken in this deal, in order."""
+        return self.cards.piles[PLAYED]
+
+    @property
+    def trick(self) -> list[tuple[int, Card]]:
+        """The trick on the table, (seat, card) in play order."""
+        return self.cards.plays(TRICK)
 
 
 GAME = Kopilka

@@ -156,7 +156,6 @@ class Stukolka(Game):
         n = self.n
         # Every card's one place (hands, stock, trump card, burned, discards, played, trick, undealt).
         self.cards = Holder(self._names)
-        self.player_of: list[int] = [0] * 64  # by card: the seat that played it (cards in trick or played)
         self.trump: Suit | None = None
         self.trump_card: Card | None = None
         self.trump_where = ""  # "up" (on the stock), "aside" (out of play, shown), "shlejf" (face down), "hand"
@@ -525,8 +524,7 @@ class Stukolka(Game):
 
     def _apply_play(self, seat: int, card: Card) -> list[Event]:
         cards = self.cards
-        cards.move(card, TRICK)
-        self.player_of[card] = seat
+        cards.play(card, TRICK, seat)
         trick = cards.piles[TRICK]
         # The current winner is kept as cards fall, so legality (R41) never rescans the trick;
         # the highest trump wins, else the highest card of the suit led (§5.6): ``engine.trick.beats``.
@@ -661,14 +659,12 @@ class Stukolka(Game):
     @property
     def trick(self) -> list[tuple[int, Card]]:
         """The trick on the table, (seat, card) in play order."""
-        by = self.player_of
-        return [(by[c], c) for c in self.cards.piles[TRICK]]
+        return self.cards.plays(TRICK)
 
     @property
     def played(self) -> list[tuple[int, Card]]:
         """The completed tricks in order, (seat, card)."""
-        by = self.player_of
-        return [(by[c], c) for c in self.cards.piles[PLAYED]]
+        return self.cards.plays(PLAYED)
 
     def _sees_hand(self, viewer: Viewer, seat: int) -> bool:
         if viewer == ADMIN:

@@ -114,7 +114,6 @@ class UkrPairs(RoundTricks, Game):
     def _clear_deal(self) -> None:
         n = self.n
         self.cards = Holder(PLACE_NAMES)  # every card's one place: hands, taken, the trick
-        self.player_of: list[int] = [0] * 64  # by card: who played it (the cards of the trick)
         self.last_trick: list[tuple[int, Card]] = []
         self.tricks = [0] * n
         self.turn: int | None = None

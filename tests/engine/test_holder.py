@@ -39,6 +39,16 @@ def test_moves_keep_one_place_and_the_order_cards_came_in() -> None:
     assert_holder_agrees(holder)
 
 
+def test_plays_remember_who_played_each_card() -> None:
+    holder = Holder(("hand:0", "hand:1", "trick", "taken"), {0: cards("A♠ 7♥"), 1: cards("K♠")})
+    holder.play(cards("A♠")[0], 2, 0)
+    holder.play(cards("K♠")[0], 2, 1)
+    assert holder.plays(2) == [(0, cards("A♠")[0]), (1, cards("K♠")[0])]
+    holder.take_all(2, 3)
+    assert holder.plays(3) == [(0, cards("A♠")[0]), (1, cards("K♠")[0])] and holder.plays(2) == []
+    assert holder.places() == {"hand:0": cards("7♥"), "hand:1": [], "trick": [], "taken": cards("A♠ K♠")}
+
+
 def test_a_place_named_none_is_not_reported() -> None:
     holder = Holder(("hand:0", None, "stock"), {2: cards("A♠")})
     assert holder.places() == {"hand:0": [], "stock": cards("A♠")}
@@ -68,7 +78,7 @@ def test_stukolka_keeps_every_card_in_its_holder(variant: str, n: int, options: 
             assert view["hands"] == [holder.piles[s] for s in range(n)]
             assert view["stock"] == holder.piles[STOCK] and view["discards"] == holder.piles[DISCARDS]
             assert [c for _, c in view["trick"]] == holder.piles[TRICK]
-            assert all(holder.where[c] == TRICK and game.player_of[c] == s for s, c in game.trick)
+            assert all(holder.where[c] == TRICK and holder.by[c] == s for s, c in game.trick)
             seat = game.to_act()[0]
             game.apply(seat, rng.choice(game.legal_actions(seat)))
         assert_holder_agrees(game.cards)
