@@ -160,9 +160,10 @@ class Autopilot:
         """``name``'s last session left at ``now``: a stand-in plays for him after ``takeover``."""
         self.away[name] = now
 
-    def note(self, table: Snapshot, now: float | None) -> None:
-        """After every change: a new turn starts its timers at ``now`` (unknown without one)."""
-        key = table.turn
+    def note(self, turn: tuple | None, now: float | None) -> None:
+        """After every change, the turn in play (``Snapshot.turn``): a new one starts its timers at ``now``
+        (unknown without one)."""
+        key = turn
         if key != self._turn_key:
             self._turn_key = key
             self._waiting.clear()

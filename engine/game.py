@@ -511,19 +511,24 @@ class Game(ABC):
         done_by, done = deal.actions[-1]
         return self._step(ACTION, done_by, done, events, deal, before, pot, drawn)
 
-    def tick_step(self, now: float) -> Step:
-        """``tick`` as a ``Step`` (quiet when the time changed nothing)."""
+    def tick_step(self, now: float) -> Step | None:
+        """``tick`` as a ``Step``; None when the time changed nothing (a table ticks before every action)."""
         deal = self.deals[-1] if self.deals else None
         if deal is None:
-            return Step(TICK, self.deal_no, None, None, tuple(self.tick(now)), (0,) * self.n, 0, ())
+            events = self.tick(now)
+            return Step(TICK, self.deal_no, None, None, tuple(events), (0,) * self.n, 0, ()) if events else None
         before, pot, drawn = list(deal.money), self.pot, len(deal.decks)
-        return self._step(TICK, None, None, self.tick(now), deal, before, pot, drawn)
+        events = self.tick(now)
+        if not events and pot == self.pot and drawn == len(deal.decks) and before == deal.money:
+            return None
+        return self._step(TICK, None, None, events, deal, before, pot, drawn)
 
     def _step(self, kind: str, seat: int | None, action: Action | None, events: list[Event], deal: DealLog,
               before: list[int], pot: int, drawn: int) -> Step:
-        return Step(kind, self.deal_no, seat, action, tuple(events),
-                    tuple(now - then for now, then in zip(deal.money, before)), self.pot - pot,
-                    tuple(tuple(order) for order in deal.decks[drawn:]))
+        money = deal.money
+        moved = (0,) * self.n if money == before else tuple(now - then for now, then in zip(money, before))
+        decks = () if len(deal.decks) == drawn else tuple(tuple(order) for order in deal.decks[drawn:])
+        return Step(kind, self.deal_no, seat, action, tuple(events), moved, self.pot - pot, decks)
 
     def deal_from(self, decks: DeckSource) -> None:
         """Where the rest of this deal's redeals come from (a restored table's sealed seed, a bot's guess)."""

@@ -68,13 +68,16 @@ class JournalPort(Protocol):
         ...
 
 
+_NOTHING = nullcontext()  # reusable: it keeps no state
+
+
 class NullJournal:
     """The port of a table without a store: nothing is written, nobody is refused, nothing fails."""
 
     gone = False
 
     def transaction(self) -> ContextManager[None]:
-        return nullcontext()
+        return _NOTHING
 
     def check_funds(self, name: str) -> None:
         return None

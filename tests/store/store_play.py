@@ -63,7 +63,7 @@ def step(store: Store, table: PlayedTable, rng: random.Random) -> str:
     if _clocked(game) and rng.random() < 0.2:
         table.clock += rng.choice((1.0, 5.0, 20.0))
         ticked = game.tick_step(table.clock)
-        if not ticked.quiet:
+        if ticked is not None:
             table.journal.write(ticked, clock=table.clock)
         return "tick"
     _clock_on(table)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import pytest
 from store_play import GAME_SEATS, PlayedTable, comparable, open_table, step
@@ -126,9 +125,9 @@ def test_a_step_must_follow_the_last_one_written(store: SqliteStore, people: lis
     seat = table.game.to_act()[0]
     action = table.game.apply_step(seat, table.game.legal_actions(seat)[0])
     with pytest.raises(ValueError, match="does not follow deal 1"):
-        table.journal.write(replace(action, deal_no=2))
+        table.journal.write(action._replace(deal_no=2))
     with pytest.raises(ValueError, match="does not follow deal 1"):
-        table.journal.write(replace(action, kind=DEAL, deal_no=3))
+        table.journal.write(action._replace(kind=DEAL, deal_no=3))
     assert len(store.journal(6)) == written  # nothing was written
     table.journal.write(action)
     assert store.journal(6)[-1].payload == {"seat": seat, "action": action.action.text()}
