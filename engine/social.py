@@ -192,6 +192,13 @@ class Social:
         self._mutes[name_key(name)] = mute
         return mute
 
+    def reload_mutes(self) -> None:
+        """Read the mutes from the store again: on a club of several nodes another node's admin may have
+        muted or unmuted someone (``net.admin_commands`` calls this every few seconds there)."""
+        if self.store is not None:
+            self._mutes = {name_key(name): Mute(name, until, reason, by)
+                           for name, until, reason, by in self.store.mutes()}
+
     def unmute(self, name: str) -> bool:
         gone = self._mutes.pop(name_key(name), None)
         if gone is not None and self.store is not None:

@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 from engine import admin_ops
 from engine.admin_ops import AdminError
+from engine.store import StoreError
 from engine.table import sanitize
 from net.bans import AUDIT_NAME, BANS_NAME, AuditLog, Ban, BanList, kind_of, shuts_out
 from net.identity import fold
@@ -139,6 +140,11 @@ class AdminCommands:
         while True:
             await asyncio.sleep(self.STORE_PROBE)
             await self._bans_from_elsewhere()
+            if getattr(self.server.config, "store_url", ""):  # a shared store: other nodes' mutes too
+                try:
+                    self.club.social.reload_mutes()
+                except StoreError as err:
+                    log.warning("cannot read the mutes from the store just now (the last ones hold): %s", err)
             store = getattr(self.server, "store", None)
             gone = store.check() if store is not None else None
             if gone:

@@ -29,7 +29,7 @@ async def node(pg_url: str, tmp_path, name: str, exclusive: bool) -> AsyncIterat
     from engine.store_pg import PgStore
 
     store = PgStore(pg_url, exclusive=exclusive)
-    config = make_config(tmp_path / name, tables=[])
+    config = make_config(tmp_path / name, tables=[], store_url=pg_url)
     config.node = name
     try:
         async with admin_server(config, store=store, player_app=_player) as server:
@@ -64,6 +64,18 @@ async def wait_sessions(server: Any, wanted: set[tuple[str, str]], timeout: floa
         await asyncio.sleep(0.2)
 
 
+async def until_mutes(server: Any, names: list[str], timeout: float = 20.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        status, out, _ = await sukno_admin(server.config.data, "--json", "mutes")
+        found = [m["name"] for m in json.loads(out)["data"]["mutes"]]
+        if status == 0 and found == names:
+            return
+        assert loop.time() < deadline, f"mutes never became {names}: {found}"
+        await asyncio.sleep(0.2)
+
+
 async def test_sessions_list_every_node_and_a_ban_on_one_node_ends_a_session_on_the_other(pg_url, tmp_path):
     async with node(pg_url, tmp_path, "north", exclusive=True) as north, \
             node(pg_url, tmp_path, "south", exclusive=False) as south:
@@ -95,6 +107,13 @@ async def test_sessions_list_every_node_and_a_ban_on_one_node_ends_a_session_on_
         await back.wait("HALL Anna")
         await wait_sessions(south, {("north", "Anna"), ("south", "Boris")})
         await back.close()
+
+        status, out, _ = await sukno_admin(south.config.data, "mute", "Boris", "--for", "1h", "shouting")
+        assert status == 0, out
+        await until_mutes(north, ["Boris"])  # muted on south: north refuses his words too
+        assert north.club.social.muted("Boris") is not None
+        assert (await sukno_admin(north.config.data, "unmute", "Boris"))[0] == 0
+        await until_mutes(south, [])
         await boris.close()
     async with node(pg_url, tmp_path, "north", exclusive=True) as north:
         assert await sessions(north) == []  # south stopped cleanly: its rows went with it
