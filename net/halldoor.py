@@ -29,7 +29,8 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from engine.game import Event
-from net.hallview import CARET, HEADER, HINT, LINE, TITLE, HallBoard, render_row, wrap_rows
+from net.hallview import (CARET, HEADER, HEADER_SGR, HEADER_TITLE_SGR, HINT, LINE, TITLE, HallBoard, render_row,
+                           wrap_rows)
 from net.lineedit import LineEditor
 from tui import commands
 from tui.i18n import money, tr
@@ -452,9 +453,14 @@ class HallDoor:
             words = self.t("header.hall", name=session.name, money=money(self._balance, self.lang), online=online)
         key = (words, width)
         if key != self._header_key:
-            title = Text(" " + self.t("club.name"), style=TITLE)
-            pad = max(1, width - title.cell_len - cell_len(words) - 2)
-            self._header_row = render_row(title + Text(" " * pad + words), width, HEADER)
+            title = " " + self.t("club.name")
+            pad = max(1, width - cell_len(title) - cell_len(words) - 2)
+            rest = width - cell_len(title) - pad - cell_len(words)
+            if rest >= 0 and words.isprintable():  # every arrival redraws every header: no Rich for the usual case
+                self._header_row = (f"{HEADER_TITLE_SGR}{title}\x1b[0m{HEADER_SGR}{' ' * pad}{words}{' ' * rest}"
+                                    "\x1b[0m")
+            else:
+                self._header_row = render_row(Text(title, style=TITLE) + Text(" " * pad + words), width, HEADER)
             self._header_key = key
         return self._header_row
 

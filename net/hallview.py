@@ -73,6 +73,15 @@ def render_row(text: Text, width: int, base: Style = BASE) -> str:
                    for seg in line if not seg.control)
 
 
+def sgr(style: Style) -> str:
+    """The escape sequence that starts ``style``, as ``render_row`` writes it."""
+    return style.render("\x00", color_system=ColorSystem.EIGHT_BIT).split("\x00")[0]
+
+
+HEADER_SGR = sgr(HEADER)
+HEADER_TITLE_SGR = sgr(HEADER + TITLE)
+
+
 def wrap_rows(text: Text, width: int) -> list[str]:
     """``text`` wrapped to ``width`` as the screen's log wraps it, each row rendered."""
     return [render_row(line, width) for line in text.wrap(console_for(width), width)]
