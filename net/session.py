@@ -1,6 +1,9 @@
-"""One SSH session's life: the pty check, who it is, the player's App or a table's watchers, the end.
+"""One SSH session's life: the pty check, who it is, the hall door, the player's App or a table's watchers, the end.
 
-A player's session runs its own ``ClubApp`` (his view is private); a watcher's
+A known person in the hall runs no App: a hall door (``net.halldoor``, issue 16) draws
+his screen from the hall's shared rows; a seated player's session (and a new key's
+welcome) runs his own ``ClubApp`` (his view is private), which gives him back to a door
+when he is in the hall again (``hold`` keeps him counted in the club meanwhile); a watcher's
 session joins the table's shared rendering (``net.spectate``; his half of the
 session is ``net.watch``); a session in the text mode (``ssh host text``, no
 pty, a dumb terminal, or ``mode text`` saved) runs no App at all
