@@ -165,8 +165,9 @@ async def openssh_burst(port: int, data: Path, people: list[tuple[str, Any]]) ->
                     break
                 if not chunk:
                     break
-                seen = (seen + chunk)[-256:]
-                if TITLE["en"] in seen:
+                window = seen + chunk  # the title may be anywhere in a large first frame
+                seen = window[-256:]
+                if TITLE["en"] in window:
                     took = time.perf_counter() - t0
                     break
         finally:
