@@ -97,6 +97,7 @@ def test_two_workers_share_one_port_a_killed_one_comes_back_and_sigterm_stops_al
         opened = lines.wait(r"the club is open — ssh -p (\d+)", 2)
         assert {int(m.group(1)) for m in opened} == {port}  # both listen on the one port
         assert len(asyncio.run(_host_keys(port, 6))) == 1  # whichever worker answers: the club's one key
+        assert not _gone(started["w-1"]), "worker w-1 ended by itself:\n" + "".join(lines.lines[-30:])
         os.kill(started["w-1"], signal.SIGKILL)
         again = lines.wait(r"worker w-1 started \(pid (\d+)\)", 2)
         pids.append(int(again[1].group(1)))
@@ -113,4 +114,7 @@ def test_two_workers_share_one_port_a_killed_one_comes_back_and_sigterm_stops_al
             proc.wait()
         for pid in pids:
             if not _gone(pid):
-                os.kill(pid, signal.SIGKILL)
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:  # ended between the look and the kill
+                    pass
