@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
 from typing import Any, Callable, Iterable, Protocol
 
 from rich.color import Color, ColorSystem
@@ -60,8 +61,31 @@ def console_for(width: int) -> Console:
     return console
 
 
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+"""Characters a terminal would obey rather than show: C0 and C1 controls (ESC among them), DEL, bidi overrides."""
+_INERT = {code: "?" for code in (*range(0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+_INERT[0x09] = " "
+
+
+def inert(text: Text) -> Text:
+    """``text`` with every control character shown as ``?`` (a tab as a space), its styles kept.
+
+    Names, chat lines and answers come from clients; a row is sent to other
+    people's terminals as it is, so an ESC in it would move their cursor or
+    clear their screen.  One character for one keeps every span where it was.
+    """
+    plain = text.plain
+    if _UNSAFE.search(plain) is None:
+        return text
+    safe = text.copy()
+    safe.plain = plain.translate(_INERT)
+    return safe
+
+
 def render_row(text: Text, width: int, base: Style = BASE) -> str:
-    """One row of ``width`` cells as escape sequences: ``text`` cropped or padded, on ``base``."""
+    """One row of ``width`` cells as escape sequences: ``text`` cropped or padded, on ``base``; any control
+    character in ``text`` is drawn inert (``inert``), whoever the caller."""
+    text = inert(text)
     console = console_for(width)
     options = _options.get(width)
     if options is None:  # ``Console.options`` asks the terminal's size each time: once per width
@@ -83,7 +107,9 @@ HEADER_TITLE_SGR = sgr(HEADER + TITLE)
 
 
 def wrap_rows(text: Text, width: int) -> list[str]:
-    """``text`` wrapped to ``width`` as the screen's log wraps it, each row rendered."""
+    """``text`` wrapped to ``width`` as the screen's log wraps it, each row rendered (controls inert first,
+    so that they are measured as the cells they are drawn as)."""
+    text = inert(text)
     return [render_row(line, width) for line in text.wrap(console_for(width), width)]
 
 
