@@ -6,6 +6,10 @@ the whole reply as JSON for scripts.  With no command it opens the
 interactive console (``net.admin_console``).  The data folder is found exactly
 as ``sukno serve`` finds it (``--data``, else the config's, else ``./data``),
 so the same flags reach the same server.
+
+``sukno serve --workers N`` gives each worker its own folder ``DATA/NAME-i`` (its socket): given
+the parent's ``DATA``, ``sukno admin`` speaks to the only worker there is, or to the one ``--node
+NAME`` names, and otherwise says which workers it found (each of them sees the whole club).
 """
 
 from __future__ import annotations
@@ -64,6 +68,39 @@ def data_folder(args: argparse.Namespace) -> Path:
     return load(args.config).data
 
 
+class Ambiguous(Exception):
+    """The data folder holds no socket of its own but several workers' (exit status 2)."""
+
+
+def workers_sockets(data: Path) -> dict[str, Path]:
+    """The sockets of ``sukno serve --workers`` children under ``data`` (``DATA/NAME-i``), by name."""
+    try:
+        folders = sorted((p for p in data.iterdir() if p.is_dir()), key=lambda p: p.name)
+    except OSError:
+        return {}
+    return {p.name: p / SOCKET_NAME for p in folders if (p / SOCKET_NAME).exists()}
+
+
+def socket_of(data: Path, node: str | None) -> Path:
+    """The socket to speak to: ``data``'s own, or a worker's under it (``node``, or the only one)."""
+    own = data / SOCKET_NAME
+    found = workers_sockets(data) if node or not own.exists() else {}
+    if node:
+        if node in found:
+            return found[node]
+        if data.name == node and own.exists():
+            return own
+        names = ", ".join(found) or "none"
+        raise Ambiguous(f"no worker named {node!r} has a socket under {data} (workers found: {names})")
+    if own.exists() or not found:
+        return own
+    if len(found) == 1:
+        return next(iter(found.values()))
+    raise Ambiguous(f"{data} holds the sockets of {len(found)} workers ({', '.join(found)}), not one of its own; "
+                    f"say which with --node NAME (each of them sees the whole club), "
+                    f"e.g. sukno admin --data {data} --node {next(iter(found))} …")
+
+
 def run_admin(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """The exit status; the answer goes to ``out``, complaints to ``err`` (default: stdout, stderr)."""
     from net.config import ConfigError
@@ -77,8 +114,10 @@ def run_admin(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
         argv.remove("--json")
         as_json = True
     try:
-        path = data_folder(args) / SOCKET_NAME
-    except ConfigError as problem:
+        path = socket_of(data_folder(args), getattr(args, "node", None))
+    except (ConfigError, Ambiguous) as problem:
+        if as_json and argv:
+            print(json.dumps({"ok": False, "status": 2, "text": str(problem), "data": {}}, ensure_ascii=False), file=out)
         print(f"sukno admin: {problem}", file=err)
         return 2
     if not argv:

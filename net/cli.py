@@ -214,6 +214,8 @@ def build_parser() -> argparse.ArgumentParser:
     admin.add_argument("--config", metavar="FILE", help="the config the server was started with (for its data folder)")
     admin.add_argument("--data", metavar="DIR", help="the server's data folder (default as for serve: ./data)")
     admin.add_argument("--json", action="store_true", help="print the reply as JSON (for scripts)")
+    admin.add_argument("--node", metavar="NAME",
+                       help="with serve --workers: the worker to speak to (its folder DATA/NAME; each sees the club)")
     admin.add_argument("words", nargs=argparse.REMAINDER, metavar="COMMAND …",
                        help="one command to run (none: the interactive console)")
     admin.set_defaults(func=_cmd_admin)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -97,6 +98,12 @@ def test_two_workers_share_one_port_a_killed_one_comes_back_and_sigterm_stops_al
         opened = lines.wait(r"the club is open — ssh -p (\d+)", 2)
         assert {int(m.group(1)) for m in opened} == {port}  # both listen on the one port
         assert len(asyncio.run(_host_keys(port, 6))) == 1  # whichever worker answers: the club's one key
+        admin = [sys.executable, "-m", "net.cli", "admin", "--data", str(tmp_path / "data")]
+        asked = subprocess.run([*admin, "tables"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert asked.returncode == 2 and "2 workers (w-1, w-2)" in asked.stderr, asked.stderr  # which one?
+        asked = subprocess.run([*admin, "--node", "w-2", "--json", "tables"], cwd=ROOT, capture_output=True,
+                               text=True, timeout=60)
+        assert asked.returncode == 0 and json.loads(asked.stdout)["ok"], asked.stderr
         assert not _gone(started["w-1"]), "worker w-1 ended by itself:\n" + "".join(lines.lines[-30:])
         os.kill(started["w-1"], signal.SIGKILL)
         again = lines.wait(r"worker w-1 started \(pid (\d+)\)", 2)
