@@ -77,40 +77,22 @@ import threading
 import time
 from contextlib import contextmanager
 from decimal import Decimal
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from engine.record import Record, RecordError, load_record
 from engine.store import (
-    GRANTS,
-    Account,
-    AccountError,
     BanRow,
     JournalEntry,
-    LedgerError,
     LiveTable,
-    Movement,
-    RecordInfo,
+    Presence,
     StoreError,
     TableHeader,
     TableId,
-    Presence,
     ban_of,
     check_ban,
     check_presence,
     presence_of,
 )
-from engine.store_sqlite import (
-    FORGET_NODE,
-    _check_language,
-    _check_name,
-    _check_role,
-    _check_setting,
-    _check_table_id,
-    _dumps,
-    _merge,
-    _name_key,
-    _now,
-)
+from engine.store_sql import FORGET_NODE, SqlStore, _check_table_id, _dumps, _now
 
 psycopg: Any = None  # imported by ``_load`` when a PgStore is made: psycopg's package imports asyncio
 _conninfo: Any = None  # (its async API) at import, and importing ``engine`` must not (test_layering);
@@ -331,12 +313,46 @@ def _amount(value: Decimal | int) -> int:
     return int(value)
 
 
+_PG_SQL: dict[str, str] = {}
+"""The shared SQL texts (``?`` placeholders) rewritten for psycopg (``%s``)."""
+
+
+def _pg_sql(sql: str) -> str:
+    """``?`` → ``%s`` (the shared SQL has no ``?`` or ``%`` of its own), kept for next time."""
+    text = _PG_SQL[sql] = sql.replace("%", "%%").replace("?", "%s")
+    return text
+
+
 class _RowBusy(Exception):
     """Inside the store only: a row another session holds locked (``NOWAIT``)."""
 
 
-class PgStore:
-    """``Store`` on one PostgreSQL database; see the module docstring for the choices."""
+class PgStore(SqlStore):
+    """``Store`` on one PostgreSQL database: the shared SQL (``engine.store_sql``) on psycopg, with the
+    lease fence and the notices; see the module docstring for the choices."""
+
+    COLLATE = ' COLLATE "C"'
+    OPENED = "opened"
+    MUTE_BY = "by_whom"
+    _tid_in = staticmethod(_tid_in)
+    _tid_out = staticmethod(_tid_out)
+    _amount_in = staticmethod(Decimal)
+    _amount_out = staticmethod(_amount)
+
+    def _x(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """The shared SQL (``?`` placeholders) as psycopg takes it (``%s``), each text rewritten once."""
+        return self._db.execute(_PG_SQL.get(sql) or _pg_sql(sql), params)
+
+    def _many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            with self._db.cursor() as cur:
+                cur.executemany(_PG_SQL.get(sql) or _pg_sql(sql), rows)
+
+    def _insert_id(self, sql: str, params: Sequence[Any]) -> int:
+        return int(self._x(sql + " RETURNING id", params).fetchone()[0])
+
+    def _clock(self) -> tuple[str, tuple[Any, ...]]:
+        return _DB_NOW, ()
 
     def __init__(
         self,
@@ -642,176 +658,6 @@ class PgStore:
             return StoreError(f"{where} refused the data: {first}", 65)
         return StoreError(f"{where}: the database failed: {first}", 74)
 
-    # --- accounts -----------------------------------------------------------------
-
-    def create_account(
-        self,
-        name: str,
-        *,
-        key: str | None = None,
-        language: str = "ru",
-        role: str = "player",
-        grant: int = 0,
-        now: float | None = None,
-    ) -> Account:
-        """A new account (its key bound, its starting grant posted from ``club:grants``)."""
-        name = _check_name(name)
-        if isinstance(grant, bool) or not isinstance(grant, int) or grant < 0:
-            raise AccountError(f"a starting grant is a whole number of kopecks ≥ 0, not {grant!r}")
-        _check_role(role)
-        _check_language(language)
-        when = _now(now)
-        with self._tx() as db:
-            if self._account_id(name) is not None:
-                raise AccountError(f"the name {name!r} is taken; choose another")
-            db.execute(
-                "INSERT INTO account (name, name_key, language, role, created, last_seen) "
-                "VALUES (%s, %s, %s, %s, %s, %s)",
-                (name, _name_key(name), language, role, when, when),
-            )
-            if key is not None:
-                self.add_key(name, key, now=when)
-            if grant:
-                self.post([(GRANTS, -grant), (name, grant)], reason="starting grant", now=when)
-        account = self.account(name)
-        assert account is not None
-        return account
-
-    _ACCOUNT = "SELECT id, name, language, role, created, last_seen FROM account"
-
-    def account(self, name: str) -> Account | None:
-        """The account of that name (case does not matter), or None."""
-        with self._read() as db:
-            row = db.execute(f"{self._ACCOUNT} WHERE name_key = %s", (_name_key(name),)).fetchone()
-            return None if row is None else self._account(row)
-
-    def account_by_key(self, fingerprint: str) -> Account | None:
-        """The account a public key belongs to (how a returning player is recognised)."""
-        with self._read() as db:
-            row = db.execute(
-                "SELECT a.id, a.name, a.language, a.role, a.created, a.last_seen FROM account a "
-                "JOIN account_key k ON k.account_id = a.id WHERE k.fingerprint = %s",
-                (fingerprint,),
-            ).fetchone()
-            return None if row is None else self._account(row)
-
-    def accounts(self) -> list[Account]:
-        with self._read() as db:
-            rows = db.execute(f'{self._ACCOUNT} ORDER BY name_key COLLATE "C"').fetchall()
-            return [self._account(row) for row in rows]
-
-    def _account(self, row: Sequence[Any]) -> Account:
-        account_id, name, language, role, created, last_seen = row
-        keys = tuple(k for (k,) in self._db.execute(
-            'SELECT fingerprint FROM account_key WHERE account_id = %s ORDER BY added, fingerprint COLLATE "C"',
-            (account_id,),
-        ))
-        return Account(name, language, role, created, last_seen, keys, self.balance(name))
-
-    def _account_id(self, name: str) -> int | None:
-        row = self._db.execute("SELECT id FROM account WHERE name_key = %s", (_name_key(name),)).fetchone()
-        return None if row is None else int(row[0])
-
-    def _existing(self, name: str) -> int:
-        account_id = self._account_id(name)
-        if account_id is None:
-            raise AccountError(f"there is no account named {name!r}")
-        return account_id
-
-    def add_key(self, name: str, fingerprint: str, *, now: float | None = None) -> None:
-        """Bind one more public key to an account; a key belongs to one account only."""
-        fingerprint = fingerprint.strip()
-        if not fingerprint:
-            raise AccountError("a key fingerprint cannot be empty")
-        with self._tx() as db:
-            account_id = self._existing(name)
-            owner = db.execute(
-                "SELECT a.id, a.name FROM account_key k JOIN account a ON a.id = k.account_id "
-                "WHERE k.fingerprint = %s",
-                (fingerprint,),
-            ).fetchone()
-            if owner is not None and owner[0] != account_id:
-                raise AccountError(f"this key already belongs to the account {owner[1]!r}")
-            if owner is None:
-                db.execute("INSERT INTO account_key VALUES (%s, %s, %s)", (fingerprint, account_id, _now(now)))
-
-    def remove_key(self, fingerprint: str) -> None:
-        with self._tx() as db:
-            db.execute("DELETE FROM account_key WHERE fingerprint = %s", (fingerprint,))
-
-    def set_language(self, name: str, language: str) -> None:
-        _check_language(language)
-        self._set(name, "language", language)
-
-    def set_role(self, name: str, role: str) -> None:
-        _check_role(role)
-        self._set(name, "role", role)
-
-    def settings(self, name: str) -> dict[str, str]:
-        """The account's own settings (``{}`` for none, or for no such account)."""
-        with self._read() as db:
-            account_id = self._account_id(name)
-            if account_id is None:
-                return {}
-            rows = db.execute("SELECT key, value FROM account_setting WHERE account_id = %s", (account_id,))
-            return {str(k): str(v) for k, v in rows}
-
-    def set_setting(self, name: str, key: str, value: str) -> None:
-        """Keep one setting of the account (an empty value forgets it); keys and values are short words."""
-        _check_setting(key, value)
-        with self._tx() as db:
-            account_id = self._existing(name)
-            if value:
-                db.execute(
-                    "INSERT INTO account_setting VALUES (%s, %s, %s) "
-                    "ON CONFLICT (account_id, key) DO UPDATE SET value = EXCLUDED.value",
-                    (account_id, key, value),
-                )
-            else:
-                db.execute("DELETE FROM account_setting WHERE account_id = %s AND key = %s", (account_id, key))
-
-    def ignores(self, name: str) -> list[str]:
-        """The names the account ignores (``[]`` for none, or for no such account)."""
-        with self._read() as db:
-            account_id = self._account_id(name)
-            if account_id is None:
-                return []
-            rows = db.execute("SELECT other FROM account_ignore WHERE account_id = %s ORDER BY other_key",
-                              (account_id,))
-            return [str(other) for (other,) in rows]
-
-    def set_ignore(self, name: str, other: str, on: bool) -> None:
-        """The account ignores ``other`` (``on``) or no longer does."""
-        other = _check_name(other)
-        with self._tx() as db:
-            account_id = self._existing(name)
-            if on:
-                db.execute("INSERT INTO account_ignore VALUES (%s, %s, %s) "
-                           "ON CONFLICT (account_id, other_key) DO UPDATE SET other = EXCLUDED.other",
-                           (account_id, _name_key(other), other))
-            else:
-                db.execute("DELETE FROM account_ignore WHERE account_id = %s AND other_key = %s",
-                           (account_id, _name_key(other)))
-
-    def mutes(self) -> list[tuple[str, float | None, str, str]]:
-        """The house's mutes: (name, until in wall-clock seconds or None, reason, by)."""
-        with self._read() as db:
-            rows = db.execute("SELECT name, until, reason, by_whom FROM mute ORDER BY name_key").fetchall()
-            return [(str(n), None if u is None else float(u), str(r), str(b)) for n, u, r, b in rows]
-
-    def set_mute(self, name: str, until: float | None, reason: str, by: str) -> None:
-        name = _check_name(name)
-        if len(reason) > 300 or len(by) > 64:
-            raise AccountError("a mute's reason is at most 300 characters")
-        with self._tx() as db:
-            db.execute("INSERT INTO mute VALUES (%s, %s, %s, %s, %s) ON CONFLICT (name_key) DO UPDATE SET "
-                       "name = EXCLUDED.name, until = EXCLUDED.until, reason = EXCLUDED.reason, "
-                       "by_whom = EXCLUDED.by_whom", (_name_key(name), name, until, reason, by))
-
-    def clear_mute(self, name: str) -> None:
-        with self._tx() as db:
-            db.execute("DELETE FROM mute WHERE name_key = %s", (_name_key(name),))
-
     # --- bans and presence (issue 15; the meaning: engine.store_sqlite) ------------------------
 
     _BAN_COLUMNS = "kind, target_key, target, until, reason, by_whom, at"
@@ -873,90 +719,14 @@ class PgStore:
         with self._tx() as db:
             db.execute("DELETE FROM node_beat WHERE node = %s", (node,))
 
-    def touch(self, name: str, *, now: float | None = None) -> None:
-        """The account was seen now (login, activity)."""
-        self._set(name, "last_seen", _now(now))
+    # --- the ledger (sums in SQL: NUMERIC is exact) -----------------------------------
 
-    def _set(self, name: str, column: str, value: Any) -> None:
-        assert column in ("language", "role", "last_seen")
-        with self._tx() as db:
-            account_id = self._existing(name)
-            db.execute(f"UPDATE account SET {column} = %s WHERE id = %s", (value, account_id))
-
-    # --- the ledger -------------------------------------------------------------------
-
-    def post(
-        self,
-        entries: Iterable[tuple[str, int]],
-        *,
-        table_id: TableId | None = None,
-        deal_no: int | None = None,
-        reason: str = "",
-        now: float | None = None,
-    ) -> int | None:
-        """Record one movement of money; the entries must sum to zero.  Returns its id (None: nothing moved)."""
-        moves = _merge(entries)
-        if not moves:
-            return None
-        with self._tx() as db:
-            if table_id is not None:
-                self._fence(table_id)
-            merged: dict[str, int] = {}
-            for name, amount in moves.items():  # "anna" and "Anna" are one purse
-                purse = self._purse_name(name)
-                merged[purse] = merged.get(purse, 0) + amount
-            txn = int(db.execute(
-                "INSERT INTO ledger_txn (at, table_id, deal_no, reason) VALUES (%s, %s, %s, %s) RETURNING id",
-                (_now(now), _tid_in(table_id), deal_no, reason),
-            ).fetchone()[0])
-            for purse in sorted(p for p, a in merged.items() if a):  # one order: no deadlock between nodes
-                amount = Decimal(merged[purse])
-                db.execute(
-                    "INSERT INTO purse VALUES (%s, %s) "
-                    "ON CONFLICT (name) DO UPDATE SET balance = purse.balance + EXCLUDED.balance",
-                    (purse, amount),
-                )
-                db.execute("INSERT INTO ledger_entry VALUES (%s, %s, %s)", (txn, purse, amount))
-            return txn
-
-    def _purse_name(self, name: str) -> str:
-        """The stored name of a purse: an account's own spelling, or the pool's name."""
-        if ":" in name:
-            return name
-        row = self._db.execute("SELECT name FROM account WHERE name_key = %s", (_name_key(name),)).fetchone()
-        if row is None:
-            raise LedgerError(f"there is no account named {name!r} to move money to or from")
-        return str(row[0])
-
-    def _known_name(self, purse: str) -> str:
-        try:
-            return self._purse_name(purse)
-        except LedgerError:
-            return purse
-
-    def balance(self, purse: str) -> int:
-        """The money in a purse (an account's club balance, a table's pot), in kopecks."""
-        with self._read() as db:
-            purse = self._known_name(purse)
-            row = db.execute("SELECT balance FROM purse WHERE name = %s", (purse,)).fetchone()
-            return 0 if row is None else _amount(row[0])
-
-    def statement(self, purse: str, limit: int = 20) -> list[Movement]:
-        """The purse's latest movements, newest first."""
-        with self._read() as db:
-            purse = self._known_name(purse)
-            rows = db.execute(
-                "SELECT t.id, t.at, e.amount, t.reason, t.table_id, t.deal_no FROM ledger_entry e "
-                "JOIN ledger_txn t ON t.id = e.txn_id WHERE e.purse = %s ORDER BY t.id DESC LIMIT %s",
-                (purse, max(0, int(limit))),
-            ).fetchall()
-            return [Movement(r[0], r[1], _amount(r[2]), r[3], _tid_out(r[4]), r[5]) for r in rows]
-
-    def purses(self) -> dict[str, int]:
-        """Every purse and its balance (for the admin console and the checks)."""
-        with self._read() as db:
-            rows = db.execute('SELECT name, balance FROM purse ORDER BY name COLLATE "C"').fetchall()
-            return {name: _amount(b) for name, b in rows}
+    def _move(self, txn: int, purse: str, amount: int) -> None:
+        """One entry, and the purse's cached balance with it, in SQL (the purse is made on first use)."""
+        value = Decimal(amount)
+        self._db.execute("INSERT INTO purse VALUES (%s, %s) "
+                         "ON CONFLICT (name) DO UPDATE SET balance = purse.balance + EXCLUDED.balance", (purse, value))
+        self._db.execute("INSERT INTO ledger_entry VALUES (%s, %s, %s)", (txn, purse, value))
 
     def ledger_sum(self) -> int:
         """The sum of every entry ever posted: zero, always (NUMERIC sums exactly)."""
@@ -1172,66 +942,3 @@ class PgStore:
                 raise ValueError("a host key is the private key's text")
             db.execute("INSERT INTO host_key VALUES (1, %s, %s)", (text, time.time()))
         return text, True
-
-    # --- finished records -------------------------------------------------------------------
-
-    def save_record(
-        self,
-        record: Record,
-        *,
-        table_id: TableId | None = None,
-        accounts: Mapping[str, str] | None = None,
-        result: Sequence[int] | None = None,
-        now: float | None = None,
-    ) -> int:
-        """Keep a finished record; ``accounts`` maps player names to account names (bots have none),
-        ``result`` is each seat's net money over it (``game.result()``)."""
-        accounts = accounts if accounts is not None else {p: p for p in record.players}
-        net = list(result) if result is not None else [0] * len(record.players)
-        if len(net) != len(record.players):
-            raise ValueError(f"{len(record.players)} players need {len(record.players)} results")
-        with self._tx() as db:
-            record_id = int(db.execute(
-                "INSERT INTO record (game, table_id, finished_at, body) VALUES (%s, %s, %s, %s) RETURNING id",
-                (record.game, _tid_in(table_id), _now(now), _dumps(record.to_json())),
-            ).fetchone()[0])
-            for seat, name in enumerate(record.players):
-                account = accounts.get(name)
-                account_id = self._account_id(account) if account else None
-                db.execute(
-                    "INSERT INTO record_player VALUES (%s, %s, %s, %s, %s)",
-                    (record_id, account_id, seat, name, Decimal(net[seat])),
-                )
-            return record_id
-
-    def history(self, account: str, limit: int = 20) -> list[RecordInfo]:
-        """The account's finished records, newest first."""
-        with self._read() as db:
-            account_id = self._account_id(account)
-            if account_id is None:
-                return []
-            rows = db.execute(
-                "SELECT r.id, r.game, r.table_id, r.finished_at, p.net FROM record_player p "
-                "JOIN record r ON r.id = p.record_id WHERE p.account_id = %s ORDER BY r.id DESC LIMIT %s",
-                (account_id, max(0, int(limit))),
-            ).fetchall()
-            infos = []
-            for record_id, game, table_id, finished_at, net in rows:
-                players = [n for (n,) in db.execute(
-                    "SELECT name FROM record_player WHERE record_id = %s ORDER BY seat", (record_id,)
-                )]
-                infos.append(RecordInfo(int(record_id), game, players, _tid_out(table_id), finished_at, _amount(net)))
-            return infos
-
-    def get_record(self, record_id: int) -> Record:
-        """A finished record; ``StoreError`` if there is none with that id."""
-        if isinstance(record_id, bool) or not isinstance(record_id, int) or not 0 < record_id < 2**63:
-            raise StoreError(f"there is no record number {record_id}", 65)
-        with self._read() as db:
-            row = db.execute("SELECT body FROM record WHERE id = %s", (record_id,)).fetchone()
-        if row is None:
-            raise StoreError(f"there is no record number {record_id}", 65)
-        try:
-            return load_record(json.loads(row[0]))
-        except RecordError as err:
-            raise StoreError(f"record number {record_id} cannot be read: {err}", 65) from None

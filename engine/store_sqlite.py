@@ -69,29 +69,22 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
-from engine.record import Record, RecordError, load_record
 from engine.store import (
-    GRANTS,
-    ROLES,
-    Account,
-    AccountError,
     BanRow,
     JournalEntry,
-    LedgerError,
     LiveTable,
-    Movement,
-    RecordInfo,
+    Presence,
     StoreError,
     TableHeader,
     TableId,
-    Presence,
     ban_of,
     check_ban,
     check_presence,
     presence_of,
 )
+from engine.store_sql import FORGET_NODE, SqlStore, _check_table_id, _dumps, _now
 
 try:  # Unix only; without it ``exclusive`` is refused
     import fcntl
@@ -220,10 +213,6 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-FORGET_NODE = 300.0
-"""Seconds after its last heartbeat a dead node's presence rows are deleted (by any node's beat);
-``presence(within)`` leaves them out much sooner."""
-
 _INT64 = 2**63
 
 
@@ -236,12 +225,11 @@ def _amount_out(value: int | str) -> int:
     return int(value)
 
 
-def _now(now: float | None) -> float:
-    return time.time() if now is None else now
+class SqliteStore(SqlStore):
+    """``Store`` on one SQLite file: the shared SQL (``engine.store_sql``) on ``sqlite3``; see the module
+    docstring for the choices."""
 
-
-class SqliteStore:
-    """``Store`` on one SQLite file; see the module docstring for the choices."""
+    _amount_in = staticmethod(_amount_in)
 
     def __init__(
         self,
@@ -486,175 +474,6 @@ class SqliteStore:
             except sqlite3.Error as err:
                 raise _translate(err, self.path) from None
 
-    # --- accounts -----------------------------------------------------------------
-
-    def create_account(
-        self,
-        name: str,
-        *,
-        key: str | None = None,
-        language: str = "ru",
-        role: str = "player",
-        grant: int = 0,
-        now: float | None = None,
-    ) -> Account:
-        """A new account (its key bound, its starting grant posted from ``club:grants``)."""
-        name = _check_name(name)
-        if isinstance(grant, bool) or not isinstance(grant, int) or grant < 0:
-            raise AccountError(f"a starting grant is a whole number of kopecks ≥ 0, not {grant!r}")
-        _check_role(role)
-        _check_language(language)
-        when = _now(now)
-        with self._tx() as db:
-            if self._account_id(name) is not None:
-                raise AccountError(f"the name {name!r} is taken; choose another")
-            db.execute(
-                "INSERT INTO account (name, name_key, language, role, created, last_seen) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (name, _name_key(name), language, role, when, when),
-            )
-            if key is not None:
-                self.add_key(name, key, now=when)
-            if grant:
-                self.post([(GRANTS, -grant), (name, grant)], reason="starting grant", now=when)
-        account = self.account(name)
-        assert account is not None
-        return account
-
-    def account(self, name: str) -> Account | None:
-        """The account of that name (case does not matter), or None."""
-        with self._read() as db:
-            row = db.execute(
-                "SELECT id, name, language, role, created, last_seen FROM account WHERE name_key = ?",
-                (_name_key(name),),
-            ).fetchone()
-            return None if row is None else self._account(row)
-
-    def account_by_key(self, fingerprint: str) -> Account | None:
-        """The account a public key belongs to (how a returning player is recognised)."""
-        with self._read() as db:
-            row = db.execute(
-                "SELECT a.id, a.name, a.language, a.role, a.created, a.last_seen FROM account a "
-                "JOIN account_key k ON k.account_id = a.id WHERE k.fingerprint = ?",
-                (fingerprint,),
-            ).fetchone()
-            return None if row is None else self._account(row)
-
-    def accounts(self) -> list[Account]:
-        with self._read() as db:
-            rows = db.execute(
-                "SELECT id, name, language, role, created, last_seen FROM account ORDER BY name_key"
-            ).fetchall()
-            return [self._account(row) for row in rows]
-
-    def _account(self, row: Sequence[Any]) -> Account:
-        account_id, name, language, role, created, last_seen = row
-        keys = tuple(
-            k for (k,) in self._db.execute(
-                "SELECT fingerprint FROM account_key WHERE account_id = ? ORDER BY added, fingerprint",
-                (account_id,),
-            )
-        )
-        return Account(name, language, role, created, last_seen, keys, self.balance(name))
-
-    def _account_id(self, name: str) -> int | None:
-        row = self._db.execute("SELECT id FROM account WHERE name_key = ?", (_name_key(name),)).fetchone()
-        return None if row is None else int(row[0])
-
-    def _existing(self, name: str) -> int:
-        account_id = self._account_id(name)
-        if account_id is None:
-            raise AccountError(f"there is no account named {name!r}")
-        return account_id
-
-    def add_key(self, name: str, fingerprint: str, *, now: float | None = None) -> None:
-        """Bind one more public key to an account; a key belongs to one account only."""
-        fingerprint = fingerprint.strip()
-        if not fingerprint:
-            raise AccountError("a key fingerprint cannot be empty")
-        with self._tx() as db:
-            account_id = self._existing(name)
-            owner = db.execute(
-                "SELECT a.id, a.name FROM account_key k JOIN account a ON a.id = k.account_id "
-                "WHERE k.fingerprint = ?",
-                (fingerprint,),
-            ).fetchone()
-            if owner is not None and owner[0] != account_id:
-                raise AccountError(f"this key already belongs to the account {owner[1]!r}")
-            if owner is None:
-                db.execute("INSERT INTO account_key VALUES (?, ?, ?)", (fingerprint, account_id, _now(now)))
-
-    def remove_key(self, fingerprint: str) -> None:
-        with self._tx() as db:
-            db.execute("DELETE FROM account_key WHERE fingerprint = ?", (fingerprint,))
-
-    def set_language(self, name: str, language: str) -> None:
-        _check_language(language)
-        self._set(name, "language", language)
-
-    def set_role(self, name: str, role: str) -> None:
-        _check_role(role)
-        self._set(name, "role", role)
-
-    def settings(self, name: str) -> dict[str, str]:
-        """The account's own settings (``{}`` for none, or for no such account)."""
-        with self._read() as db:
-            account_id = self._account_id(name)
-            if account_id is None:
-                return {}
-            rows = db.execute("SELECT key, value FROM account_setting WHERE account_id = ?", (account_id,))
-            return {str(k): str(v) for k, v in rows}
-
-    def set_setting(self, name: str, key: str, value: str) -> None:
-        """Keep one setting of the account (an empty value forgets it); keys and values are short words."""
-        _check_setting(key, value)
-        with self._tx() as db:
-            account_id = self._existing(name)
-            if value:
-                db.execute("INSERT OR REPLACE INTO account_setting VALUES (?, ?, ?)", (account_id, key, value))
-            else:
-                db.execute("DELETE FROM account_setting WHERE account_id = ? AND key = ?", (account_id, key))
-
-    def ignores(self, name: str) -> list[str]:
-        """The names the account ignores (``[]`` for none, or for no such account)."""
-        with self._read() as db:
-            account_id = self._account_id(name)
-            if account_id is None:
-                return []
-            rows = db.execute("SELECT other FROM account_ignore WHERE account_id = ? ORDER BY other_key",
-                              (account_id,))
-            return [str(other) for (other,) in rows]
-
-    def set_ignore(self, name: str, other: str, on: bool) -> None:
-        """The account ignores ``other`` (``on``) or no longer does."""
-        other = _check_name(other)
-        with self._tx() as db:
-            account_id = self._existing(name)
-            if on:
-                db.execute("INSERT OR REPLACE INTO account_ignore VALUES (?, ?, ?)",
-                           (account_id, _name_key(other), other))
-            else:
-                db.execute("DELETE FROM account_ignore WHERE account_id = ? AND other_key = ?",
-                           (account_id, _name_key(other)))
-
-    def mutes(self) -> list[tuple[str, float | None, str, str]]:
-        """The house's mutes: (name, until in wall-clock seconds or None, reason, by)."""
-        with self._read() as db:
-            rows = db.execute("SELECT name, until, reason, by FROM mute ORDER BY name_key").fetchall()
-            return [(str(n), None if u is None else float(u), str(r), str(b)) for n, u, r, b in rows]
-
-    def set_mute(self, name: str, until: float | None, reason: str, by: str) -> None:
-        name = _check_name(name)
-        if len(reason) > 300 or len(by) > 64:
-            raise AccountError("a mute's reason is at most 300 characters")
-        with self._tx() as db:
-            db.execute("INSERT OR REPLACE INTO mute VALUES (?, ?, ?, ?, ?)",
-                       (_name_key(name), name, until, reason, by))
-
-    def clear_mute(self, name: str) -> None:
-        with self._tx() as db:
-            db.execute("DELETE FROM mute WHERE name_key = ?", (_name_key(name),))
-
     # --- bans and presence (issue 15) --------------------------------------------------
 
     def bans(self) -> list[BanRow]:
@@ -714,53 +533,7 @@ class SqliteStore:
         with self._tx() as db:
             db.execute("DELETE FROM node_beat WHERE node = ?", (node,))
 
-    def touch(self, name: str, *, now: float | None = None) -> None:
-        """The account was seen now (login, activity)."""
-        self._set(name, "last_seen", _now(now))
-
-    def _set(self, name: str, column: str, value: Any) -> None:
-        with self._tx() as db:
-            account_id = self._existing(name)
-            db.execute(f"UPDATE account SET {column} = ? WHERE id = ?", (value, account_id))
-
     # --- the ledger -------------------------------------------------------------------
-
-    def post(
-        self,
-        entries: Iterable[tuple[str, int]],
-        *,
-        table_id: TableId | None = None,
-        deal_no: int | None = None,
-        reason: str = "",
-        now: float | None = None,
-    ) -> int | None:
-        """Record one movement of money; the entries must sum to zero.  Returns its id (None: nothing moved)."""
-        moves = _merge(entries)
-        if not moves:
-            return None
-        with self._tx() as db:
-            merged: dict[str, int] = {}
-            for name, amount in moves.items():  # "anna" and "Anna" are one purse
-                purse = self._purse_name(name)
-                merged[purse] = merged.get(purse, 0) + amount
-            cur = db.execute(
-                "INSERT INTO ledger_txn (at, table_id, deal_no, reason) VALUES (?, ?, ?, ?)",
-                (_now(now), table_id, deal_no, reason),
-            )
-            txn = int(cur.lastrowid)  # type: ignore[arg-type]
-            for purse, amount in merged.items():
-                if amount:
-                    self._move(txn, purse, amount)
-            return txn
-
-    def _purse_name(self, name: str) -> str:
-        """The stored name of a purse: an account's own spelling, or the pool's name."""
-        if ":" in name:
-            return name
-        row = self._db.execute("SELECT name FROM account WHERE name_key = ?", (_name_key(name),)).fetchone()
-        if row is None:
-            raise LedgerError(f"there is no account named {name!r} to move money to or from")
-        return str(row[0])
 
     def _move(self, txn: int, purse: str, amount: int) -> None:
         """One entry, and the purse's cached balance with it (the purse is made on first use)."""
@@ -771,36 +544,6 @@ class SqliteStore:
             balance = _amount_out(row[0]) + amount
             self._db.execute("UPDATE purse SET balance = ? WHERE name = ?", (_amount_in(balance), purse))
         self._db.execute("INSERT INTO ledger_entry VALUES (?, ?, ?)", (txn, purse, _amount_in(amount)))
-
-    def balance(self, purse: str) -> int:
-        """The money in a purse (an account's club balance, a table's pot), in kopecks."""
-        with self._read() as db:
-            purse = self._known_name(purse)
-            row = db.execute("SELECT balance FROM purse WHERE name = ?", (purse,)).fetchone()
-            return 0 if row is None else _amount_out(row[0])
-
-    def _known_name(self, purse: str) -> str:
-        """Like ``_purse_name`` but an unknown name is just an empty purse."""
-        try:
-            return self._purse_name(purse)
-        except LedgerError:
-            return purse
-
-    def statement(self, purse: str, limit: int = 20) -> list[Movement]:
-        """The purse's latest movements, newest first."""
-        with self._read() as db:
-            purse = self._known_name(purse)
-            rows = db.execute(
-                "SELECT t.id, t.at, e.amount, t.reason, t.table_id, t.deal_no FROM ledger_entry e "
-                "JOIN ledger_txn t ON t.id = e.txn_id WHERE e.purse = ? ORDER BY t.id DESC LIMIT ?",
-                (purse, limit),
-            ).fetchall()
-            return [Movement(r[0], r[1], _amount_out(r[2]), r[3], r[4], r[5]) for r in rows]
-
-    def purses(self) -> dict[str, int]:
-        """Every purse and its balance (for the admin console and the checks)."""
-        with self._read() as db:
-            return {name: _amount_out(b) for name, b in db.execute("SELECT name, balance FROM purse ORDER BY name")}
 
     def ledger_sum(self) -> int:
         """The sum of every entry ever posted: zero, always."""
@@ -885,69 +628,6 @@ class SqliteStore:
         with self._tx() as db:
             db.execute("DELETE FROM live_table WHERE table_id = ?", (table_id,))
 
-    # --- finished records -------------------------------------------------------------------
-
-    def save_record(
-        self,
-        record: Record,
-        *,
-        table_id: TableId | None = None,
-        accounts: Mapping[str, str] | None = None,
-        result: Sequence[int] | None = None,
-        now: float | None = None,
-    ) -> int:
-        """Keep a finished record; ``accounts`` maps player names to account names (bots have none),
-        ``result`` is each seat's net money over it (``game.result()``)."""
-        accounts = accounts if accounts is not None else {p: p for p in record.players}
-        net = list(result) if result is not None else [0] * len(record.players)
-        if len(net) != len(record.players):
-            raise ValueError(f"{len(record.players)} players need {len(record.players)} results")
-        with self._tx() as db:
-            cur = db.execute(
-                "INSERT INTO record (game, table_id, finished_at, body) VALUES (?, ?, ?, ?)",
-                (record.game, table_id, _now(now), _dumps(record.to_json())),
-            )
-            record_id = int(cur.lastrowid)  # type: ignore[arg-type]
-            for seat, name in enumerate(record.players):
-                account = accounts.get(name)
-                account_id = self._account_id(account) if account else None
-                db.execute(
-                    "INSERT INTO record_player VALUES (?, ?, ?, ?, ?)",
-                    (record_id, account_id, seat, name, _amount_in(net[seat])),
-                )
-            return record_id
-
-    def history(self, account: str, limit: int = 20) -> list[RecordInfo]:
-        """The account's finished records, newest first."""
-        with self._read() as db:
-            account_id = self._account_id(account)
-            if account_id is None:
-                return []
-            rows = db.execute(
-                "SELECT r.id, r.game, r.table_id, r.finished_at, p.net FROM record_player p "
-                "JOIN record r ON r.id = p.record_id WHERE p.account_id = ? ORDER BY r.id DESC LIMIT ?",
-                (account_id, limit),
-            ).fetchall()
-            infos = []
-            for record_id, game, table_id, finished_at, net in rows:
-                players = [n for (n,) in db.execute(
-                    "SELECT name FROM record_player WHERE record_id = ? ORDER BY seat", (record_id,)
-                )]
-                infos.append(RecordInfo(record_id, game, players, table_id, finished_at, _amount_out(net)))
-            return infos
-
-    def get_record(self, record_id: int) -> Record:
-        """A finished record; ``StoreError`` if there is none with that id."""
-        with self._read() as db:
-            row = db.execute("SELECT body FROM record WHERE id = ?", (record_id,)).fetchone()
-        if row is None:
-            raise StoreError(f"there is no record number {record_id}", 65)
-        try:
-            return load_record(json.loads(row[0]))
-        except RecordError as err:
-            raise StoreError(f"record number {record_id} cannot be read: {err}", 65) from None
-
-
 # --- checks and translations ---------------------------------------------------------------
 
 
@@ -1005,68 +685,3 @@ def _translate(err: sqlite3.Error, path: Path) -> StoreError:
         if needle in text:
             return StoreError(f"{path} {message}", status)
     return StoreError(f"{path}: the database failed: {err}", 74)
-
-
-def _name_key(name: str) -> str:
-    """Names are unique whatever their case ("Анна" is "анна")."""
-    return str(name).strip().casefold()
-
-
-def _check_name(name: str) -> str:
-    name = name.strip() if isinstance(name, str) else ""
-    if not name:
-        raise AccountError("a name cannot be empty")
-    if len(name) > 32:
-        raise AccountError(f"a name has at most 32 characters, not {len(name)}")
-    if ":" in name or any(not ch.isprintable() for ch in name):
-        raise AccountError("a name cannot contain ':' or control characters")
-    return name
-
-
-def _check_role(role: str) -> None:
-    if role not in ROLES:
-        raise AccountError(f"a role is one of {', '.join(ROLES)}, not {role!r}")
-
-
-def _check_language(language: str) -> None:
-    if not (isinstance(language, str) and 2 <= len(language) <= 8 and language.isalpha()):
-        raise AccountError(f"a language is a code such as 'ru' or 'en', not {language!r}")
-
-
-SETTING_MAX = 32
-
-
-def _check_setting(key: str, value: str) -> None:
-    """Settings are a person's choices, not storage: a short word for a key, a short text for a value."""
-    if not (isinstance(key, str) and 1 <= len(key) <= SETTING_MAX and key.replace("_", "").isalnum()):
-        raise AccountError(f"a setting's name is a short word, not {key!r}")
-    if not (isinstance(value, str) and len(value) <= SETTING_MAX and value.isprintable()):
-        raise AccountError(f"a setting's value is a short text, not {value!r}")
-
-
-def _check_table_id(table_id: TableId) -> None:
-    if isinstance(table_id, bool) or not isinstance(table_id, (int, str)):
-        raise ValueError(f"a table id is a number or a text, not {table_id!r}")
-
-
-def _merge(entries: Iterable[tuple[str, int]]) -> dict[str, int]:
-    """Sum the entries per purse, dropping zeros; refuse anything that does not balance."""
-    moves: dict[str, int] = {}
-    for entry in entries:
-        try:
-            name, amount = entry
-        except (TypeError, ValueError):
-            raise LedgerError(f"a ledger entry is (purse, kopecks), not {entry!r}") from None
-        if not isinstance(name, str) or not name.strip():
-            raise LedgerError(f"a purse is a non-empty name, not {name!r}")
-        if isinstance(amount, bool) or not isinstance(amount, int):
-            raise LedgerError(f"money is a whole number of kopecks, not {amount!r}")
-        moves[name] = moves.get(name, 0) + amount
-    total = sum(moves.values())
-    if total:
-        raise LedgerError(f"the entries must sum to zero, not {total}: {sorted(moves.items())}")
-    return {name: amount for name, amount in moves.items() if amount}
-
-
-def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
