@@ -35,7 +35,7 @@ seat saw and nothing else:
   certainty: hence a weight, not a rejection.)
 - The session before the deal is the bot's own copy, replayed deal by deal the
   same way from its first deal; a bot that came in mid-session, or a game it
-  cannot replay (Спекулянт's clock), plays by the rules of thumb instead.
+  cannot replay, plays by the rules of thumb instead.
 
 It never touches a real ``Game``: the only game objects it holds are its own
 (tests/bots/test_hidden_information.py proves the decisions do not change when
@@ -76,10 +76,11 @@ ACTIONS: dict[str, dict[str, Any]] = {
                  "discard": (HIDDEN, "discard", 1)},
     "french3": {"buy": (HIDDEN, "buy", "k"), "play": ("card", "play")},
     "ukr_pairs": {"play": ("card", "play")},
+    "kopilka": {"take": ("arg", "take", "place"), "discard": (HIDDEN, "discard", 1), "draw": "draw",
+                "pass": "pass", "lead": ("card", "play"), "play": ("card", "play")},
 }
-"""The games the bot can replay; any other game is played by its rule bot: Копилка (how many cards a
-seat lays out is public but follows from its hidden cards, which a swap of cards cannot repair) and
-Спекулянт (its windows close on the clock, not by an action)."""
+"""The games the bot can replay (Копилка's lay-outs need a deck of the right suit shapes:
+``engine.bots.kopilka_worlds``); Спекулянт (its windows close on the clock) is played by its rule bot."""
 
 REPAIRS = 200
 MISS_WEIGHT = 0.1
@@ -170,6 +171,12 @@ class World:
 class Shadow:
     """Imagined deals of one seat (see the module docstring)."""
 
+    repairs = REPAIRS
+    tries = 4
+    """Fresh worlds tried per world wanted, at most (with ``iterations``; Копилка's agree less often)."""
+    own_cards_kept = False
+    """True: another seat's hidden action never takes a card the seat holds or handled (Копилка's discards)."""
+
     def __init__(self, game: str, seat: int, rng: random.Random):
         self.game = game
         self.cls = get_game(game)
@@ -186,6 +193,7 @@ class Shadow:
         self.misses = 0
         self.judging = True  # off while a deck is being repaired
         self.shown: View | None = None  # the seat's view now: a world must show it the same cards
+        self.first_view: View | None = None  # its view at the deal's first decision
 
     def deal(self, base: Game | bytes, history: list[Event], own: list[Action], hand: list[Card] | None,
              pinned: set[Card], until: float | None = None, deck: list[Card] | None = None,
@@ -199,11 +207,10 @@ class Shadow:
         if not isinstance(base, bytes):
             base = pickle.dumps(base, pickle.HIGHEST_PROTOCOL)
         if deck is None:
-            deck = list(self.cls.deck_size and _deck_of(self.cls))
-            self.rng.shuffle(deck)
+            deck = self._fresh_deck(history, hand, pinned)
         if spare is None:  # redeal decks, each shuffled on its own (copies of one order would redeal forever)
             spare = [self.rng.sample(deck, len(deck)) for _ in range(8)]
-        for _ in range(REPAIRS):
+        for _ in range(self.repairs):
             if until is not None and time.perf_counter() > until:
                 self.failed = "time"
                 return None
@@ -262,8 +269,9 @@ class Shadow:
         self._decks = [deck, *spare]
         self._given = GivenDecks(self._decks)
         self.misses = 0
-        produced = game.start_deal(self._given)
         real = [e for e in history if e.kind not in TABLE_KINDS]
+        self._check_deal(deck, real)
+        produced = game.start_deal(self._given)
         at = self._match(deck, real, 0, produced, game)
         own_left = list(own)
         at = self._run(game, deck, real, at, own_left, hand, pinned)
@@ -280,6 +288,7 @@ class Shadow:
                 future.setdefault(event.seat, set()).add(event.data.get("card"))  # type: ignore[arg-type]
         while at < len(real):
             event = real[at]
+            self.at_now = at
             action = self._action(game, event, own_left, future, pinned)
             if action is None:  # a game event no action made (a timer's): the replay cannot make it
                 raise ValueError(f"cannot replay {event.kind}")
@@ -308,7 +317,7 @@ class Shadow:
             missing = [c for c in hand if c not in mine]
             extra = [c for c in mine if c not in set(hand)]
             if missing and extra:
-                self._swap(deck, missing[0], extra[0])
+                self._repair_hand(deck, missing, extra)
             if missing or extra:
                 raise ValueError("the own hand cannot agree")
         return at
@@ -334,6 +343,19 @@ class Shadow:
                 self._swap(deck, diff[0], diff[1])
             at += 1
         return at
+
+    def _fresh_deck(self, history: list[Event], hand: list[Card] | None, pinned: set[Card]) -> list[Card]:
+        """A deck to start the repairs from: a uniform shuffle (a game may start closer to the events)."""
+        deck = list(self.cls.deck_size and _deck_of(self.cls))
+        self.rng.shuffle(deck)
+        return deck
+
+    def _check_deal(self, deck: list[Card], real: list[Event]) -> None:
+        """A game's own check of the dealt deck against the real events, before the replay (none here)."""
+
+    def _repair_hand(self, deck: list[Card], missing: list[Card], extra: list[Card]) -> None:
+        """The own hand lacks ``missing`` and holds ``extra``: swap one of each in the deck."""
+        self._swap(deck, missing[0], extra[0])
 
     def _judge(self, game: Game, seat: int, event: Event, action: Action,
                future: dict[int, set[Card]]) -> Action:
@@ -380,6 +402,8 @@ class Shadow:
             return Action(how)
         if how[0] == "card":
             return Action(how[1], (event.data["card"],))
+        if how[0] == "arg":  # a public argument (Копилка's place taken)
+            return Action(how[1], (event.data[how[2]],))
         verb = how[1]
         if event.seat == self.seat:  # our own: we know what we did
             for i, action in enumerate(own):
@@ -387,7 +411,8 @@ class Shadow:
                     return own.pop(i)
         count = how[2] if isinstance(how[2], int) else int(event.data[how[2]])
         cards = list(game.view(ADMIN)["hands"][event.seat] or [])
-        keep = future.get(event.seat, set()) | (self.known if event.seat == self.seat else set())
+        keep = future.get(event.seat, set()) | (self.known if event.seat == self.seat or self.own_cards_kept
+                                                 else set())
         free = [c for c in cards if c not in keep]
         if len(free) < count:
             free = cards
@@ -416,6 +441,15 @@ class Shadow:
         elsewhere = [c for c in deck if c not in hand and (c not in pinned or c in mine) and c.suit not in suits]
         if offending and elsewhere:
             self._swap(deck, self.rng.choice(offending), self.rng.choice(elsewhere))
+
+
+def make_shadow(game: str, seat: int, rng: random.Random) -> Shadow:
+    """The imagined deals of ``game`` (Копилка's lay-outs need their own: ``engine.bots.kopilka_worlds``)."""
+    if game == "kopilka":
+        from engine.bots.kopilka_worlds import KopilkaShadow
+
+        return KopilkaShadow(game, seat, rng)
+    return Shadow(game, seat, rng)
 
 
 class _Redeals:
@@ -485,6 +519,7 @@ class SearchBot(Bot):
         self.pot_fix = False  # the first world of a session fixes the pot our copy began with
         self.worlds: list[World] = []  # the imagined worlds of the last decision, carried to the next
         self.worlds_deal = 0
+        self.first_view: View | None = None  # the view at this deal's first decision
 
     # -- what the seat hears ---------------------------------------------------------
 
@@ -505,6 +540,8 @@ class SearchBot(Bot):
 
     def _choose(self, view: View, legal: Sequence[Action]) -> Action | None:
         ruled = self.rules.choose(view, legal)  # also keeps the rule bot's memory of the deal
+        if self.first_view is None or self.first_view["deal_no"] != view["deal_no"]:
+            self.first_view = view  # the deal's first sight of the hand (Копилка's dealt cards)
         action = None
         started = time.perf_counter()
         if len(legal) > 1 and self.game in ACTIONS:
@@ -544,7 +581,7 @@ class SearchBot(Bot):
                 self.base = None
                 return None
             events, own = record
-            shadow = Shadow(self.game, seat, self.rng)
+            shadow = make_shadow(self.game, seat, self.rng)
             shadow.model, shadow.modelled = None, frozenset()  # a past deal's state only: no weights needed
             pinned = self._pinned(events, own, [])
             kept = self.worlds if self.worlds_deal == self.base_deal else []
@@ -599,8 +636,9 @@ class SearchBot(Bot):
         shown = view["hands"][seat]
         hand = None if shown is None else list(shown)  # None: not looked at yet (the dark, R52)
         pinned = self._pinned(self.events, self.own, hand or [])
-        shadow = Shadow(self.game, seat, self.rng)
+        shadow = make_shadow(self.game, seat, self.rng)
         shadow.shown = view
+        shadow.first_view = self.first_view
         rows: list[dict[Action, float]] = []
         weights: list[float] = []  # each world's (``World.weight``): how well it explains the others' choices
         packed = pickle.dumps(base, pickle.HIGHEST_PROTOCOL)
@@ -609,7 +647,7 @@ class SearchBot(Bot):
         tries = 0
         while True:
             tries += 1
-            if self.iterations is not None and (len(rows) >= self.iterations or tries > self.iterations * 4):
+            if self.iterations is not None and (len(rows) >= self.iterations or tries > self.iterations * shadow.tries):
                 break
             if until is not None and (time.perf_counter() > until or tries > 10_000):
                 break
@@ -721,5 +759,11 @@ def _french3_points(view: dict, seat: int) -> float:
     return float(net[seat] - sum(others) / max(1, len(others)))
 
 
-_POINTS: dict[str, Callable[[dict, int], float]] = {"ukr_pairs": _pairs_points, "french3": _french3_points}
+def _kopilka_points(view: dict, seat: int) -> float:
+    """Копилка pays the tricks' values out of the kitty at the partiya's end (R16): until then they count."""
+    return 0.0 if view["settlement"] is not None else float(view["won"][seat])
+
+
+_POINTS: dict[str, Callable[[dict, int], float]] = {"ukr_pairs": _pairs_points, "french3": _french3_points,
+                                                    "kopilka": _kopilka_points}
 """The points games' sheets, by game id (the money games count money alone)."""

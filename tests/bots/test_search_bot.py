@@ -23,7 +23,7 @@ from engine.game import Action, Game, ShuffledDecks
 from engine.games import get_game
 
 CONFIGS = [("stukolka", 4, {"variant": "a"}), ("stukolka", 5, {"variant": "b"}), ("ukr_pairs", 4, {}),
-           ("french3", 3, {})]
+           ("french3", 3, {}), ("kopilka", 4, {})]
 
 
 class SearchTriplet:
@@ -111,7 +111,10 @@ def test_it_searches_nearly_every_decision():
     assert sum(game.balances) + game.pot == 0  # no kopeck made or lost
 
 
-def test_games_it_cannot_replay_are_played_by_the_rules():
+@pytest.mark.slow  # a partiya of four search bots: about 5 s
+def test_kopilka_is_searched_through_its_face_down_lay_outs():
+    """Копилка's worlds must deal every seat the real lay-out's shape (engine.bots.kopilka_worlds):
+    a whole partiya of search bots searches most decisions, and every kopeck stays accounted for."""
     bots: list[SearchBot] = []
 
     def make(game, seat):
@@ -119,8 +122,20 @@ def test_games_it_cannot_replay_are_played_by_the_rules():
         bots.append(bot)
         return bot
 
-    play("kopilka", 4, {}, 2, make)
-    assert all(b.searched == 0 for b in bots) and sum(b.fallbacks for b in bots) > 0
+    _, game = play("kopilka", 4, {}, 4, make)
+    searched, fell_back = sum(b.searched for b in bots), sum(b.fallbacks for b in bots)
+    assert searched >= 20 and fell_back < searched, (searched, fell_back)
+    assert game.natural_end() and sum(game.balances) + game.pot == 0
+
+
+def test_a_kopilka_hand_has_the_shape_its_lay_out_says():
+    from engine.bots.kopilka_worlds import shape_ok
+    from engine.cards import parse_cards
+
+    hand = parse_cards(["7♥", "9♥", "A♥", "8♠", "K♣"])
+    assert shape_ok(hand, 3) and not shape_ok(hand, None) and not shape_ok(hand, 4)
+    two = parse_cards(["7♥", "9♥", "8♠", "A♠", "K♣"])
+    assert shape_ok(two, None) and not shape_ok(two, 3)
 
 
 EVERY_GAME = [("stukolka", 4, {"variant": "a"}), ("stukolka", 4, {"variant": "b"}),
@@ -143,7 +158,7 @@ def test_search_bots_play_only_legal_moves_in_every_game(name, players, options)
     _, game = play(name, players, options, 1 if name == "french3" else 2, make)  # a French deal is long
     assert game.deal_no >= 1 and not game.in_deal
     assert sum(b.searched + b.fallbacks for b in bots) > 0
-    if name in ("stukolka", "french3", "ukr_pairs"):
+    if name in ("stukolka", "french3", "ukr_pairs", "kopilka"):
         assert sum(b.searched for b in bots) > 0  # the games it searches were searched
 
 
@@ -172,7 +187,7 @@ class CheckedWorlds(SearchBot):
         return chosen
 
 
-SEARCHED = [c for c in EVERY_GAME if c[0] in ("stukolka", "french3", "ukr_pairs")]
+SEARCHED = [c for c in EVERY_GAME if c[0] in ("stukolka", "french3", "ukr_pairs", "kopilka")]
 
 
 @pytest.mark.parametrize("name,players,options", SEARCHED,
