@@ -4,7 +4,10 @@ The club keeps everything in memory; this layer is what survives a restart.
 ``Store`` is the small interface of DESIGN.md ("Beyond one machine"): the
 embedded backend is SQLite (``engine.store_sqlite.SqliteStore``), and the
 PostgreSQL backend (``engine.store_pg.PgStore``, ``sukno serve --store
-postgresql://…``) is a second class with the same methods, not a rewrite.  Nothing here imports
+postgresql://…``) is a second class with the same methods, not a rewrite: both
+run the same SQL (``engine.store_sql.SqlStore``, a DB-API base with a small
+dialect) and keep only their connections, transactions and migrations, and on
+PostgreSQL the lease fence, notices and advisory locks.  Nothing here imports
 asyncio; every call is synchronous and short (an append + commit is well
 under a millisecond with SQLite on this machine: ``tests/bench/journal_bench.py``)
 and never waits long for a lock (below).

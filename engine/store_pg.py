@@ -3,7 +3,8 @@
 The second backend of DESIGN.md ("Beyond one machine"), with the methods and
 the meaning of ``engine.store_sqlite.SqliteStore``: what is said there about
 the ledger, the journals and the order "apply, commit, show" holds here word
-for word.  Only the engine underneath differs; why these settings:
+for word, and the statements are the same (``engine.store_sql``: written once with
+``?``, handed to psycopg as ``%s``).  Only the engine underneath differs; why these settings:
 
 * **one journaled action = one transaction**: ``TableJournal`` writes the entry
   and the money it moved inside ``batch()``, one ``BEGIN … COMMIT``.
@@ -77,22 +78,10 @@ import threading
 import time
 from contextlib import contextmanager
 from decimal import Decimal
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
-from engine.store import (
-    BanRow,
-    JournalEntry,
-    LiveTable,
-    Presence,
-    StoreError,
-    TableHeader,
-    TableId,
-    ban_of,
-    check_ban,
-    check_presence,
-    presence_of,
-)
-from engine.store_sql import FORGET_NODE, SqlStore, _check_table_id, _dumps, _now
+from engine.store import StoreError, TableId
+from engine.store_sql import SqlStore, _check_table_id, check_node
 
 psycopg: Any = None  # imported by ``_load`` when a PgStore is made: psycopg's package imports asyncio
 _conninfo: Any = None  # (its async API) at import, and importing ``engine`` must not (test_layering);
@@ -296,9 +285,7 @@ def shown_url(url: str) -> str:
     return f"postgresql://{user}{host}{port}/{info.get('dbname') or ''}"
 
 
-def _check_node(node: str) -> None:
-    if not (isinstance(node, str) and 1 <= len(node) <= 64 and node.isprintable()):
-        raise ValueError(f"a node's name is a short printable text, not {node!r}")
+_check_node = check_node
 
 
 def _tid_in(table_id: TableId | None) -> str | None:
@@ -658,67 +645,6 @@ class PgStore(SqlStore):
             return StoreError(f"{where} refused the data: {first}", 65)
         return StoreError(f"{where}: the database failed: {first}", 74)
 
-    # --- bans and presence (issue 15; the meaning: engine.store_sqlite) ------------------------
-
-    _BAN_COLUMNS = "kind, target_key, target, until, reason, by_whom, at"
-
-    def bans(self) -> list[BanRow]:
-        with self._read() as db:
-            rows = db.execute(f"SELECT {self._BAN_COLUMNS} FROM ban ORDER BY at, kind, target_key").fetchall()
-        return [ban_of(r) for r in rows]
-
-    def put_ban(self, ban: BanRow) -> None:
-        b = check_ban(ban)
-        with self._tx() as db:
-            db.execute("INSERT INTO ban VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (kind, target_key) DO "
-                       "UPDATE SET target = EXCLUDED.target, until = EXCLUDED.until, reason = EXCLUDED.reason, "
-                       "by_whom = EXCLUDED.by_whom, at = EXCLUDED.at",
-                       (b.kind, b.key, b.target, b.until, b.reason, b.by, b.at))
-
-    def drop_bans(self, kind: str, key: str) -> list[BanRow]:
-        with self._tx() as db:
-            rows = db.execute(f"DELETE FROM ban WHERE kind = %s AND target_key = %s RETURNING {self._BAN_COLUMNS}",
-                              (kind, key)).fetchall()
-        return [ban_of(r) for r in rows]
-
-    def prune_bans(self, now: float) -> int:
-        with self._tx() as db:
-            return int(db.execute("DELETE FROM ban WHERE until IS NOT NULL AND until <= %s", (now,)).rowcount)
-
-    def beat(self, node: str, upserts: Sequence[Presence] = (), gone: Sequence[str] = ()) -> None:
-        """As SQLite's; the heartbeat is the database's clock, so nodes' clocks need not agree."""
-        _check_node(node)
-        rows = [check_presence(r) for r in upserts]
-        if any(r.node != node for r in rows):
-            raise ValueError("a node beats for its own sessions only")
-        with self._tx() as db:
-            db.execute(f"INSERT INTO node_beat VALUES (%s, {_DB_NOW}) ON CONFLICT (node) DO UPDATE SET "
-                       f"beat = EXCLUDED.beat", (node,))
-            if gone:
-                db.execute("DELETE FROM presence WHERE node = %s AND session = ANY(%s)", (node, list(gone)))
-            if rows:
-                with db.cursor() as cur:
-                    cur.executemany(
-                        "INSERT INTO presence VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (node, session) "
-                        "DO UPDATE SET name = EXCLUDED.name, guest = EXCLUDED.guest, address = EXCLUDED.address, "
-                        "fingerprint = EXCLUDED.fingerprint, place = EXCLUDED.place, lang = EXCLUDED.lang, "
-                        "since = EXCLUDED.since",
-                        [(r.node, r.session, r.name, r.guest, r.address, r.key, r.place, r.lang, r.since)
-                         for r in rows])
-            db.execute(f"DELETE FROM node_beat WHERE beat < {_DB_NOW} - %s", (FORGET_NODE,))
-
-    def presence(self, within: float) -> list[Presence]:
-        with self._read() as db:
-            rows = db.execute(
-                "SELECT p.node, session, name, guest, address, fingerprint, place, lang, since FROM presence p "
-                f"JOIN node_beat b ON b.node = p.node WHERE b.beat >= {_DB_NOW} - %s "
-                "ORDER BY since, p.node, session", (within,)).fetchall()
-        return [presence_of(r) for r in rows]
-
-    def leave_presence(self, node: str) -> None:
-        with self._tx() as db:
-            db.execute("DELETE FROM node_beat WHERE node = %s", (node,))
-
     # --- the ledger (sums in SQL: NUMERIC is exact) -----------------------------------
 
     def _move(self, txn: int, purse: str, amount: int) -> None:
@@ -747,80 +673,11 @@ class PgStore(SqlStore):
         if wrong:
             raise StoreError(f"{self.path}: the balances of {wrong} disagree with the ledger", 65)
 
-    # --- live tables ---------------------------------------------------------------------
-
-    def open_table_journal(self, table_id: TableId, header: TableHeader, *, now: float | None = None) -> None:
-        """Start the journal of a live table; refused if that table already has one."""
-        _check_table_id(table_id)
-        with self._tx() as db:
-            self._fence(table_id)
-            done = db.execute(
-                "INSERT INTO live_table (table_id, opened_at, header) VALUES (%s, %s, %s) "
-                "ON CONFLICT (table_id) DO NOTHING RETURNING 1",
-                (_tid_in(table_id), _now(now), _dumps(header.to_json())),
-            ).fetchone()
-            if done is None:
-                raise StoreError(f"table {table_id!r} already has a live journal", 70)
-
-    def new_session(self, table_id: TableId, header: TableHeader, *, now: float | None = None) -> None:
-        """The table starts a new session: a new header, the old entries dropped."""
-        with self._tx() as db:
-            self._fence(table_id)
-            self._live(table_id)
-            db.execute("DELETE FROM journal WHERE table_id = %s", (_tid_in(table_id),))
-            db.execute(
-                "UPDATE live_table SET header = %s, opened_at = %s WHERE table_id = %s",
-                (_dumps(header.to_json()), _now(now), _tid_in(table_id)),
-            )
-            self._announce(_tid_in(table_id), 0)
-
-    def append(
-        self, table_id: TableId, kind: str, payload: Mapping[str, Any], *, now: float | None = None
-    ) -> int:
-        """Append one entry to a table's journal and commit (unless inside ``batch``); returns its seq."""
-        if not isinstance(kind, str) or not kind:
-            raise ValueError(f"a journal entry kind is a non-empty text, not {kind!r}")
-        text = _dumps(payload)
-        tid = _tid_in(table_id)
-        with self._tx() as db:
-            self._fence(table_id)
-            row = db.execute("SELECT max(seq) FROM journal WHERE table_id = %s", (tid,)).fetchone()
-            seq = int(row[0] or 0) + 1
-            if seq == 1:
-                self._live(table_id)
-            db.execute("INSERT INTO journal VALUES (%s, %s, %s, %s, %s)", (tid, seq, _now(now), kind, text))
-            self._announce(tid, seq)
-            return seq
+    # --- what a journal write does besides the shared SQL ------------------------------------
 
     def _announce(self, tid: str, seq: int) -> None:
         """Inside the write's transaction: PostgreSQL delivers the notice only if it commits."""
         self._db.execute("SELECT pg_notify(%s, %s)", (JOURNAL_CHANNEL, f"{tid} {seq}"))
-
-    def _live(self, table_id: TableId) -> None:
-        if not self._db.execute("SELECT 1 FROM live_table WHERE table_id = %s", (_tid_in(table_id),)).fetchone():
-            raise StoreError(f"table {table_id!r} has no live journal (open_table_journal first)", 70)
-
-    def journal(self, table_id: TableId) -> list[JournalEntry]:
-        """The table's entries in the order they were written."""
-        with self._read() as db:
-            rows = db.execute(
-                "SELECT seq, at, kind, payload FROM journal WHERE table_id = %s ORDER BY seq",
-                (_tid_in(table_id),),
-            ).fetchall()
-        return [JournalEntry(int(seq), at, kind, json.loads(payload)) for seq, at, kind, payload in rows]
-
-    def live_tables(self) -> list[LiveTable]:
-        """Every table whose journal is open, in the order they were opened."""
-        with self._read() as db:
-            rows = db.execute("SELECT table_id, opened_at, header FROM live_table ORDER BY opened").fetchall()
-        return [LiveTable(_tid_out(t), at, TableHeader.from_json(json.loads(h))) for t, at, h in rows]
-
-    def close_table_journal(self, table_id: TableId) -> None:
-        """The table is gone: drop its journal (save its record first)."""
-        with self._tx() as db:
-            self._fence(table_id)
-            db.execute("DELETE FROM live_table WHERE table_id = %s", (_tid_in(table_id),))
-            self._announce(_tid_in(table_id), -1)
 
     # --- table leases (several nodes) ------------------------------------------------------------
 

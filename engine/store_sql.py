@@ -48,11 +48,20 @@ from engine.store import (
     ROLES,
     Account,
     AccountError,
+    BanRow,
+    JournalEntry,
     LedgerError,
+    LiveTable,
     Movement,
+    Presence,
     RecordInfo,
     StoreError,
+    TableHeader,
     TableId,
+    ban_of,
+    check_ban,
+    check_presence,
+    presence_of,
 )
 
 FORGET_NODE = 300.0
@@ -364,6 +373,137 @@ class SqlStore:
         with self._read():
             rows = self._x(f"SELECT name, balance FROM purse ORDER BY name{self.COLLATE}").fetchall()
             return {name: self._amount_out(b) for name, b in rows}
+
+    # --- bans and presence (issue 15) --------------------------------------------------
+
+    def bans(self) -> list[BanRow]:
+        """Every ban kept (expired ones too, until ``prune_bans``), oldest first."""
+        with self._read():
+            rows = self._x(f"{_BAN} ORDER BY at, kind, target_key").fetchall()
+        return [ban_of(r) for r in rows]
+
+    def put_ban(self, ban: BanRow) -> None:
+        """Keep ``ban``, in place of a ban of the same kind and key."""
+        b = check_ban(ban)
+        with self._tx():
+            self._x("INSERT INTO ban VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (kind, target_key) DO UPDATE SET "
+                    "target = excluded.target, until = excluded.until, reason = excluded.reason, "
+                    "by_whom = excluded.by_whom, at = excluded.at",
+                    (b.kind, b.key, b.target, b.until, b.reason, b.by, b.at))
+
+    def drop_bans(self, kind: str, key: str) -> list[BanRow]:
+        """Lift the ban of this kind and key; the bans lifted (none: ``[]``)."""
+        with self._tx():
+            rows = self._x(f"{_BAN} WHERE kind = ? AND target_key = ?", (kind, key)).fetchall()
+            self._x("DELETE FROM ban WHERE kind = ? AND target_key = ?", (kind, key))
+        return [ban_of(r) for r in rows]
+
+    def prune_bans(self, now: float) -> int:
+        """Delete the bans expired at ``now`` (wall time); how many."""
+        with self._tx():
+            return int(self._x("DELETE FROM ban WHERE until IS NOT NULL AND until <= ?", (now,)).rowcount)
+
+    def beat(self, node: str, upserts: Sequence[Presence] = (), gone: Sequence[str] = ()) -> None:
+        """``node`` is alive now; its sessions ``upserts`` are as given and ``gone`` have ended; nodes
+        silent for ``FORGET_NODE`` lose their rows."""
+        check_node(node)
+        rows = [check_presence(r) for r in upserts]
+        if any(r.node != node for r in rows):
+            raise ValueError("a node beats for its own sessions only")
+        now, at = self._clock()
+        with self._tx():
+            self._x(f"INSERT INTO node_beat VALUES (?, {now}) ON CONFLICT (node) DO UPDATE SET beat = excluded.beat",
+                    (node, *at))  # not a replace: that would delete the node's rows (the cascade)
+            self._many("DELETE FROM presence WHERE node = ? AND session = ?", [(node, g) for g in gone])
+            self._many("INSERT INTO presence VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (node, session) "
+                       "DO UPDATE SET name = excluded.name, guest = excluded.guest, address = excluded.address, "
+                       "fingerprint = excluded.fingerprint, place = excluded.place, lang = excluded.lang, "
+                       "since = excluded.since",
+                       [(r.node, r.session, r.name, bool(r.guest), r.address, r.key, r.place, r.lang, r.since)
+                        for r in rows])
+            self._x(f"DELETE FROM node_beat WHERE beat < {now} - ?", (*at, FORGET_NODE))
+
+    def presence(self, within: float) -> list[Presence]:
+        """Every session of the nodes whose heartbeat came in the last ``within`` seconds."""
+        now, at = self._clock()
+        with self._read():
+            rows = self._x(
+                "SELECT p.node, session, name, guest, address, fingerprint, place, lang, since FROM presence p "
+                f"JOIN node_beat b ON b.node = p.node WHERE b.beat >= {now} - ? "
+                "ORDER BY since, p.node, session", (*at, within)).fetchall()
+        return [presence_of(r) for r in rows]
+
+    def leave_presence(self, node: str) -> None:
+        """``node`` stops: its sessions are gone from the club at once."""
+        with self._tx():
+            self._x("DELETE FROM node_beat WHERE node = ?", (node,))
+
+    # --- live tables ---------------------------------------------------------------------
+
+    def open_table_journal(self, table_id: TableId, header: TableHeader, *, now: float | None = None) -> None:
+        """Start the journal of a live table; refused if that table already has one."""
+        _check_table_id(table_id)
+        with self._tx():
+            self._fence(table_id)
+            done = self._x("INSERT INTO live_table (table_id, opened_at, header) VALUES (?, ?, ?) "
+                           "ON CONFLICT (table_id) DO NOTHING",
+                           (self._tid_in(table_id), _now(now), _dumps(header.to_json()))).rowcount
+            if done != 1:
+                raise StoreError(f"table {table_id!r} already has a live journal", 70)
+
+    def new_session(self, table_id: TableId, header: TableHeader, *, now: float | None = None) -> None:
+        """The table starts a new session: a new header, the old entries dropped."""
+        tid = self._tid_in(table_id)
+        with self._tx():
+            self._fence(table_id)
+            self._live(table_id)
+            self._x("DELETE FROM journal WHERE table_id = ?", (tid,))
+            self._x("UPDATE live_table SET header = ?, opened_at = ? WHERE table_id = ?",
+                    (_dumps(header.to_json()), _now(now), tid))
+            self._announce(tid, 0)
+
+    def append(
+        self, table_id: TableId, kind: str, payload: Mapping[str, Any], *, now: float | None = None
+    ) -> int:
+        """Append one entry to a table's journal and commit (unless inside ``batch``); returns its seq."""
+        if not isinstance(kind, str) or not kind:
+            raise ValueError(f"a journal entry kind is a non-empty text, not {kind!r}")
+        text = _dumps(payload)
+        tid = self._tid_in(table_id)
+        with self._tx():
+            self._fence(table_id)
+            row = self._x("SELECT max(seq) FROM journal WHERE table_id = ?", (tid,)).fetchone()
+            seq = int(row[0] or 0) + 1
+            if seq == 1:
+                self._live(table_id)
+            self._x("INSERT INTO journal VALUES (?, ?, ?, ?, ?)", (tid, seq, _now(now), kind, text))
+            self._announce(tid, seq)
+            return seq
+
+    def _live(self, table_id: TableId) -> None:
+        if not self._x("SELECT 1 FROM live_table WHERE table_id = ?", (self._tid_in(table_id),)).fetchone():
+            raise StoreError(f"table {table_id!r} has no live journal (open_table_journal first)", 70)
+
+    def journal(self, table_id: TableId) -> list[JournalEntry]:
+        """The table's entries in the order they were written."""
+        with self._read():
+            rows = self._x("SELECT seq, at, kind, payload FROM journal WHERE table_id = ? ORDER BY seq",
+                           (self._tid_in(table_id),)).fetchall()
+        return [JournalEntry(int(seq), at, kind, json.loads(payload)) for seq, at, kind, payload in rows]
+
+    def live_tables(self) -> list[LiveTable]:
+        """Every table whose journal is open, in the order they were opened."""
+        with self._read():
+            rows = self._x(f"SELECT table_id, opened_at, header FROM live_table ORDER BY {self.OPENED}").fetchall()
+        return [LiveTable(self._tid_out(t), at, TableHeader.from_json(json.loads(h))) for t, at, h in rows]
+
+    def close_table_journal(self, table_id: TableId) -> None:
+        """The table is gone: drop its journal (save its record first)."""
+        tid = self._tid_in(table_id)
+        with self._tx():
+            self._fence(table_id)
+            self._x("DELETE FROM live_table WHERE table_id = ?", (tid,))
+            self._announce(tid, -1)
 
     # --- finished records -------------------------------------------------------------------
 

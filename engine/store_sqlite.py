@@ -1,5 +1,8 @@
 """The embedded ``Store``: one SQLite file in the data folder (stdlib ``sqlite3``).
 
+The statements are ``engine.store_sql``'s, shared with PostgreSQL; this module
+keeps the file, its connection, transactions, lock waits and migrations.
+
 Why these settings:
 
 * **WAL**: readers never block the writer, and a commit is one append to the
@@ -61,7 +64,6 @@ they are summed in Python.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sqlite3
@@ -69,22 +71,10 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Iterator
 
-from engine.store import (
-    BanRow,
-    JournalEntry,
-    LiveTable,
-    Presence,
-    StoreError,
-    TableHeader,
-    TableId,
-    ban_of,
-    check_ban,
-    check_presence,
-    presence_of,
-)
-from engine.store_sql import FORGET_NODE, SqlStore, _check_table_id, _dumps, _now
+from engine.store import StoreError
+from engine.store_sql import FORGET_NODE, SqlStore  # noqa: F401 - FORGET_NODE: defined here first
 
 try:  # Unix only; without it ``exclusive`` is refused
     import fcntl
@@ -474,65 +464,6 @@ class SqliteStore(SqlStore):
             except sqlite3.Error as err:
                 raise _translate(err, self.path) from None
 
-    # --- bans and presence (issue 15) --------------------------------------------------
-
-    def bans(self) -> list[BanRow]:
-        """Every ban kept (expired ones too, until ``prune_bans``), oldest first."""
-        with self._read() as db:
-            rows = db.execute("SELECT kind, target_key, target, until, reason, by_whom, at FROM ban "
-                              "ORDER BY at, kind, target_key").fetchall()
-        return [ban_of(r) for r in rows]
-
-    def put_ban(self, ban: BanRow) -> None:
-        """Keep ``ban``, in place of a ban of the same kind and key."""
-        b = check_ban(ban)
-        with self._tx() as db:
-            db.execute("INSERT OR REPLACE INTO ban VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       (b.kind, b.key, b.target, b.until, b.reason, b.by, b.at))
-
-    def drop_bans(self, kind: str, key: str) -> list[BanRow]:
-        """Lift the ban of this kind and key; the bans lifted (none: ``[]``)."""
-        with self._tx() as db:
-            rows = db.execute("SELECT kind, target_key, target, until, reason, by_whom, at FROM ban "
-                              "WHERE kind = ? AND target_key = ?", (kind, key)).fetchall()
-            db.execute("DELETE FROM ban WHERE kind = ? AND target_key = ?", (kind, key))
-        return [ban_of(r) for r in rows]
-
-    def prune_bans(self, now: float) -> int:
-        """Delete the bans expired at ``now`` (wall time); how many."""
-        with self._tx() as db:
-            return db.execute("DELETE FROM ban WHERE until IS NOT NULL AND until <= ?", (now,)).rowcount
-
-    def beat(self, node: str, upserts: Sequence[Presence] = (), gone: Sequence[str] = ()) -> None:
-        """``node`` is alive now; its sessions ``upserts`` are as given and ``gone`` have ended; nodes
-        silent for ``FORGET_NODE`` lose their rows."""
-        rows = [check_presence(r) for r in upserts]
-        if any(r.node != node for r in rows):
-            raise ValueError("a node beats for its own sessions only")
-        now = time.time()
-        with self._tx() as db:
-            db.execute("INSERT INTO node_beat VALUES (?, ?) ON CONFLICT (node) DO UPDATE SET beat = excluded.beat",
-                       (node, now))  # not REPLACE: that would delete the node's rows (the cascade)
-            db.executemany("DELETE FROM presence WHERE node = ? AND session = ?", [(node, g) for g in gone])
-            db.executemany("INSERT OR REPLACE INTO presence VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           [(r.node, r.session, r.name, int(r.guest), r.address, r.key, r.place, r.lang, r.since)
-                            for r in rows])
-            db.execute("DELETE FROM node_beat WHERE beat < ?", (now - FORGET_NODE,))
-
-    def presence(self, within: float) -> list[Presence]:
-        """Every session of the nodes whose heartbeat came in the last ``within`` seconds."""
-        with self._read() as db:
-            rows = db.execute(
-                "SELECT p.node, session, name, guest, address, fingerprint, place, lang, since FROM presence p "
-                "JOIN node_beat b ON b.node = p.node WHERE b.beat >= ? ORDER BY since, p.node, session",
-                (time.time() - within,)).fetchall()
-        return [presence_of(r) for r in rows]
-
-    def leave_presence(self, node: str) -> None:
-        """``node`` stops: its sessions are gone from the club at once."""
-        with self._tx() as db:
-            db.execute("DELETE FROM node_beat WHERE node = ?", (node,))
-
     # --- the ledger -------------------------------------------------------------------
 
     def _move(self, txn: int, purse: str, amount: int) -> None:
@@ -565,68 +496,6 @@ class SqliteStore(SqlStore):
         wrong = [p for p in cached.keys() | per_purse.keys() if cached.get(p, 0) != per_purse.get(p, 0)]
         if wrong:
             raise StoreError(f"{self.path}: the balances of {sorted(wrong)[:5]} disagree with the ledger", 65)
-
-    # --- live tables ---------------------------------------------------------------------
-
-    def open_table_journal(self, table_id: TableId, header: TableHeader, *, now: float | None = None) -> None:
-        """Start the journal of a live table; refused if that table already has one."""
-        _check_table_id(table_id)
-        with self._tx() as db:
-            if db.execute("SELECT 1 FROM live_table WHERE table_id = ?", (table_id,)).fetchone():
-                raise StoreError(f"table {table_id!r} already has a live journal", 70)
-            db.execute(
-                "INSERT INTO live_table VALUES (?, ?, ?)", (table_id, _now(now), _dumps(header.to_json()))
-            )
-
-    def new_session(self, table_id: TableId, header: TableHeader, *, now: float | None = None) -> None:
-        """The table starts a new session: a new header, the old entries dropped."""
-        with self._tx() as db:
-            self._live(table_id)
-            db.execute("DELETE FROM journal WHERE table_id = ?", (table_id,))
-            db.execute(
-                "UPDATE live_table SET header = ?, opened_at = ? WHERE table_id = ?",
-                (_dumps(header.to_json()), _now(now), table_id),
-            )
-
-    def append(
-        self, table_id: TableId, kind: str, payload: Mapping[str, Any], *, now: float | None = None
-    ) -> int:
-        """Append one entry to a table's journal and commit (unless inside ``batch``); returns its seq."""
-        if not isinstance(kind, str) or not kind:
-            raise ValueError(f"a journal entry kind is a non-empty text, not {kind!r}")
-        text = _dumps(payload)
-        with self._tx() as db:
-            row = db.execute("SELECT max(seq) FROM journal WHERE table_id = ?", (table_id,)).fetchone()
-            seq = int(row[0] or 0) + 1
-            if seq == 1:
-                self._live(table_id)
-            db.execute(
-                "INSERT INTO journal VALUES (?, ?, ?, ?, ?)", (table_id, seq, _now(now), kind, text)
-            )
-            return seq
-
-    def _live(self, table_id: TableId) -> None:
-        if not self._db.execute("SELECT 1 FROM live_table WHERE table_id = ?", (table_id,)).fetchone():
-            raise StoreError(f"table {table_id!r} has no live journal (open_table_journal first)", 70)
-
-    def journal(self, table_id: TableId) -> list[JournalEntry]:
-        """The table's entries in the order they were written."""
-        with self._read() as db:
-            rows = db.execute(
-                "SELECT seq, at, kind, payload FROM journal WHERE table_id = ? ORDER BY seq", (table_id,)
-            ).fetchall()
-        return [JournalEntry(seq, at, kind, json.loads(payload)) for seq, at, kind, payload in rows]
-
-    def live_tables(self) -> list[LiveTable]:
-        """Every table whose journal is open, in the order they were opened."""
-        with self._read() as db:
-            rows = db.execute("SELECT table_id, opened_at, header FROM live_table ORDER BY rowid").fetchall()
-        return [LiveTable(t, at, TableHeader.from_json(json.loads(h))) for t, at, h in rows]
-
-    def close_table_journal(self, table_id: TableId) -> None:
-        """The table is gone: drop its journal (save its record first)."""
-        with self._tx() as db:
-            db.execute("DELETE FROM live_table WHERE table_id = ?", (table_id,))
 
 # --- checks and translations ---------------------------------------------------------------
 
