@@ -7,9 +7,9 @@ from the :class:`net.hallview.HallBoard` (drawn once per width, language and
 ASCII), his own rows (header, his answers in the log, hint, command line) are
 his, and only the rows that changed since his last frame are sent.
 
-The commands are the hall screen's own: ``HallDoor`` borrows the handlers of
-``tui.screens.base.ClubScreen`` and ``tui.screens.hall.HallScreen`` (the same
-functions, the same answers in both languages); what needs a screen of its own
+The commands are the hall screen's own: ``HallDoor`` is a ``tui.verbs.HallVerbs``
+as the hall screen and the text mode are (the same handlers, the same answers
+in both languages); what needs a screen of its own
 (sitting at a table, a replay) ends the door and the session runs the person's
 App, which comes back to a door when he is in the hall again (``ClubApp.on_hall``).
 
@@ -21,21 +21,21 @@ size, language and own lines see the same screen cell for cell.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from collections import deque
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from rich.cells import cell_len
 from rich.text import Text
 
 from engine.game import Event
-from net.hallview import (CARET, HEADER, HEADER_SGR, HEADER_TITLE_SGR, HINT, LINE, TITLE, HallBoard, render_row,
+from net.hallview import (CARET, HEADER, HINT, LINE, TITLE, HallBoard, render_row,
                            wrap_rows)
 from net.lineedit import LineEditor
 from tui import commands
 from tui.i18n import money, tr
-from tui.screens.base import ClubScreen, table_lines
-from tui.screens.hall import HallScreen
+from tui.verbs import HallVerbs, table_lines
 from tui.widgets.log import KEEP
 
 if TYPE_CHECKING:
@@ -136,20 +136,8 @@ class _Face:
         self._door.say_line(line)
 
 
-class HallDoor:
+class HallDoor(HallVerbs):
     """One person in the hall: his rows, his line, the hall's commands; no App."""
-
-    # The hall screen's own command handlers, with this door as their screen.
-    run_line = ClubScreen.run_line
-    handle_club = ClubScreen.handle_club
-    sit_or_watch = ClubScreen.sit_or_watch
-    sit_bot = ClubScreen.sit_bot
-    show_help = ClubScreen.show_help
-    show_rules = ClubScreen.show_rules
-    explain = ClubScreen.explain
-    error = ClubScreen.error
-    t = ClubScreen.t
-    describe = HallScreen.describe
 
     def __init__(self, session: Session, board: HallBoard, *, admin: Any = None, keys: Any = None) -> None:
         self.session = session
@@ -178,6 +166,10 @@ class HallDoor:
         self._hint_key: tuple[str, int] = ("", 0)
         self._header_key: tuple[Any, ...] = ()
         self._header_row = ""
+        self._header_seen: tuple[Any, ...] = ()
+        self._money: tuple[int | None, str, str] = (None, "", "")  # his balance in words, made once per change
+        self._tables_now: list[str] = []
+        self._tables_sent: list[str] | None = None  # the board's list of table rows in the last frame sent
         self._balance: int | None = None
         self._line_key: tuple[Any, ...] = ()
         self._line_row = ""
@@ -250,11 +242,14 @@ class HallDoor:
     def table_here(self) -> None:
         return None
 
+    def describe(self) -> None:
+        self.describe_hall()
+
     def handle_here(self, command: commands.Command) -> bool:
         if command.verb in APP_VERBS:
             self.finish(("app", command.word + (" " + command.rest if command.rest else "")))
             return True
-        return HallScreen.handle_here(self, command)  # type: ignore[arg-type]
+        return self.refuse_game_verbs(command)
 
     def run_worker(self, work: Any, **_kw: Any) -> None:
         """``admin …`` waits in a task; its answer is painted when it comes."""
@@ -278,7 +273,7 @@ class HallDoor:
         self.session.lang = lang
         self._own_rows.clear()
         self._log_key = ()
-        self._header_key = ()
+        self._header_key = self._header_seen = ()
         self.hint(self.t("hall.hint"))
 
     def announce(self, line: str) -> None:
@@ -392,12 +387,13 @@ class HallDoor:
         if (width, height) != self._size:
             self._size = (width, height)
             self._own_rows.clear()
-            self._header_key = self._line_key = ()
+            self._header_key = self._header_seen = self._line_key = ()
             self._hint_key = ("", 0)
             self._sent = []
         board = self.board
         rows = [self._header(width)]
-        rows += board.table_rows(self.lang, self.session.ascii, width)
+        self._tables_now = board.table_rows(self.lang, self.session.ascii, width)
+        rows += self._tables_now
         rows.append(board.rule(width))
         room = height - len(rows) - 2
         if room < 0:  # a tiny window: the command line and what fits above it
@@ -445,20 +441,26 @@ class HallDoor:
     def _header(self, width: int) -> str:
         session, club = self.session, self.session.server.club
         online = self.board.online()
+        if self._balance is None and not session.guest:
+            self._balance = club.balance(session.name)
+        seen = (online, self._balance, self.lang, width)
+        if seen == self._header_seen:  # nothing of it changed (a chat line): no words made again
+            return self._header_row
+        self._header_seen = seen
         if session.guest:
             words = self.t("header.guest", name=session.name, online=online)
         else:
-            if self._balance is None:
-                self._balance = club.balance(session.name)
-            words = self.t("header.hall", name=session.name, money=money(self._balance, self.lang), online=online)
+            if self._money[:2] != (self._balance, self.lang):
+                self._money = (self._balance, self.lang, money(self._balance or 0, self.lang))
+            words = self.t("header.hall", name=session.name, money=self._money[2], online=online)
         key = (words, width)
         if key != self._header_key:
-            title = " " + self.t("club.name")
-            pad = max(1, width - cell_len(title) - cell_len(words) - 2)
-            rest = width - cell_len(title) - pad - cell_len(words)
+            title, title_cells, prefix = self.board.header_title(self.lang)
+            words_cells = cell_len(words)
+            pad = max(1, width - title_cells - words_cells - 2)
+            rest = width - title_cells - pad - words_cells
             if rest >= 0 and words.isprintable():  # every arrival redraws every header: no Rich for the usual case
-                self._header_row = (f"{HEADER_TITLE_SGR}{title}\x1b[0m{HEADER_SGR}{' ' * pad}{words}{' ' * rest}"
-                                    "\x1b[0m")
+                self._header_row = f"{prefix}{' ' * pad}{words}{' ' * rest}\x1b[0m"
             else:
                 self._header_row = render_row(Text(title, style=TITLE) + Text(" " * pad + words), width, HEADER)
             self._header_key = key
@@ -506,10 +508,20 @@ class HallDoor:
             out.append("\x1b[0m\x1b[H\x1b[2J")
             sent = []
         self.stale = False
-        if sent and len(sent) == len(rows) and self._region == self._sent_region:
-            sent = self._scroll(sent, rows, out)
+        tables = self._tables_now
+        if sent and len(sent) == len(rows) and self._region == self._sent_region and self._region[1]:
+            # The usual frame: only the rows that can have changed are looked at (the header, the table
+            # list unless it is the very list sent last, the log's new rows after a scroll, hint and line).
+            top, bottom = self._region
+            sent, low = self._scroll(sent, rows, out)
+            wanted: Iterable[int] = range(1, top) if tables is not self._tables_sent else range(top - 1, top)
+            check = itertools.chain((0,), wanted, range(low, len(rows)))
+        else:
+            check = range(len(rows))
         self._sent_region = self._region
-        for y, row in enumerate(rows):
+        self._tables_sent = tables
+        for y in check:
+            row = rows[y]
             if y >= len(sent) or sent[y] is not row and sent[y] != row:
                 out.append(f"\x1b[{y + 1};1H{row}")
         self._sent = rows
@@ -517,17 +529,18 @@ class HallDoor:
             out.append(f"\x1b[0m\x1b[{len(rows)};{self._caret_x}H")
             session.send("".join(out).encode("utf-8", "replace"))
 
-    def _scroll(self, sent: list[str], rows: list[str], out: list[str]) -> list[str]:
+    def _scroll(self, sent: list[str], rows: list[str], out: list[str]) -> tuple[list[str], int]:
         """New lines at the bottom of a full log: the terminal scrolls the log's rows (DECSTBM and IND),
-        so only the new rows are sent, not the whole log again; the rows as the terminal has them after."""
+        so only the new rows are sent, not the whole log again.  The rows as the terminal has them after,
+        and the first row of the log that may still differ from them (every row below it is looked at)."""
         top, bottom = self._region
+        if rows[top:bottom] == sent[top:bottom]:
+            return sent, bottom
         for k in range(1, min(SCROLL_MAX, bottom - top - 1) + 1):
             if rows[top:bottom - k] == sent[top + k:bottom]:
-                if rows[top:bottom] == sent[top:bottom]:
-                    return sent
                 out.append(f"\x1b[0m\x1b[{top + 1};{bottom}r\x1b[{bottom};1H" + "\x1bD" * k + "\x1b[r")
-                return sent[:top] + sent[top + k:bottom] + [""] * k + sent[bottom:]
-        return sent
+                return sent[:top] + sent[top + k:bottom] + [""] * k + sent[bottom:], bottom - k
+        return sent, top
 
     def resume(self) -> None:
         """His buffers drained: the whole screen again if frames were skipped."""

@@ -10,7 +10,8 @@ that changed.  The board is fed by the club's hall events (``Club.subscribe``),
 not by any session, so a hall spread over nodes only needs the events.
 
 Bursts are coalesced: the first event after a quiet moment is drawn on the next
-turn of the loop, later ones at most once per ``TICK``.
+turn of the loop, later ones at most once per ``TICK``, or per ``BUSY`` times
+what the last drawing cost when that is longer (500 people: about 3 × 25 ms).
 """
 
 from __future__ import annotations
@@ -19,19 +20,26 @@ import asyncio
 import io
 import logging
 import re
+import time
 from typing import Any, Callable, Iterable, Protocol
 
+from rich.cells import cell_len
 from rich.color import Color, ColorSystem
 from rich.console import Console, ConsoleOptions
 from rich.style import Style
 from rich.text import Text
 
 from engine.game import Event
+from tui.i18n import tr
 
 log = logging.getLogger("sukno.hall")
 
 TICK = 0.04
 """Seconds between two drawings of the hall at most (events in between are drawn together)."""
+BUSY = 3.0
+"""The hall's drawing takes at most about 1/BUSY of the loop while events keep coming."""
+GAP_MAX = 0.25
+"""Seconds between two drawings at most, however costly a drawing was."""
 TABLE_ROWS = 12
 """Rows of the table list at most (as the screen's ``max-height: 12``)."""
 
@@ -137,14 +145,17 @@ class HallBoard:
         self.ticks = 0
         self.rendered = 0
         """Shared renderings made (table lists and event rows): one per (width, language, ASCII) per change."""
-        self._table_rows: dict[tuple[str, bool, int], tuple[int, list[str]]] = {}
+        self._table_rows: dict[tuple[str, bool, int], tuple[int, tuple[Any, ...], list[str]]] = {}
+        self._lines: dict[tuple[str, bool], tuple[int, tuple[Any, ...], list[Text]]] = {}
         self._event_rows: dict[tuple[int, str, bool, int], list[str]] = {}
         self._online: tuple[int, int] = (-1, 0)
         self._blank: dict[int, str] = {}
+        self._titles: dict[str, tuple[str, int, str]] = {}
         self._rule: dict[int, str] = {}
         self._off: Callable[[], None] | None = None
         self._handle: asyncio.Handle | None = None
         self._last = 0.0
+        self._gap = TICK
         self._money = False
 
     # -- doors in and out --------------------------------------------------------------
@@ -166,6 +177,7 @@ class HallBoard:
                 self._handle = None
             self._event_rows.clear()
             self._table_rows.clear()
+            self._lines.clear()
 
     # -- events -------------------------------------------------------------------------
 
@@ -176,12 +188,14 @@ class HallBoard:
         if self._handle is not None:
             return
         loop = asyncio.get_running_loop()
-        wait = self._last + TICK - loop.time()
+        wait = self._last + self._gap - loop.time()
         self._handle = loop.call_soon(self._flush) if wait <= 0 else loop.call_later(wait, self._flush)
 
     def _flush(self) -> None:
         self._handle = None
-        self._last = asyncio.get_running_loop().time()
+        loop = asyncio.get_running_loop()
+        self._last = loop.time()
+        started = time.process_time()
         money, self._money = self._money, False
         self.ticks += 1
         for door in list(self.doors):
@@ -189,21 +203,40 @@ class HallBoard:
                 door.news(money)
             except Exception:  # one door's bug must not keep the hall from the others
                 log.exception("the hall could not be drawn for a door")
+        # A burst (twenty arriving at once) is drawn in fewer, larger ticks: the next drawing waits at
+        # least BUSY times what this one cost, so the hall takes at most a share of the loop and the
+        # newcomers' key exchanges and first frames are not queued behind hundreds of redrawn screens.
+        self._gap = max(TICK, min(GAP_MAX, BUSY * (time.process_time() - started)))
         if len(self._event_rows) > 20000:  # old events of every width: drawn again if ever needed
             self._event_rows.clear()
 
     # -- shared rows ---------------------------------------------------------------------
 
     def table_rows(self, lang: str, ascii: bool, width: int) -> list[str]:
+        """The table list's rows; drawn again only when its lines changed (a chat line or an arrival
+        leaves them as they were: the same row objects, which the doors' diffs pass over at once)."""
         key = (lang, ascii, width)
         cached = self._table_rows.get(key)
         if cached is not None and cached[0] == self.generation:
-            return cached[1]
-        lines = self._tables(lang, ascii)[:TABLE_ROWS]
-        rows = [render_row(line, width) for line in lines]
+            return cached[2]
+        sig = self._table_sig(lang, ascii)
+        if cached is not None and cached[1] == sig:
+            self._table_rows[key] = (self.generation, sig, cached[2])
+            return cached[2]
+        rows = [render_row(line, width) for line in self._lines[(lang, ascii)][2]]
         self.rendered += 1
-        self._table_rows[key] = (self.generation, rows)
+        self._table_rows[key] = (self.generation, sig, rows)
         return rows
+
+    def _table_sig(self, lang: str, ascii: bool) -> tuple[Any, ...]:
+        """The table list's lines of this generation (asked of the club once per language), as a comparable key."""
+        known = self._lines.get((lang, ascii))
+        if known is not None and known[0] == self.generation:
+            return known[1]
+        lines = self._tables(lang, ascii)[:TABLE_ROWS]
+        sig = tuple((line.plain, str(line.style), tuple(line.spans)) for line in lines)
+        self._lines[(lang, ascii)] = (self.generation, sig, lines)
+        return sig
 
     def event_rows(self, seq: int, event: Event, lang: str, ascii: bool, width: int) -> list[str]:
         """The wrapped rows of one hall event as everyone of this width and language sees it."""
@@ -221,6 +254,15 @@ class HallBoard:
         if self._online[0] != self.generation:
             self._online = (self.generation, len(self.club.online()))
         return self._online[1]
+
+    def header_title(self, lang: str) -> tuple[str, int, str]:
+        """The headers' shared start in ``lang``: the club's name, its cells, and its escape sequences
+        up to the header's own words (made once, not once per person and arrival)."""
+        known = self._titles.get(lang)
+        if known is None:
+            title = " " + tr(lang, "club.name")
+            known = self._titles[lang] = (title, cell_len(title), f"{HEADER_TITLE_SGR}{title}\x1b[0m{HEADER_SGR}")
+        return known
 
     def blank(self, width: int) -> str:
         row = self._blank.get(width)

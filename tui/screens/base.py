@@ -1,29 +1,24 @@
-"""What the hall and a table have in common: the command line and the club's own verbs.
+"""What the hall and a table have in common on the screen: the command line, the log, the club's verbs.
 
 A screen owns a ``CommandLine`` and an ``EventLog``.  A typed line is parsed by
 ``tui.commands``; the screen first offers it to ``handle_here`` (verbs that
-mean something only where it stands), then to the club verbs below.  Every
-refusal is one line in the log saying why, and changes nothing.
+mean something only where it stands), then to the club verbs, which live in
+``tui.verbs.HallVerbs`` (the text mode and the hall door use the same class).
+Every refusal is one line in the log saying why, and changes nothing.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from engine.game import IllegalAction
-from engine.table import Table
-from tui import commands, refusals, social
-from tui.admin_verb import run_admin
-from tui.chat import chat_allowed
-from tui.commands import BOT_WORDS, Command, UnknownCommand
-from tui.i18n import LANGS, has, money, tr
-from tui.limits import quote
+from tui import commands
+from tui.verbs import HallVerbs, game_title, stakes, table_lines, who_line
 from tui.widgets.cmdline import CommandLine
 from tui.widgets.log import EventLog
 
@@ -34,17 +29,14 @@ if TYPE_CHECKING:
 log = logging.getLogger("sukno.tui")
 
 
-class ClubScreen(Screen):
-    """Base of the hall and table screens."""
+class ClubScreen(HallVerbs, Screen):
+    """Base of the hall and table screens: the club's verbs (``HallVerbs``) on a screen."""
 
     BINDINGS = [Binding("f1", "help", show=False)]
 
     @property
     def club_app(self) -> "ClubApp":
         return self.app  # type: ignore[return-value]
-
-    def t(self, key: str, **params: Any) -> str:
-        return tr(self.club_app.lang, key, **params)
 
     # -- the line -------------------------------------------------------------------
 
@@ -77,64 +69,18 @@ class ClubScreen(Screen):
     def on_command_line_too_long(self, message: CommandLine.TooLong) -> None:
         self.error(self.t("cmd.too_long", limit=message.limit))
 
-    def run_line(self, line: str) -> None:
-        """Run one typed line; never lets an exception reach the screen."""
-        self.echo(line)
-        try:
-            command = commands.parse(line)
-        except UnknownCommand as err:
-            if err.suggest:
-                self.error(self.t("cmd.unknown", word=quote(err.word), suggest=" / ".join(err.suggest)))
-            else:
-                self.error(self.t("cmd.unknown_plain", word=quote(err.word)))
-            return
-        if command is None:
-            return
-        try:
-            if not self.handle_here(command):
-                self.handle_club(command)
-        except IllegalAction as err:
-            self.error(self.explain(err))
-        except Exception:  # a bug must not end the session with a traceback on screen
-            log.exception("command %r failed", line)
-            self.error(self.t("cmd.failed"))
-
-    def explain(self, err: IllegalAction) -> str:
-        return refusals.explain(err, self.club_app.lang, self.club_app.ascii)
-
     def echo(self, line: str) -> None:
         self.log_view.add(Text("> " + line, style="dim"))
 
     def say_line(self, text: str | Text, style: str = "") -> None:
         self.log_view.add(text if isinstance(text, Text) else Text(text, style=style))
 
-    def error(self, text: str) -> None:
-        self.say_line(text, style="red")
-
     def hint(self, text: str) -> None:
         for widget in self.query("#hint").results(Static):
             widget.update(Text(text, style="dim"), layout=False)
 
-    # -- to override ------------------------------------------------------------------
-
-    def handle_here(self, command: Command) -> bool:
-        """Verbs that belong to this screen; True when handled."""
-        return False
-
-    def describe(self) -> None:
-        """``look``: describe where the player stands."""
-
     def relang(self) -> None:
         """Redraw every text after ``lang``."""
-
-    def table_here(self) -> Table | None:
-        return None
-
-    def game_verbs(self) -> list[str]:
-        return []
-
-    def legal(self) -> list:
-        return []
 
     def complete_line(self, line: str) -> tuple[str, list[str]]:
         app = self.club_app
@@ -143,234 +89,5 @@ class ClubScreen(Screen):
             games=[t.game_name for t in app.club.tables.values()], game_verbs=self.game_verbs(),
         )
 
-    # -- the club's verbs -------------------------------------------------------------
 
-    def handle_club(self, command: Command) -> None:
-        app = self.club_app
-        verb, args = command.verb, command.args
-        if social.handle(self, command):
-            return
-        if verb == "look":
-            self.describe()
-        elif verb == "tables":
-            for line in table_lines(app):
-                self.say_line(line)
-        elif verb == "who":
-            self.say_line(who_line(app))
-        elif verb == "say":
-            if not command.rest:
-                self.error(self.t("cmd.say_what"))
-                return
-            if not chat_allowed(app.club, app.player, app.clock()):
-                self.error(self.t("chat.slow"))
-                return
-            table = self.table_here()
-            if table is None:
-                app.club.say(app.player, command.rest)
-            elif table.say(app.player, command.rest):
-                self.say_line(self.t("social.rail_only"), style="dim")
-        elif verb in ("sit", "watch"):
-            self.sit_or_watch(command)
-        elif verb == "stand":
-            table = self.table_here() or app.club.where(app.player)
-            if table is None or app.player not in table.seats:
-                self.error(self.t("table.not_seated"))
-                return
-            app.club.stand(app.player, table.id)
-            self.say_line(self.t("cmd.stood", id=table.id))
-            getattr(app, "back_to_hall", app.show_hall)()
-        elif verb == "leave":
-            if self.table_here() is None:
-                self.error(self.t("cmd.already_hall"))
-            else:
-                getattr(app, "back_to_hall", app.show_hall)()
-        elif verb == "help":
-            self.show_help(args[0] if args else "")
-        elif verb == "rules":
-            self.show_rules(command.rest)
-        elif verb == "lang":
-            value = (args[0] if args else "").lower()
-            if value not in LANGS:
-                self.error(self.t("lang.bad", value=value))
-                return
-            app.set_lang(value)
-            self.say_line(self.t("lang.set"))
-        elif verb == "quit":
-            app.exit()
-        elif verb == "admin":
-            run_admin(self, command.rest)
-        elif verb in ("balance", "history"):
-            from tui.history import balance_lines, history_lines
-
-            for line in (balance_lines if verb == "balance" else history_lines)(app):
-                self.say_line(line)
-        elif verb in commands.ASK_VERBS:  # the text mode's questions, answered in the log (tui.text.answers)
-            from tui.text.answers import ask
-
-            for line in ask(verb, args, self.table_here(), app.player, app.lang, app.ascii, app.clock(),
-                            app.club.is_online):
-                self.say_line(line)
-        elif verb in commands.SETTING_VERBS:  # bell, mode, brief, cards (tui.text.prefs)
-            changed, answer = app.prefs.apply(verb, args, app.lang, text_mode=False)
-            self.say_line(answer)
-            if changed and verb == "mode" and app.prefs.mode == "text" and app.on_mode is not None:
-                app.on_mode("text")
-        elif verb == "cut":
-            from tui import fair
-
-            self.say_line(fair.cut(app, self.table_here() or app.club.where(app.player), command.rest))
-        elif verb == "verify":
-            from tui import fair
-
-            for line in fair.verify_lines(app, command.rest):
-                self.say_line(line)
-        elif verb == "replay":
-            from tui.history import replay_screen
-
-            screen = replay_screen(app, args[0] if args else "")
-            if isinstance(screen, str):
-                self.error(screen)
-            else:
-                app.push_screen(screen)
-        else:
-            self.error(self.t("cmd.not_at_table"))
-
-    def sit_or_watch(self, command: Command) -> None:
-        app = self.club_app
-        verb, args = command.verb, command.args
-        if not args:
-            self.error(self.t("cmd.need_table", verb=command.word))
-            return
-        if verb == "sit" and (args[0].lower() in BOT_WORDS or (len(args) > 1 and args[1].lower() in BOT_WORDS)):
-            self.sit_bot(args)
-            return
-        if not args[0].isdigit():
-            self.error(self.t("cmd.bad_number", value=args[0]))
-            return
-        table = app.club.table(int(args[0]))
-        if verb == "watch":
-            app.watch(table.id)
-            return
-        if app.guest:  # the club refuses too (Club.sit); said here before parsing the seat
-            self.error(self.t("cmd.guest_sit"))
-            return
-        if app.player not in table.seats:
-            seat = None
-            if len(args) > 1:
-                if not args[1].isdigit():
-                    self.error(self.t("cmd.bad_seat", value=args[1]))
-                    return
-                seat = int(args[1]) - 1
-            seat = app.club.sit(app.player, table.id, seat)  # the club's rules: one seat, no guest, not closing
-            self.say_line(self.t("cmd.sat", id=table.id, seat=seat + 1))
-        app.show_table(table.id)
-
-    def sit_bot(self, args: tuple[str, ...]) -> None:
-        """``sit bot [seat]`` at one's table, or ``sit N bot [seat]``: a bot takes a free seat."""
-        app = self.club_app
-        if args[0].isdigit():
-            table: Table | None = app.club.table(int(args[0]))
-            args = args[1:]
-        else:
-            table = self.table_here() or app.club.where(app.player)
-        if table is None or app.player not in table.seats:
-            self.error(self.t("cmd.bot_need_seat"))
-            return
-        seat = None
-        if len(args) > 1:
-            if not args[1].isdigit():
-                self.error(self.t("cmd.bad_seat", value=args[1]))
-                return
-            seat = int(args[1]) - 1
-        name = app.club.sit_bot(table.id, seat, by=app.player)
-        if self.table_here() is not table:  # at that table its log tells it already: once (issue 13 item 17)
-            self.say_line(self.t("cmd.bot_sat", name=name, id=table.id, seat=(table.seat_of(name) or 0) + 1))
-
-    def show_help(self, topic: str) -> None:
-        """``help [topic]``: a topic, or one game verb in the game's own words (``help golets``);
-        at a table, bare ``help`` lists that game's verbs only (issue 13 item 9)."""
-        word = topic.lower()
-        topic = commands.HELP_ALIASES.get(word, word)
-        table = self.table_here()
-        verb = commands.ALIASES.get(word)
-        if not topic and table is not None:
-            lang = self.club_app.lang
-            verbs = [commands.verb_word(v, lang) for v in table.game_cls.verbs]
-            self.say_line(self.t("help.game", game=table.title.get(lang) or table.game_name,
-                                 verbs=", ".join(verbs), example=verbs[0] if verbs else ""))
-            return
-        if not topic:
-            topic = "hall"
-        if topic not in commands.HELP_TOPICS and verb is not None and has(self.club_app.lang, f"help.verb.{verb}"):
-            self.say_line(self.t(f"help.verb.{verb}"))
-            return
-        if topic not in commands.HELP_TOPICS:
-            self.error(self.t("cmd.no_help", topic=topic, topics=self.t("help.topics")))
-            return
-        self.say_line(self.t(f"help.{topic}"))
-
-    def show_rules(self, game: str) -> None:
-        games = sorted({t.game_name for t in self.club_app.club.tables.values()})
-        table = self.table_here()
-        if not game and table is not None:
-            game = table.game_name
-        if not game:
-            self.say_line(self.t("rules.list", games=", ".join(games)))
-            return
-        by_title = {title.casefold(): t.game_name for t in self.club_app.club.tables.values()
-                    for title in t.title.values()}
-        game = by_title.get(game.casefold(), game)
-        if not has(self.club_app.lang, f"rules.{game.lower()}"):
-            self.error(self.t("cmd.no_rules", game=game, games=", ".join(games)))
-            return
-        self.say_line(self.t(f"rules.{game.lower()}"))
-
-
-# -- texts shared by the hall and the tables ------------------------------------------
-
-def game_title(table: Table, lang: str) -> str:
-    title = table.title.get(lang) or table.title.get("en") or table.game_name
-    variant = table.game_cls.variant_label(table.options)
-    return f"{title} ({variant})" if variant else title
-
-
-def stakes(table: Table, lang: str) -> str:
-    """The table's stake in one short phrase (the option the game names): ``30 к.``, ``1 к./pt``."""
-    cls = table.game_cls
-    value = table.options.get(cls.stake_option) if cls.stake_option else None
-    if not isinstance(value, int) or isinstance(value, bool):
-        return ""
-    return tr(lang, "stakes.per_point", money=money(value, lang)) if cls.stake_per_point else money(value, lang)
-
-
-def table_lines(app: "ClubApp") -> list[Text]:
-    lang = app.lang
-    if not app.club.tables:
-        return [Text(tr(lang, "tables.none"))]
-    lines = [Text(tr(lang, "tables.head"), style="bold")]
-    for table in app.club.tables.values():
-        seats = len(table.seats)
-        taken = len(table.seated())
-        dots = ("*" * taken + "." * (seats - taken)) if app.ascii else ("●" * taken + "○" * (seats - taken))
-        if taken == seats:
-            dots = tr(lang, "tables.full")
-        line = Text(f" {table.id:>2}  {game_title(table, lang)[:26]:<26}  {stakes(table, lang):<9}  ")
-        line.append(f"{taken}/{seats}  {dots:<9}", style="green" if taken < seats else "")
-        line.append(f"  {app.club.watcher_count(table.id)}")  # here and on the club's other nodes
-        lines.append(line)
-    return lines
-
-
-def who_line(app: "ClubApp") -> str:
-    names = []
-    for name in app.club.online():
-        table = app.club.where(name)
-        shown = tr(app.lang, "who.bot", name=name) if name in getattr(app.club, "robots", ()) else name
-        shown = social.who_note(app.club, shown, app.lang) if shown == name else shown
-        if table is not None:
-            names.append(tr(app.lang, "who.seat", name=shown, id=table.id))
-        elif app.club.is_guest(name):
-            names.append(tr(app.lang, "who.guest", name=shown))
-        else:
-            names.append(shown)
-    return tr(app.lang, "who.list", count=len(names), names=", ".join(names))
+__all__ = ["ClubScreen", "game_title", "log", "stakes", "table_lines", "who_line"]

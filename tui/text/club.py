@@ -2,12 +2,12 @@
 
 Why the screen's own verb handlers run here: the text mode must understand
 every verb the screen does, spelled the same way, and refuse in the same
-words.  So the club's dispatcher (``ClubScreen.run_line``/``handle_club``), the
-hall's and the table's own verbs and the hall's description are borrowed as
-plain functions, and this class gives them the few things they ask a screen
-and an app for (``say_line``, ``error``, ``t``, ``table_here``, ``legal``;
-``club``, ``player``, ``show_table``, ``show_hall``, ``watch``…).  None of them
-draws anything; what would be drawn is said instead.
+words.  So this class is a ``tui.verbs.HallVerbs`` (the club's dispatcher, the
+hall's verbs and its description, as the hall screen and the hall door have
+them), the table's verbs are the table screen's, and this class gives them
+the few things they ask a screen and an app for (``say_line``, ``error``, ``t``,
+``table_here``, ``legal``; ``club``, ``player``, ``show_table``, ``show_hall``,
+``watch``…).  None of them draws anything; what would be drawn is said instead.
 
 What the text mode adds is said here: every new event of the table (or the
 hall) as one sentence, in order (``tui.narrate``, the screen log's own
@@ -34,12 +34,11 @@ from tui import refusals
 from tui.commands import ASK_VERBS, SETTING_VERBS, Command
 from tui.i18n import LANGS, tr
 from tui.narrate import _tidy, narrate
-from tui.screens.base import ClubScreen
-from tui.screens.hall import HallScreen
 from tui.screens.table import TableScreen
 from tui.text import answers
 from tui.text.cards import in_colour, in_words
 from tui.text.prefs import Prefs
+from tui.verbs import HallVerbs
 from tui import social
 
 RESULTS = frozenset({
@@ -75,20 +74,11 @@ class _Chosen:
         self.chosen: set[Card] = set()
 
 
-class TextClub:
+class TextClub(HallVerbs):
     """One person's club as lines of text (see the module docstring)."""
 
-    # The screen's handlers, borrowed (they ask only for what this class gives).
-    run_line = ClubScreen.run_line
-    handle_club = ClubScreen.handle_club
-    sit_or_watch = ClubScreen.sit_or_watch
-    sit_bot = ClubScreen.sit_bot
-    show_help = ClubScreen.show_help
-    show_rules = ClubScreen.show_rules
+    # The table's verbs are the table screen's (its handler needs only what this class gives).
     _table_verbs = TableScreen.handle_here
-    _hall_verbs = HallScreen.handle_here
-    _hall_describe = HallScreen.describe
-    hall_event = HallScreen.hall_event
 
     def __init__(
         self,
@@ -286,7 +276,7 @@ class TextClub:
         """``look``: the hall in the screen's own words, or the table as sentences."""
         table = self.table
         if table is None:
-            self._hall_describe()
+            self.describe_hall()
             return
         for line in answers.ask("table", (), table, self.player, self.lang, self.ascii, self.clock(),
                                 self.club.is_online):
@@ -367,7 +357,7 @@ class TextClub:
             return True
         if self.table is not None:
             return bool(self._table_verbs(command))
-        return bool(self._hall_verbs(command))
+        return bool(self.refuse_game_verbs(command))
 
     def _setting(self, command: Command) -> None:
         changed, answer = self.prefs.apply(command.verb, command.args, self.lang, text_mode=True)

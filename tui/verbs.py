@@ -1,0 +1,395 @@
+"""The hall's command vocabulary: one class every place that understands typed lines uses (issue 16).
+
+The hall screen (``tui.screens.base.ClubScreen`` and its ``HallScreen``), the
+text mode (``tui.text.club.TextClub``) and the App-less hall door
+(``net.halldoor.HallDoor``) must understand every club verb spelled the same
+way and refuse in the same words, so they inherit these handlers rather than
+each having its own.  Nothing here draws or needs Textual: a host gives
+``club_app`` (the club, the player, his language and the App's few wishes:
+``show_table``, ``show_hall``, ``watch``, ``set_lang``, ``exit``…) and the
+screen's few outputs: ``say_line``, ``echo``, ``hint``; it may override the
+hooks (``handle_here``, ``describe``, ``table_here``, ``legal``) as a table does.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from engine.game import Event, IllegalAction
+from engine.table import Table
+from tui import commands, refusals, social
+from tui.admin_verb import run_admin
+from tui.chat import chat_allowed
+from tui.commands import BOT_WORDS, GAME_VERBS, HALL_VERBS, Command, UnknownCommand
+from tui.i18n import LANGS, has, money, tr
+from tui.limits import quote
+
+if TYPE_CHECKING:
+    from tui.app import ClubApp
+
+
+log = logging.getLogger("sukno.tui")
+
+GAME_ONLY = frozenset(GAME_VERBS) - frozenset(HALL_VERBS)
+
+
+def at_a_table(app: Any, name: str) -> bool:
+    """Seated or watching somewhere: such a person is not standing in the hall (issue 13 item 17)."""
+    return app.club.where(name) is not None or any(name in t.spectators for t in app.club.tables.values())
+
+
+class HallVerbs:
+    """The club's verbs and the hall's (see the module docstring); the host gives ``club_app`` and the outputs."""
+
+    club_app: Any
+
+    def say_line(self, text: str | Text, style: str = "") -> None:
+        raise NotImplementedError
+
+    def echo(self, line: str) -> None:
+        raise NotImplementedError
+
+    def hint(self, text: str) -> None:
+        raise NotImplementedError
+
+    def t(self, key: str, **params: Any) -> str:
+        return tr(self.club_app.lang, key, **params)
+
+    # -- a typed line -------------------------------------------------------------
+
+    def run_line(self, line: str) -> None:
+        """Run one typed line; never lets an exception reach the screen."""
+        self.echo(line)
+        try:
+            command = commands.parse(line)
+        except UnknownCommand as err:
+            if err.suggest:
+                self.error(self.t("cmd.unknown", word=quote(err.word), suggest=" / ".join(err.suggest)))
+            else:
+                self.error(self.t("cmd.unknown_plain", word=quote(err.word)))
+            return
+        if command is None:
+            return
+        try:
+            if not self.handle_here(command):
+                self.handle_club(command)
+        except IllegalAction as err:
+            self.error(self.explain(err))
+        except Exception:  # a bug must not end the session with a traceback on screen
+            log.exception("command %r failed", line)
+            self.error(self.t("cmd.failed"))
+
+    def explain(self, err: IllegalAction) -> str:
+        return refusals.explain(err, self.club_app.lang, self.club_app.ascii)
+
+    def error(self, text: str) -> None:
+        self.say_line(text, style="red")
+
+    # -- to override ------------------------------------------------------------------
+
+    def handle_here(self, command: Command) -> bool:
+        """Verbs that belong to this screen; True when handled."""
+        return False
+
+    def describe(self) -> None:
+        """``look``: describe where the player stands."""
+
+    def table_here(self) -> Table | None:
+        return None
+
+    def game_verbs(self) -> list[str]:
+        return []
+
+    def legal(self) -> list:
+        return []
+
+    # -- the club's verbs -------------------------------------------------------------
+
+    def handle_club(self, command: Command) -> None:
+        app = self.club_app
+        verb, args = command.verb, command.args
+        if social.handle(self, command):
+            return
+        if verb == "look":
+            self.describe()
+        elif verb == "tables":
+            for line in table_lines(app):
+                self.say_line(line)
+        elif verb == "who":
+            self.say_line(who_line(app))
+        elif verb == "say":
+            if not command.rest:
+                self.error(self.t("cmd.say_what"))
+                return
+            if not chat_allowed(app.club, app.player, app.clock()):
+                self.error(self.t("chat.slow"))
+                return
+            table = self.table_here()
+            if table is None:
+                app.club.say(app.player, command.rest)
+            elif table.say(app.player, command.rest):
+                self.say_line(self.t("social.rail_only"), style="dim")
+        elif verb in ("sit", "watch"):
+            self.sit_or_watch(command)
+        elif verb == "stand":
+            table = self.table_here() or app.club.where(app.player)
+            if table is None or app.player not in table.seats:
+                self.error(self.t("table.not_seated"))
+                return
+            app.club.stand(app.player, table.id)
+            self.say_line(self.t("cmd.stood", id=table.id))
+            getattr(app, "back_to_hall", app.show_hall)()
+        elif verb == "leave":
+            if self.table_here() is None:
+                self.error(self.t("cmd.already_hall"))
+            else:
+                getattr(app, "back_to_hall", app.show_hall)()
+        elif verb == "help":
+            self.show_help(args[0] if args else "")
+        elif verb == "rules":
+            self.show_rules(command.rest)
+        elif verb == "lang":
+            value = (args[0] if args else "").lower()
+            if value not in LANGS:
+                self.error(self.t("lang.bad", value=value))
+                return
+            app.set_lang(value)
+            self.say_line(self.t("lang.set"))
+        elif verb == "quit":
+            app.exit()
+        elif verb == "admin":
+            run_admin(self, command.rest)
+        elif verb in ("balance", "history"):
+            from tui.history import balance_lines, history_lines
+
+            for line in (balance_lines if verb == "balance" else history_lines)(app):
+                self.say_line(line)
+        elif verb in commands.ASK_VERBS:  # the text mode's questions, answered in the log (tui.text.answers)
+            from tui.text.answers import ask
+
+            for line in ask(verb, args, self.table_here(), app.player, app.lang, app.ascii, app.clock(),
+                            app.club.is_online):
+                self.say_line(line)
+        elif verb in commands.SETTING_VERBS:  # bell, mode, brief, cards (tui.text.prefs)
+            changed, answer = app.prefs.apply(verb, args, app.lang, text_mode=False)
+            self.say_line(answer)
+            if changed and verb == "mode" and app.prefs.mode == "text" and app.on_mode is not None:
+                app.on_mode("text")
+        elif verb == "cut":
+            from tui import fair
+
+            self.say_line(fair.cut(app, self.table_here() or app.club.where(app.player), command.rest))
+        elif verb == "verify":
+            from tui import fair
+
+            for line in fair.verify_lines(app, command.rest):
+                self.say_line(line)
+        elif verb == "replay":
+            from tui.history import replay_screen
+
+            screen = replay_screen(app, args[0] if args else "")
+            if isinstance(screen, str):
+                self.error(screen)
+            else:
+                app.push_screen(screen)
+        else:
+            self.error(self.t("cmd.not_at_table"))
+
+    def sit_or_watch(self, command: Command) -> None:
+        app = self.club_app
+        verb, args = command.verb, command.args
+        if not args:
+            self.error(self.t("cmd.need_table", verb=command.word))
+            return
+        if verb == "sit" and (args[0].lower() in BOT_WORDS or (len(args) > 1 and args[1].lower() in BOT_WORDS)):
+            self.sit_bot(args)
+            return
+        if not args[0].isdigit():
+            self.error(self.t("cmd.bad_number", value=args[0]))
+            return
+        table = app.club.table(int(args[0]))
+        if verb == "watch":
+            app.watch(table.id)
+            return
+        if app.guest:  # the club refuses too (Club.sit); said here before parsing the seat
+            self.error(self.t("cmd.guest_sit"))
+            return
+        if app.player not in table.seats:
+            seat = None
+            if len(args) > 1:
+                if not args[1].isdigit():
+                    self.error(self.t("cmd.bad_seat", value=args[1]))
+                    return
+                seat = int(args[1]) - 1
+            seat = app.club.sit(app.player, table.id, seat)  # the club's rules: one seat, no guest, not closing
+            self.say_line(self.t("cmd.sat", id=table.id, seat=seat + 1))
+        app.show_table(table.id)
+
+    def sit_bot(self, args: tuple[str, ...]) -> None:
+        """``sit bot [seat]`` at one's table, or ``sit N bot [seat]``: a bot takes a free seat."""
+        app = self.club_app
+        if args[0].isdigit():
+            table: Table | None = app.club.table(int(args[0]))
+            args = args[1:]
+        else:
+            table = self.table_here() or app.club.where(app.player)
+        if table is None or app.player not in table.seats:
+            self.error(self.t("cmd.bot_need_seat"))
+            return
+        seat = None
+        if len(args) > 1:
+            if not args[1].isdigit():
+                self.error(self.t("cmd.bad_seat", value=args[1]))
+                return
+            seat = int(args[1]) - 1
+        name = app.club.sit_bot(table.id, seat, by=app.player)
+        if self.table_here() is not table:  # at that table its log tells it already: once (issue 13 item 17)
+            self.say_line(self.t("cmd.bot_sat", name=name, id=table.id, seat=(table.seat_of(name) or 0) + 1))
+
+    def show_help(self, topic: str) -> None:
+        """``help [topic]``: a topic, or one game verb in the game's own words (``help golets``);
+        at a table, bare ``help`` lists that game's verbs only (issue 13 item 9)."""
+        word = topic.lower()
+        topic = commands.HELP_ALIASES.get(word, word)
+        table = self.table_here()
+        verb = commands.ALIASES.get(word)
+        if not topic and table is not None:
+            lang = self.club_app.lang
+            verbs = [commands.verb_word(v, lang) for v in table.game_cls.verbs]
+            self.say_line(self.t("help.game", game=table.title.get(lang) or table.game_name,
+                                 verbs=", ".join(verbs), example=verbs[0] if verbs else ""))
+            return
+        if not topic:
+            topic = "hall"
+        if topic not in commands.HELP_TOPICS and verb is not None and has(self.club_app.lang, f"help.verb.{verb}"):
+            self.say_line(self.t(f"help.verb.{verb}"))
+            return
+        if topic not in commands.HELP_TOPICS:
+            self.error(self.t("cmd.no_help", topic=topic, topics=self.t("help.topics")))
+            return
+        self.say_line(self.t(f"help.{topic}"))
+
+    def show_rules(self, game: str) -> None:
+        games = sorted({t.game_name for t in self.club_app.club.tables.values()})
+        table = self.table_here()
+        if not game and table is not None:
+            game = table.game_name
+        if not game:
+            self.say_line(self.t("rules.list", games=", ".join(games)))
+            return
+        by_title = {title.casefold(): t.game_name for t in self.club_app.club.tables.values()
+                    for title in t.title.values()}
+        game = by_title.get(game.casefold(), game)
+        if not has(self.club_app.lang, f"rules.{game.lower()}"):
+            self.error(self.t("cmd.no_rules", game=game, games=", ".join(games)))
+            return
+        self.say_line(self.t(f"rules.{game.lower()}"))
+
+
+    # -- the hall's own -----------------------------------------------------------------
+
+    def describe_hall(self) -> None:
+        """``look`` in the hall: the room, who stands in it, each table, one's own seat."""
+        app = self.club_app
+        count = len(app.club.tables)
+        self.say_line(self.t("hall.describe_one" if count == 1 else "hall.describe", count=count))
+        others = [n for n in app.club.online() if n != app.player and not at_a_table(app, n)]
+        shown = [social.who_note(app.club, n, app.lang) for n in others]
+        self.say_line(self.t("hall.people", names=", ".join(shown)) if others else self.t("hall.alone"))
+        for table in app.club.tables.values():
+            names = ", ".join(table.seated())
+            game = game_title(table, app.lang)
+            free = table.seats.count(None)
+            if not names:
+                key = "hall.table_empty"
+            elif table.in_deal():
+                key = "hall.table_playing"
+            else:
+                key = "hall.table_full" if not free else "hall.table_some"
+            deal = table.game.deal_no if table.game is not None else 0
+            self.say_line(self.t(key, id=table.id, game=game, names=names, free=free, deal=deal,
+                                seated=len(table.seated())))
+        mine = app.club.where(app.player)
+        if mine is not None:
+            self.say_line(self.t("hall.you_sit", id=mine.id))
+        if app.guest:
+            self.say_line(self.t("hall.guest_note"), style="yellow")
+
+    def hall_event(self, event: Event) -> str:
+        data = event.data
+        if event.kind in ("enter", "leave"):
+            if data.get("name") == self.club_app.player:
+                return ""
+            return self.t(f"hall.{event.kind}", name=data.get("name", ""))
+        if event.kind == "say":
+            if self.club_app.club.social.hides(self.club_app.player, data.get("name")):
+                return ""  # ignored (issue 20)
+            return self.t("hall.say", name=data.get("name", ""), text=data.get("text", ""))
+        if event.kind in ("away", "back"):
+            if data.get("name") == self.club_app.player:
+                return ""
+            note = data.get("text", "")
+            return self.t("hall.away_note" if note else f"hall.{event.kind}", name=data.get("name", ""), text=note)
+        if event.kind == "table_open":
+            return self.t("hall.table_open", table=data.get("table"), game=data.get("game"))
+        return ""
+
+    def refuse_game_verbs(self, command: Command) -> bool:
+        """In the hall, game verbs and ``start`` mean nothing: say so (True when said)."""
+        if command.verb == "start" or command.verb in GAME_ONLY:
+            self.error(self.t("cmd.not_at_table"))
+            return True
+        return False
+
+
+# -- texts shared by the hall and the tables ------------------------------------------
+
+def game_title(table: Table, lang: str) -> str:
+    title = table.title.get(lang) or table.title.get("en") or table.game_name
+    variant = table.game_cls.variant_label(table.options)
+    return f"{title} ({variant})" if variant else title
+
+
+def stakes(table: Table, lang: str) -> str:
+    """The table's stake in one short phrase (the option the game names): ``30 к.``, ``1 к./pt``."""
+    cls = table.game_cls
+    value = table.options.get(cls.stake_option) if cls.stake_option else None
+    if not isinstance(value, int) or isinstance(value, bool):
+        return ""
+    return tr(lang, "stakes.per_point", money=money(value, lang)) if cls.stake_per_point else money(value, lang)
+
+
+def table_lines(app: "ClubApp") -> list[Text]:
+    lang = app.lang
+    if not app.club.tables:
+        return [Text(tr(lang, "tables.none"))]
+    lines = [Text(tr(lang, "tables.head"), style="bold")]
+    for table in app.club.tables.values():
+        seats = len(table.seats)
+        taken = len(table.seated())
+        dots = ("*" * taken + "." * (seats - taken)) if app.ascii else ("●" * taken + "○" * (seats - taken))
+        if taken == seats:
+            dots = tr(lang, "tables.full")
+        line = Text(f" {table.id:>2}  {game_title(table, lang)[:26]:<26}  {stakes(table, lang):<9}  ")
+        line.append(f"{taken}/{seats}  {dots:<9}", style="green" if taken < seats else "")
+        line.append(f"  {app.club.watcher_count(table.id)}")  # here and on the club's other nodes
+        lines.append(line)
+    return lines
+
+
+def who_line(app: "ClubApp") -> str:
+    names = []
+    for name in app.club.online():
+        table = app.club.where(name)
+        shown = tr(app.lang, "who.bot", name=name) if name in getattr(app.club, "robots", ()) else name
+        shown = social.who_note(app.club, shown, app.lang) if shown == name else shown
+        if table is not None:
+            names.append(tr(app.lang, "who.seat", name=shown, id=table.id))
+        elif app.club.is_guest(name):
+            names.append(tr(app.lang, "who.guest", name=shown))
+        else:
+            names.append(shown)
+    return tr(app.lang, "who.list", count=len(names), names=", ".join(names))
