@@ -601,7 +601,7 @@ class AdminCommands:
         """Send everyone looking at a closed table back to the hall."""
         for session in list(self.server.sessions):
             if session.watching == table_id:
-                session._end_watch(("hall", None))  # what the watcher's own "leave" does
+                session.watch.end(("hall", None))  # what the watcher's own "leave" does
             app = session.app
             if app is not None:
                 app.call_later(_back_to_hall, app, table_id)

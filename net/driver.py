@@ -16,8 +16,9 @@ session's event rate; so one session flooding keys costs every other session
 one slice of its work, not all of it (issue 12, item 1).
 
 Textual builds the driver itself (``driver_class(app, debug=, mouse=, size=)``)
-so the link reaches the driver through the app: :func:`attach` puts it there
-before ``run_async()``.
+so the link reaches the driver by a hand-off (``textual_compat.DriverHandoff``):
+:func:`attach` gives it before ``run_async()``, the driver takes it when made and
+hands itself to the link (``Link.driver_made``).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from textual.message import Message
 from net.limits import TokenBucket
 from net import textual_compat as tc
 
-_LINK_ATTR = "_sukno_link"
+_LINKS: tc.DriverHandoff[Link] = tc.DriverHandoff()  # the link each attached App's driver takes
 _HOLD_AFTER = frozenset({"enter", "tab", "shift+tab"})
 
 PARSE_SLICE = 512
@@ -71,13 +72,16 @@ class Link(Protocol):
     def send(self, data: bytes) -> None:
         """Queue bytes for the client."""
 
+    def driver_made(self, driver: SSHDriver) -> None:
+        """The App's driver exists: from now on the link hands it the client's bytes and resizes."""
+
     # Optional: ``event_rate`` (events per second, burst) the driver hands the App at most;
     # a session gives the config's ``input_events_per_second`` and ``input_event_burst``.
 
 
 def attach(app: App[Any], link: Link) -> None:
     """Make ``app`` run on ``link``: set the driver class and hand it the link."""
-    setattr(app, _LINK_ATTR, link)
+    _LINKS.give(app, link)
     app.driver_class = SSHDriver
     quiet_app(app)
 
@@ -143,8 +147,10 @@ class SSHDriver(Driver):
         size: tuple[int, int] | None = None,
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size)
-        self._link: Link = getattr(app, _LINK_ATTR)
-        setattr(self._link, "driver", self)
+        self.app: App[Any] = app
+        """The App this driver serves (Textual's own reference is private)."""
+        self.loop = asyncio.get_running_loop()
+        self._link: Link = _LINKS.take(app)
         self._parser = tc.new_parser()
         self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
         self._buffer: list[str] = []
@@ -166,6 +172,7 @@ class SSHDriver(Driver):
         self._release_handle: asyncio.TimerHandle | None = None
         self._stale = False
         self._tick_handle: asyncio.TimerHandle | None = None
+        self._link.driver_made(self)
 
     # -- output ---------------------------------------------------------------
 
@@ -178,10 +185,10 @@ class SSHDriver(Driver):
         data = "".join(self._buffer)
         self._buffer.clear()
         self._frames += 1
-        if self._early is not None and tc.app_started(self._app):
+        if self._early is not None and tc.app_started(self.app):
             # The first frame is drawn, so the screen can take keys: replay what came early.
             early, self._early = self._early, None
-            self._loop.call_soon(self._replay, early)
+            self.loop.call_soon(self._replay, early)
         if self._link.paused:
             self._stale = True  # dropped a diff: the next resume sends everything
             return
@@ -192,7 +199,7 @@ class SSHDriver(Driver):
         if not self._stale or self._link.paused:
             return
         self._stale = False
-        app = self._app
+        app = self.app
         if not tc.app_live(app):
             return
         try:
@@ -205,9 +212,9 @@ class SSHDriver(Driver):
     def start_application_mode(self) -> None:
         self.write(ENTER_APP_MODE)
         self.flush()
-        width, height = self._size or (80, 24)
+        width, height = tc.driver_window(self) or (80, 24)
         size = Size(width, height)
-        self._app.post_message(events.Resize(size, size))
+        self.app.post_message(events.Resize(size, size))
 
     def stop_application_mode(self) -> None:
         self.disable_input()
@@ -285,7 +292,7 @@ class SSHDriver(Driver):
             # must not end the session: start afresh.
             self._parser = tc.new_parser()
         if self._pending:
-            self._parse_handle = self._loop.call_soon(self._parse_some)
+            self._parse_handle = self.loop.call_soon(self._parse_some)
         else:
             self._schedule_tick()
 
@@ -296,7 +303,7 @@ class SSHDriver(Driver):
             return
         self._queue.append(message)
         if self._pump_handle is None and not self._holding:
-            self._pump_handle = self._loop.call_soon(self._pump)
+            self._pump_handle = self.loop.call_soon(self._pump)
 
     def _pump(self) -> None:
         """Hand the App a few queued events; the rest wait for the next turn of the loop.
@@ -316,8 +323,8 @@ class SSHDriver(Driver):
         self._pump_handle = None
         if self._holding or not self._input:
             return
-        if tc.queued_messages(self._app) >= PUMP_SLICE:  # still busy with the last slice
-            self._pump_handle = self._loop.call_later(0.002, self._pump)
+        if tc.queued_messages(self.app) >= PUMP_SLICE:  # still busy with the last slice
+            self._pump_handle = self.loop.call_later(0.002, self._pump)
             return
         for _ in range(PUMP_SLICE):
             if not self._queue:
@@ -327,15 +334,15 @@ class SSHDriver(Driver):
             if isinstance(message, events.Key) and message.key in _HOLD_AFTER:
                 self._holding = True
                 self._held_frames = self._frames
-                self._held_since = self._loop.time()
-                self._release_handle = self._loop.call_later(0.01, self._maybe_release)
+                self._held_since = self.loop.time()
+                self._release_handle = self.loop.call_later(0.01, self._maybe_release)
                 return
         if self._queue:
-            self._pump_handle = self._loop.call_soon(self._pump)
+            self._pump_handle = self.loop.call_soon(self._pump)
 
     def _settled(self) -> bool:
         """The App drew since the Enter and has nothing queued (a new screen is mounted)."""
-        app = self._app
+        app = self.app
         if self._frames == self._held_frames:
             return False
         try:
@@ -351,11 +358,11 @@ class SSHDriver(Driver):
         self._release_handle = None
         if not self._holding:
             return
-        if self._settled() or self._loop.time() - self._held_since > 0.5:
+        if self._settled() or self.loop.time() - self._held_since > 0.5:
             self._holding = False
             self._pump()
         else:
-            self._release_handle = self._loop.call_later(0.01, self._maybe_release)
+            self._release_handle = self.loop.call_later(0.01, self._maybe_release)
 
     def _replay(self, early: list[bytes | str]) -> None:
         for data in early:
@@ -368,7 +375,7 @@ class SSHDriver(Driver):
             self._tick_handle = None
         if tc.parser_waiting(self._parser):
             delay = constants.ESCAPE_DELAY + 0.005
-            self._tick_handle = self._loop.call_later(delay, self._tick)
+            self._tick_handle = self.loop.call_later(delay, self._tick)
 
     def _tick(self) -> None:
         self._tick_handle = None
@@ -382,13 +389,13 @@ class SSHDriver(Driver):
 
     def resize(self, width: int, height: int) -> None:
         """The client's window changed size."""
-        self._size = (width, height)
+        tc.set_driver_window(self, width, height)
         size = Size(width, height)
-        self._app.post_message(events.Resize(size, size))
+        self.app.post_message(events.Resize(size, size))
 
     def send_message(self, message: Message) -> None:
         # One loop, one thread: post directly (the base class assumes another thread).
-        self._app.post_message(message)
+        self.app.post_message(message)
 
     # -- things that must not happen on the server's machine ----------------------
 
@@ -408,7 +415,7 @@ class SSHDriver(Driver):
     ) -> None:
         """Refuse file delivery: the default writes to the server's disk."""
         binary.close()
-        self._app.post_message(
+        self.app.post_message(
             events.DeliveryFailed(
                 key=delivery_key, exception=PermissionError("no files over ssh"), name=name
             )

@@ -5,7 +5,7 @@ his screen from the hall's shared rows; a seated player's session (and a new key
 welcome) runs his own ``ClubApp`` (his view is private), which gives him back to a door
 when he is in the hall again (``hold`` keeps him counted in the club meanwhile); a watcher's
 session joins the table's shared rendering (``net.spectate``; his half of the
-session is ``net.watch``); a session in the text mode (``ssh host text``, no
+session is a ``net.watch.Watch`` it owns); a session in the text mode (``ssh host text``, no
 pty, a dumb terminal, or ``mode text`` saved) runs no App at all
 (``net.textmode``).  The session is also the link its driver or its
 hub writes through: it counts the bytes queued to the client, so a reader who
@@ -23,12 +23,13 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
-from net.driver import attach
+from net import textual_compat as tc
+from net.driver import SSHDriver, attach
 from net.limits import TokenBucket
 from net.logsafe import clean
 from net.spectate import Member
 from net.texts import text
-from net.watch import Watching
+from net.watch import Watch
 
 if TYPE_CHECKING:
     from net.server import SuknoServer, _Connection
@@ -61,7 +62,7 @@ def locale_of(env: dict[str, str]) -> tuple[str, bool]:
     return lang, ascii_only
 
 
-class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
+class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     """One terminal: a player's own App, or a place among a table's watchers."""
 
     def __init__(self, server: SuknoServer, conn: _Connection) -> None:
@@ -76,8 +77,9 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.guest = False
         self.app: Any = None
         self._early = bytearray()  # keys typed while one step ends and the next starts (``push_early``)
-        self._driver: Any = None
-        self.member: Member | None = None
+        self._driver: SSHDriver | None = None
+        self.watch = Watch(self)
+        """His place among a table's watchers (``net.watch``), used while he watches."""
         self.closed = False
         """Ending: no more input is taken (the client left, sent EOF, or is being shown out)."""
         self._gone = False  # the channel is lost: nothing more can be written
@@ -86,14 +88,11 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._start_timer: asyncio.TimerHandle | None = None
         self.started = time.monotonic()
         self.last_input = self.started
-        self.watching: int | None = None
         self._next: tuple[str, Any] | None = None
-        self._watch_done: asyncio.Future[tuple[str, Any] | None] | None = None
         self._chan_paused = False
         self._poll: asyncio.TimerHandle | None = None
         self._input = TokenBucket(server.config.input_bytes_per_second, server.config.input_burst)
         self._task: asyncio.Task[None] | None = None
-        self._rewatch: asyncio.Task[None] | None = None
         self._farewell: str | None = None
         self.command = ""
         self.text: Any = None  # the text mode's channel (net.textmode), while it runs
@@ -171,17 +170,17 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
     # -- keys between two steps ------------------------------------------------------------
 
     @property
-    def driver(self) -> Any:
+    def driver(self) -> SSHDriver | None:
+        """The player's App's driver, while his App runs."""
         return self._driver
 
-    @driver.setter
-    def driver(self, driver: Any) -> None:
-        """The App's driver is made: the keys typed since the last step go to it first."""
+    def driver_made(self, driver: SSHDriver) -> None:
+        """The App's driver is made (``net.driver.Link``): the keys typed since the last step go to it first."""
         self._driver = driver
-        if driver is not None and self._early:
+        if self._early:
             asyncio.get_running_loop().call_soon(self._early_to_driver, driver)  # once it is built
 
-    def _early_to_driver(self, driver: Any) -> None:
+    def _early_to_driver(self, driver: SSHDriver) -> None:
         if self._driver is driver and self._early:
             driver.feed(self.take_early())  # it keeps them until its first frame
 
@@ -190,6 +189,16 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         room = self.server.config.input_burst - len(self._early)
         if room > 0:
             self._early += data[:room]
+
+    @property
+    def watching(self) -> int | None:
+        """The table he watches (``net.watch``), or None."""
+        return self.watch.table_id
+
+    @property
+    def member(self) -> Member | None:
+        """His row among a table's watchers, while he watches."""
+        return self.watch.member
 
     def take_early(self) -> bytes:
         data, self._early = bytes(self._early), bytearray()
@@ -202,7 +211,7 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         elif self.door is not None:
             self.door.resized()
         elif self.member is not None and self.watching is not None:
-            self._start_rewatch()
+            self.watch.rewatch()
         elif self.text is not None:
             self.text.resize(self.cols)
 
@@ -353,7 +362,7 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             elif kind == "app":
                 step = await self._run_app(arg)
             else:
-                step = await self._watch(int(arg))
+                step = await self.watch.run(int(arg))
         self.release_hold()
         self.finish(0, self._farewell)
 
@@ -412,7 +421,7 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         app = self.app
         if self.closed or app is None or not self.server.hall_doors:
             return
-        if getattr(app, "_entered", False):
+        if getattr(app, "entered", False):  # tui.app.ClubApp.entered
             self.hold()
         self._next = ("door", None)
         app.exit()
@@ -434,7 +443,7 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             failure = err
         finally:
             self.app = None
-            self.driver = None
+            self._driver = None
             self.server.apps_ended += 1
             self._left_club(app)
         failure = getattr(app, "_exception", None) or failure
@@ -509,12 +518,13 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def _left_club(self, app: Any) -> None:
         """An App that ended without its unmount (a crash) still leaves the club: away, then a stand-in."""
-        if getattr(app, "_entered", False) and getattr(app, "player", None):
-            app._entered = False
-            try:
-                self.server.club.leave(app.player, now=time.monotonic())
-            except Exception:
-                log.exception("the club could not hear that %s left", app.player)
+        leave = getattr(app, "leave_club", None)  # tui.app.ClubApp.leave_club: a no-op once it left
+        if leave is None:
+            return
+        try:
+            leave()
+        except Exception:
+            log.exception("the club could not hear that %s left", getattr(app, "player", None))
 
     def register(self, name: str) -> str | None:
         """The welcome screen's choice of a name for this key; None, or why not."""
@@ -558,7 +568,7 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.door.finish(None)
         if self.text is not None:
             self.text.finish()
-        self._end_watch(None)
+        self.watch.end(None)
 
     async def _run_in_turn(self, app: Any) -> None:
         """Run the App; its start waits its turn: one App mounts at a time, server-wide.
@@ -648,7 +658,7 @@ class Session(Watching, asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.text is not None:
             self._next = None
             self.text.finish()
-        self._end_watch(None)
+        self.watch.end(None)
         if self._task is not None:
             try:
                 await asyncio.wait_for(asyncio.shield(self._task), 5)
@@ -663,7 +673,8 @@ def _app_ready(app: Any, entered: bool = False) -> bool:
     """The App has mounted its first screen (Textual's exit is safe; the next App may start);
     with ``entered``, it has also counted him in the club (a hold may be let go)."""
     try:
-        return bool(app._is_mounted and app.screen.is_mounted) and (not entered or getattr(app, "_entered", True))
+        mounted = tc.app_mounted(app) and app.screen.is_mounted
+        return bool(mounted) and (not entered or getattr(app, "entered", True))  # tui.app.ClubApp.entered
     except Exception:  # no screen at all: nothing to wait for
         return True
 

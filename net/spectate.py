@@ -38,7 +38,7 @@ from tui.limits import COMMAND_MAX
 
 log = logging.getLogger("sukno.spectate")
 
-_HUB_ATTR = "_sukno_hub"
+_HUBS: tc.DriverHandoff[Hub] = tc.DriverHandoff()  # the hub each spectator App's driver takes
 ENTER_WATCH_MODE = "\x1b[?1049h\x1b[?7l\x1b[?2004h\x1b[?25h\x1b[H\x1b[2J"  # the cursor shown: see ``caret``
 MAX_LINE = COMMAND_MAX  # the watcher's row holds what the club's command line does
 
@@ -80,7 +80,9 @@ class HubDriver(Driver):
     def __init__(self, app: App[Any], *, debug: bool = False, mouse: bool = True,
                  size: tuple[int, int] | None = None) -> None:
         super().__init__(app, debug=debug, mouse=False, size=size)
-        self._hub: Hub = getattr(app, _HUB_ATTR)
+        self.app: App[Any] = app
+        """The spectator App (Textual's own reference is private)."""
+        self._hub: Hub = _HUBS.take(app)
         self._buffer: list[str] = []
 
     def write(self, data: str) -> None:
@@ -93,9 +95,9 @@ class HubDriver(Driver):
             self._hub.broadcast(data)
 
     def start_application_mode(self) -> None:
-        width, height = self._size or (80, 24)
+        width, height = tc.driver_window(self) or (80, 24)
         size = Size(width, height)
-        self._app.post_message(events.Resize(size, size))
+        self.app.post_message(events.Resize(size, size))
 
     def stop_application_mode(self) -> None:
         self._buffer.clear()
@@ -104,7 +106,7 @@ class HubDriver(Driver):
         pass
 
     def send_message(self, message: Any) -> None:
-        self._app.post_message(message)
+        self.app.post_message(message)
 
     def open_url(self, url: str, new_tab: bool = True) -> None:
         pass
@@ -238,7 +240,7 @@ class Hub:
         self.buffer_limit = buffer_limit
         self.size = (key.cols, max(1, key.rows - reserve_rows))
         self.app = make_app(key, *self.size)
-        setattr(self.app, _HUB_ATTR, self)
+        _HUBS.give(self.app, self)
         self.app.driver_class = HubDriver
         quiet_app(self.app)
         self.ready = asyncio.Event()
@@ -292,7 +294,7 @@ class Hub:
                 self._full = full_frame(self.app).encode("utf-8", "replace")
         return self._full
 
-    def _send_full(self, member: Member) -> None:
+    def send_full(self, member: Member) -> None:
         member.wire.send(self.full_screen() + member.command_line().encode("utf-8", "replace"))
 
     async def join(self, member: Member) -> bool:
@@ -303,7 +305,7 @@ class Hub:
         member.wire.send(ENTER_WATCH_MODE.encode())
         member.stale = False
         member.hub = self
-        self._send_full(member)  # then add him, in the same loop step: no diff falls between
+        self.send_full(member)  # then add him, in the same loop step: no diff falls between
         self.members.append(member)
         return True
 
@@ -319,7 +321,7 @@ class Hub:
         for member in self.members:
             if member.stale and member.wire.buffered() <= self.buffer_limit // 4:
                 member.stale = False
-                self._send_full(member)
+                self.send_full(member)
         if any(m.stale for m in self.members):
             self._schedule_poll()
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import asyncio
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, Generic, TypeVar
+from weakref import WeakKeyDictionary
 
 from textual._xterm_parser import XTermParser  # a private module: Textual's only key parser
 
@@ -56,10 +57,11 @@ PRIVATE_NAMES: dict[str, str] = {
     "XTermParser()._timeout_time": "set while a lone Escape waits to become a key",
     "App._capture_stdout / App._capture_stderr": "where an App redirects print(): the server's streams",
     "App._running / App._closed": "whether an App is up",
+    "App._is_mounted": "whether an App's own mount is done (its exit is safe from then on)",
     "App._context": "the context (active_app…) a render must run in",
     "Screen._compositor.render_strips": "the whole screen's strips, without clearing dirty regions",
     "MessagePump._message_queue / _next_callbacks": "whether an App or widget has work queued",
-    "Driver._app": "the App a driver serves (set by Driver.__init__)",
+    "Driver._size": "the window's size, which App.size reads from the driver",
 }
 """Every private Textual name sukno reads, and why (checked by tests/net/test_textual_compat.py)."""
 
@@ -103,6 +105,11 @@ def app_live(app: Any) -> bool:
     return bool(app._running) and not app._closed
 
 
+def app_mounted(app: Any) -> bool:
+    """The App's own mount is done (Textual's ``exit`` no longer pulls a screen out from under ``on_mount``)."""
+    return bool(app._is_mounted)
+
+
 def app_context(app: Any) -> AbstractContextManager[Any]:
     """The App's context (``active_app``…), which rendering outside its own tasks needs."""
     return app._context()
@@ -123,3 +130,40 @@ def queued_messages(pump: Any) -> int:
     queue = getattr(pump, "_message_queue", None)
     return 0 if queue is None else queue.qsize()
 
+
+
+def driver_window(driver: Any) -> tuple[int, int] | None:
+    """The window's size a driver was made with or told of last (None: ask the console)."""
+    size = driver._size
+    return None if size is None else (int(size[0]), int(size[1]))
+
+
+def set_driver_window(driver: Any, width: int, height: int) -> None:
+    """Tell the driver the window's new size: ``App.size`` reads it from there."""
+    driver._size = (width, height)
+
+
+T = TypeVar("T")
+
+
+class DriverHandoff(Generic[T]):
+    """Hands a driver what it serves (a session's link, a hub) across Textual's own construction.
+
+    Textual builds an App's driver itself, ``driver_class(app, debug=, mouse=, size=)``, so
+    nothing can be passed to it; rather than writing a private attribute onto the App, whoever
+    sets the App up ``give``-s the value here and the driver ``take``-s it in its ``__init__``.
+    Keyed weakly by the App: an App that never runs leaves nothing behind."""
+
+    def __init__(self) -> None:
+        self._waiting: WeakKeyDictionary[Any, T] = WeakKeyDictionary()
+
+    def give(self, app: Any, value: T) -> None:
+        """``app``'s driver, when Textual makes it, is handed ``value``."""
+        self._waiting[app] = value
+
+    def take(self, app: Any) -> T:
+        """What was given for ``app`` (once; KeyError if nothing was)."""
+        return self._waiting.pop(app)
+
+    def __len__(self) -> int:
+        return len(self._waiting)

@@ -110,7 +110,7 @@ class ClubApp(App):
         self.prefs = prefs or Prefs()  # bell, mode… (tui.text.prefs), kept in the store by net
         self.ring = ring  # sends BEL through the session's link (not behind the next frame)
         self.on_mode = on_mode  # ``mode text``: net moves this session to the text mode
-        self._entered = False
+        self._entered = False  # counted in the club by this App (``entered``)
         self._unsubscribe: Callable[[], None] | None = None
         self._inbox_off: Callable[[], None] | None = None
         self._inbox_seq = 0
@@ -119,6 +119,24 @@ class ClubApp(App):
         """Set by net: he is in the hall again (or has just chosen his name); net's hall door takes over."""
         self.first_line: str | None = None
         """A line the hall screen runs once it is up (net: a command the hall door gave to this App)."""
+
+    @property
+    def entered(self) -> bool:
+        """This App has counted its player in the club (``club.enter``) and not yet out again.
+
+        net asks it: a hold carrying him from the step before may be let go once it is
+        True, and a session whose App died before its unmount still leaves the club."""
+        return self._entered
+
+    def leave_club(self) -> bool:
+        """Count the player out of the club if this App counted him in (once); whether it did.
+
+        The unmount's own half; net calls it too when the App ended without its unmount (a crash)."""
+        if not self._entered or self.player is None:
+            return False
+        self._entered = False
+        self.club.leave(self.player, now=self.clock())
+        return True
 
     def on_mount(self) -> None:
         if self.player is None:
@@ -152,9 +170,7 @@ class ClubApp(App):
         if self._inbox_off is not None:
             self._inbox_off()
             self._inbox_off = None
-        if self._entered and self.player is not None:
-            self._entered = False
-            self.club.leave(self.player, now=self.clock())
+        self.leave_club()
 
     # -- moving around ----------------------------------------------------------------
 

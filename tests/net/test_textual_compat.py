@@ -145,9 +145,26 @@ async def test_a_drivers_private_names_have_their_shape() -> None:
 
     app = App[None]()
     driver = _Null(app, size=(80, 24))
-    assert _need(driver, "_app", "the App a driver serves") is app
-    assert _need(driver, "_size", "the window's size") == (80, 24)
-    assert _need(driver, "_loop", "scheduling input") is asyncio.get_running_loop()
+    assert _need(driver, "_size", tc.PRIVATE_NAMES["Driver._size"]) == (80, 24)
+    assert tc.driver_window(driver) == (80, 24)
+    tc.set_driver_window(driver, 100, 30)
+    assert tc.driver_window(driver) == (100, 30)
+
+
+def test_a_driver_is_handed_what_it_serves_once_and_weakly() -> None:
+    """Textual makes the driver itself: the hand-off carries the link to it, once, and keeps no dead App."""
+    import gc
+
+    handoff: tc.DriverHandoff[str] = tc.DriverHandoff()
+    app = App[None]()
+    handoff.give(app, "link")
+    assert handoff.take(app) == "link"
+    with pytest.raises(KeyError):
+        handoff.take(app)
+    handoff.give(app, "again")
+    del app
+    gc.collect()
+    assert len(handoff) == 0
 
 
 def test_screen_compositor_render_strips_exists() -> None:
