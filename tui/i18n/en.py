@@ -503,8 +503,6 @@ MESSAGES: dict[str, str] = {
     "text.or": " or ",
     "text.you_may": "You may {actions}.",
     "text.your_turn": "Your turn. You may {actions}{why}.",
-    "text.why_follow": "you must follow {suit}",
-    "text.why_trump": "you must trump with {suit}",
     "text.at_least": "{verb} N, at least {n}",
     "text.many": "{verb} one of {count:plural:# choice|# choices} (hand lists your cards)",
     "text.hand": "Your hand: {listed}.",

@@ -508,8 +508,6 @@ MESSAGES: dict[str, str] = {
     "text.or": " или ",
     "text.you_may": "Можно: {actions}.",
     "text.your_turn": "Ваш ход. Можно: {actions}{why}.",
-    "text.why_follow": "нужно ходить в масть: {suit}",
-    "text.why_trump": "нужно бить козырем: {suit}",
     "text.at_least": "{verb} N, не меньше {n}",
     "text.many": "{verb}, {count:plural:# вариант|# варианта|# вариантов} (рука — ваши карты)",
     "text.hand": "У вас на руке: {listed}.",

@@ -16,9 +16,9 @@ from engine.feed import LogEntry
 from engine.game import Action
 from engine.table import Table
 from tui.commands import verb_word
+from tui.hints import why
 from tui.i18n import money, tr
 from tui.narrate import narrate
-from tui.text.cards import suit_words
 
 TRICK_ENDS = frozenset({"trick", "trick_won", "lead_failed"})
 """Events that close a trick (engine.trick's ``trick``, Стуколка's ``trick_won``, Копилка's failed lead)."""
@@ -247,20 +247,13 @@ def action_phrase(legal: Sequence[Action], lang: str, ascii: bool) -> str:
     return one_of(parts, lang)
 
 
-def why_text(view: dict[str, Any], legal: Sequence[Action], lang: str) -> str:
-    """Why the choice is narrower than the hand: the suit must be followed, or trumped."""
-    hand = my_hand(view)
-    plays = [a.args[0] for a in legal if a.verb == "play" and len(a.args) == 1 and isinstance(a.args[0], Card)]
-    trick = [c for _, c in view.get("trick") or [] if isinstance(c, Card)]
-    if not (hand and plays and trick) or len(set(plays)) >= len(hand):
+def why_text(table: Table, view: dict[str, Any], legal: Sequence[Action], lang: str, ascii: bool) -> str:
+    """Why the choice is narrower than the hand, in the game's own words: ``Game.why_not`` through
+    ``tui.hints.why``, the same reason the screen's hint and a refusal give (the rule is written once)."""
+    seat, names = view.get("seat"), view.get("names") or []
+    if seat is None or not legal or not (0 <= seat < len(names)) or not names[seat]:
         return ""
-    led = trick[0].suit
-    trump = view.get("trump")
-    if all(c.suit == led for c in plays) and any(c.suit != led for c in hand):
-        return tr(lang, "text.why_follow", suit=suit_words(led, lang))
-    if isinstance(trump, Suit) and led != trump and all(c.suit == trump for c in plays):
-        return tr(lang, "text.why_trump", suit=suit_words(trump, lang))
-    return ""
+    return why(table, names[seat], list(legal), my_hand(view), lang, ascii)
 
 
 def prompt_text(table: Table, view: dict[str, Any], legal: Sequence[Action], lang: str, ascii: bool) -> str:
@@ -268,7 +261,7 @@ def prompt_text(table: Table, view: dict[str, Any], legal: Sequence[Action], lan
     if view.get("seat") is None:
         return ""
     if legal:
-        why = why_text(view, legal, lang)
+        why = why_text(table, view, legal, lang, ascii)
         return tr(lang, "text.your_turn", actions=action_phrase(legal, lang, ascii),
                   why=f" — {why}" if why else "")
     if table.in_deal():
