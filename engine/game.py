@@ -343,6 +343,11 @@ class Game(ABC):
     """The game runs on the table's live clock (Спекулянт's windows): ``start_clock`` is called once it is on."""
     live_clock: bool = False
     """Whether ``start_clock`` has been called (a clocked game's instance sets it)."""
+    memo_legal: ClassVar[bool] = False
+    """List the legal actions once per state: a turn lists them, then ``apply`` checks the chosen one
+    against the same list (French ``buy`` lists up to 4096 discards; Стуколка is the bench's hot path).
+    Only for a game whose state changes in ``apply`` and ``start_deal`` alone (not a ``clocked`` one):
+    those are where the memo is dropped."""
 
     # -- rules description ------------------------------------------------------
 
@@ -410,6 +415,9 @@ class Game(ABC):
         self.in_deal = False
         self.deals: list[DealLog] = []  # every deal started, the current one last
         self._source: DeckSource | None = None
+        self._changes = 0  # counts changes (``apply``, ``start_deal``): the key of the legal-action memo
+        self._memo_at = self._memo_seat = -1
+        self._memo: list[Action] = []
 
     # -- deal lifecycle -------------------------------------------------------------
 
@@ -427,7 +435,10 @@ class Game(ABC):
         self.deal_no += 1
         self.in_deal = True
         self.deals.append(DealLog(self.dealer, [], [], [0] * self.n))
-        return [Event("deal_start", self.dealer, {"deal": self.deal_no})] + self._start_deal()
+        self._changes += 1
+        events = [Event("deal_start", self.dealer, {"deal": self.deal_no})] + self._start_deal()
+        self._changes += 1
+        return events
 
     def _next_dealer(self) -> int:
         """R2: the deal passes clockwise after a completed deal."""
@@ -472,7 +483,23 @@ class Game(ABC):
     def legal_actions(self, seat: int) -> list[Action]:
         if not self.in_deal or seat not in self._to_act():
             return []
-        return self._legal(seat)
+        if not self.memo_legal:
+            return self._legal(seat)
+        if self._memo_at != self._changes or self._memo_seat != seat:  # inline: the bench's hot path
+            self._relist(seat)
+        return list(self._memo)  # a copy: the caller may keep or change it
+
+    def _legal_now(self, seat: int) -> list[Action]:
+        """``_legal(seat)`` in this state; with ``memo_legal`` listed once per state (never change the list)."""
+        if not self.memo_legal:
+            return self._legal(seat)
+        if self._memo_at != self._changes or self._memo_seat != seat:
+            self._relist(seat)
+        return self._memo
+
+    def _relist(self, seat: int) -> None:
+        self._memo = self._legal(seat)
+        self._memo_at, self._memo_seat = self._changes, seat
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
         """Check and perform one action; raise ``IllegalAction`` with a reason otherwise."""
@@ -487,9 +514,12 @@ class Game(ABC):
             waiting = ", ".join(self.names[s] for s in self._to_act())
             raise refuse("refuse.not_turn", f"It is not your turn; waiting for {waiting}.", names=waiting)
         if not self._allows(seat, action):
-            raise self._why_illegal(seat, action, self._legal(seat))
+            raise self._why_illegal(seat, action, list(self._legal_now(seat)))
         self.deals[-1].actions.append((seat, action))
-        return self._apply(seat, action)
+        self._changes += 1
+        events = self._apply(seat, action)
+        self._changes += 1  # a memo listed mid-change is stale too
+        return events
 
     # -- the same changes as values (engine.step): what a table journals ------------------
 
@@ -542,7 +572,7 @@ class Game(ABC):
         action = self._normalize(action)
         if not self.in_deal or seat not in self._to_act() or self._allows(seat, action):
             return None
-        return self._why_illegal(seat, action, self._legal(seat))
+        return self._why_illegal(seat, action, list(self._legal_now(seat)))
 
     def _allows(self, seat: int, action: Action) -> bool:
         """Whether ``action`` (normalized) is legal for ``seat``, whose turn it is.
@@ -551,6 +581,10 @@ class Game(ABC):
         answers at once (french3 ``buy``: up to 4096 discards of a 12-card hand);
         it must agree with ``_legal``.
         """
+        if self.memo_legal:
+            if self._memo_at != self._changes or self._memo_seat != seat:
+                self._relist(seat)
+            return action in self._memo
         return action in self._legal(seat)
 
     def _normalize(self, action: Action) -> Action:

@@ -72,6 +72,7 @@ class French3(RoundTricks, Game):
     """One session of Game B at a table: successive games of 5-deal partiyas."""
 
     name = "french3"
+    memo_legal = True  # the buy list: up to 4096 discards of a 12-card hand
     title = {"ru": "Французская игра втроём", "en": "French three-hander"}
     options_spec = OPTIONS
     verbs = {"buy": "cards", "play": "card"}
@@ -114,7 +115,6 @@ class French3(RoundTricks, Game):
         self.leader: int | None = None
         self.last_trick: list[tuple[int, Card]] = []
         self.tricks = [0] * n
-        self._cache: tuple[int, list[Action]] | None = None
 
     def _start_deal(self) -> list[Event]:
         if self.settled:
@@ -166,14 +166,10 @@ class French3(RoundTricks, Game):
         return ()
 
     def _legal(self, seat: int) -> list[Action]:
-        """Kept until the state changes, since a buy list can be long; callers get a copy."""
-        if self._cache is None or self._cache[0] != seat:
-            if self.phase == EXCHANGE:
-                legal = self._legal_buy(seat)
-            else:
-                legal = [card_action("play", c) for c in self._playable(seat)]
-            self._cache = (seat, legal)
-        return list(self._cache[1])
+        """Listed once per state by the base (``memo_legal``), since a buy list can be long."""
+        if self.phase == EXCHANGE:
+            return self._legal_buy(seat)
+        return [card_action("play", c) for c in self._playable(seat)]
 
     def _normalize(self, action: Action) -> Action:
         """``buy`` names its cards in any order; the legal list has them ascending."""
@@ -185,10 +181,9 @@ class French3(RoundTricks, Game):
         """A ``buy`` is checked by R19 directly instead of against the 4096-long list."""
         if self.phase == EXCHANGE and action.verb == "buy":
             return self._buy_allowed(seat, action.args)
-        return action in self._legal(seat)
+        return action in self._legal_now(seat)
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
-        self._cache = None
         if action.verb == "buy":
             return self._apply_buy(seat, action.args)
         return self._apply_play(seat, action.args[0])
