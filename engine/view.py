@@ -74,6 +74,56 @@ class RecordSheet(ScoreSheet):
 
 
 @dataclass(frozen=True)
+class SuitTally:
+    """One player's tricks of one led suit on Копилка's sheet: how many, how many the A♠ won, their worth."""
+
+    suit: Suit
+    tricks: int
+    doubled: int
+    value: int
+
+
+@dataclass(frozen=True)
+class LaidRow:
+    """A giver's row laid out face down (Копилка R7): a card where this viewer may see it, who took each place."""
+
+    giver: int
+    places: tuple[Card | None, ...]
+    taken_by: tuple[int | None, ...]
+
+
+@dataclass(frozen=True)
+class PartiyaSheet(ScoreSheet):
+    """Копилка's partiya sheet (§2.6–2.8) and what lies face down beside the trick (R7, R9).
+
+    ``tallies`` per seat, only the suits he took a trick of (in the order of ``Suit``); ``won`` is W
+    per seat so far; ``multiplier`` and ``suit_values`` are the table's options M and V (2 and 0 when
+    a bare game view has none); ``laid`` the rows laid out now, ``taking_from`` whose row is being
+    taken, ``stock_count`` the cards left to draw."""
+
+    deal: int
+    tallies: tuple[tuple[SuitTally, ...], ...]
+    won: tuple[int, ...]
+    multiplier: int
+    suit_values: tuple[tuple[Suit, int], ...]
+    laid: tuple[LaidRow, ...] = ()
+    taking_from: int | None = None
+    stock_count: int | None = None
+
+    def tally(self, seat: int, suit: Suit) -> SuitTally | None:
+        """His tricks of ``suit``, or None if he took none."""
+        if not 0 <= seat < len(self.tallies):
+            return None
+        return next((t for t in self.tallies[seat] if t.suit == suit), None)
+
+    def won_by(self, seat: int) -> int:
+        return self.won[seat] if 0 <= seat < len(self.won) else 0
+
+    def value_of(self, suit: Suit) -> int:
+        return next((v for s, v in self.suit_values if s == suit), 0)
+
+
+@dataclass(frozen=True)
 class View:
     """A table as one viewer may see it; built by ``build_view`` from a game's view or the lobby's."""
 
@@ -231,6 +281,6 @@ def _names(values: Any) -> tuple[str, ...]:
     return tuple(str(v) for v in values or ())
 
 
-__all__ = ["LineSheet", "RecordSheet", "ScoreSheet", "SeatView", "Snapshot", "TableFacts", "TrickView", "View",
+__all__ = ["LaidRow", "LineSheet", "PartiyaSheet", "RecordSheet", "ScoreSheet", "SuitTally", "SeatView", "Snapshot", "TableFacts", "TrickView", "View",
            "build_view", "view_of"]
 

@@ -15,6 +15,7 @@ from typing import Any, Mapping, Protocol, Sequence
 
 from engine.cards import Card
 from engine.game import Action, IllegalAction
+from engine.view import PartiyaSheet, View, view_of
 from tui.commands import show_action, verb_word
 from tui.i18n import has, money, tr
 from tui.refusals import explain, params_for
@@ -147,11 +148,11 @@ def _why_cards(table: Judge, name: str, legal: list[Action], hand: Sequence[Card
     return _short(err, lang, ascii) or explain(err, lang, ascii)
 
 
-def prompt(table: Judge, name: str, view: Mapping[str, Any], legal: list[Action], lang: str, ascii: bool) -> str:
-    """The whole hint for a player whose turn it is."""
-    seat = view.get("seat")
-    hands = view.get("hands") or []
-    hand = list(hands[seat]) if seat is not None and seat < len(hands) and hands[seat] is not None else []
+def prompt(table: Judge, name: str, view: View | Mapping[str, Any], legal: list[Action], lang: str,
+           ascii: bool) -> str:
+    """The whole hint for a player whose turn it is (his typed view, or a view dict: ``engine.view.view_of``)."""
+    view = view_of(view)
+    hand = list(view.hand)
     special = _game_prompt(table, view, legal, hand, lang, ascii)
     if special:
         return special
@@ -160,24 +161,25 @@ def prompt(table: Judge, name: str, view: Mapping[str, Any], legal: list[Action]
     return f"{text} — {reason}" if reason else text
 
 
-def _game_prompt(table: Judge, view: Mapping[str, Any], legal: list[Action], hand: list[Card],
+def _game_prompt(table: Judge, view: View, legal: list[Action], hand: list[Card],
                  lang: str, ascii: bool) -> str:
     """Копилка's exchange in words: whose face-down cards to take, how many discards are owed."""
     verbs = {a.verb for a in legal}
-    names = view.get("names") or []
+    names = view.names
     if verbs == {"take"}:
-        giver = view.get("taking_from")
+        sheet = view.sheet
+        giver = sheet.taking_from if isinstance(sheet, PartiyaSheet) else None
         places = sorted(a.args[0] for a in legal)
-        row = (view.get("layouts") or [None] * (len(names) or 1))[giver] if giver is not None else None
-        laid = len(row["places"]) if row else len(places)
+        row = next((r for r in sheet.laid if r.giver == giver), None) if isinstance(sheet, PartiyaSheet) else None
+        laid = len(row.places) if row else len(places)
         free = f"{places[0]}–{places[-1]}" if places == list(range(places[0], places[-1] + 1)) and len(places) > 1 \
             else "/".join(map(str, places))
         who = names[giver] if giver is not None and giver < len(names) else "?"
         return tr(lang, "hint.kopilka_take", giver=who, n=laid, left=len(places), places=free,
                   verb=verb_word("take", lang))
     if verbs == {"discard"}:
-        seat = view.get("seat")
-        owed = (view.get("owed_discards") or [])
+        seat = view.seat
+        owed = view.extra.get("owed_discards") or []  # Копилка's own: no typed field
         n = owed[seat] if seat is not None and seat < len(owed) else 1
         cards = "/".join(c.text(ascii) for c in _cards_of(hand, {a.args[0] for a in legal}))
         return tr(lang, "hint.kopilka_discard", n=n, verb=verb_word("discard", lang), cards=cards)

@@ -745,16 +745,20 @@ def _points(game: Game, seat: int) -> float:
 
 
 def _pairs_points(view: dict, seat: int) -> float:
-    ours = "A" if seat in view["teams"]["A"] else "B"
+    sheet = get_game("ukr_pairs").score_view(view)  # the typed sheet (engine.view.RecordSheet)
+    assert sheet is not None
+    ours = sheet.team_of(seat) or "B"
     theirs = "B" if ours == "A" else "A"
+    records = dict(sheet.records)
     tricks = view.get("team_tricks") or [0, 0]
     t = 0 if ours == "A" else 1
-    return float(view["records"][theirs] - view["records"][ours]) + 0.1 * (tricks[t] - tricks[1 - t])
+    return float(records[theirs] - records[ours]) + 0.1 * (tricks[t] - tricks[1 - t])
 
 
 def _french3_points(view: dict, seat: int) -> float:
-    sheet = view["sheet"]
-    net = [b - a for a, b in zip(sheet["above"], sheet["below"])]
+    sheet = get_game("french3").score_view(view)  # the typed sheet (engine.view.LineSheet)
+    assert sheet is not None
+    net = [b - a for a, b in zip(sheet.above, sheet.below)]
     others = [v for i, v in enumerate(net) if i != seat]
     return float(net[seat] - sum(others) / max(1, len(others)))
 

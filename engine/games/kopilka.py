@@ -28,6 +28,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 from engine.cards import Card, Rank, Suit
 from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, OptionError, Viewer, refuse
 from engine.holder import Holder
+from engine.view import LaidRow, PartiyaSheet, SuitTally
 
 ACE_OF_SPADES = Card.of(Rank.ACE, Suit.SPADES)
 PLAYERS = 4
@@ -399,6 +400,36 @@ class Kopilka(Game):
         self.last_settlement = pay
         self.settled = True
         return events
+
+    @classmethod
+    def score_view(cls, view: Mapping[str, Any]) -> PartiyaSheet | None:
+        """The partiya sheet and the rows laid out, typed from ``_view``'s ``sheet``, ``won``, ``layouts``.
+
+        M and the suits' values come from the table's ``options`` in the view (2 and 0 without them)."""
+        sheet = view.get("sheet")
+        if not isinstance(sheet, list):
+            return None
+        tallies = []
+        for tricks in sheet:
+            cells: dict[Suit, list[int]] = {}
+            for t in tricks or ():
+                cell = cells.setdefault(t["suit"], [0, 0, 0])
+                cell[0] += 1
+                cell[1] += bool(t["doubled"])
+                cell[2] += int(t["value"])
+            tallies.append(tuple(SuitTally(suit, *cells[suit]) for suit in Suit if suit in cells))
+        options = view.get("options")
+        options = options if isinstance(options, Mapping) else {}
+        laid = tuple(LaidRow(giver, tuple(c if isinstance(c, Card) else None for c in row.get("places") or ()),
+                             tuple(row.get("taken_by") or ()))
+                     for giver, row in enumerate(view.get("layouts") or ()) if row)
+        stock, taking = view.get("stock_count"), view.get("taking_from")
+        return PartiyaSheet(
+            deal=int(view.get("partiya_deal") or 0), tallies=tuple(tallies), won=tuple(view.get("won") or ()),
+            multiplier=int(options.get("M", 2)),
+            suit_values=tuple((suit, int(options.get(key, 0))) for suit, key in SUIT_VALUE_OPTIONS.items()),
+            laid=laid, taking_from=taking if isinstance(taking, int) else None,
+            stock_count=stock if isinstance(stock, int) and not isinstance(stock, bool) else None)
 
     def natural_end(self) -> bool:
         """RULES §9.4: a partiya has just been settled."""

@@ -136,3 +136,51 @@ def test_views_are_frozen_and_built_leniently() -> None:
         view.pot = 5  # type: ignore[misc]
     with pytest.raises(TypeError):
         view.extra["pot"] = 5  # type: ignore[index]
+
+
+def test_kopilkas_typed_sheet_is_the_games_own_partiya() -> None:
+    """Копилка's ``PartiyaSheet`` (its ``score_view``): tallies, W, M and V, the rows laid out, the stock."""
+    from engine.cards import Suit
+    from engine.games.kopilka import SUIT_VALUE_OPTIONS
+    from engine.view import PartiyaSheet
+
+    club, table, names = _seated_table("kopilka", seed=8)
+    rng = random.Random(8)
+    saw = {"laid": 0, "tally": 0, "ace": 0}
+    for name in names:
+        table.start(name, now=0.0)
+    game = table.game
+    for _ in range(400):
+        if not game.in_deal:
+            for name in names:
+                table.start(name, now=0.0)
+        for name in names + [None]:
+            seat = table.seat_of(name) if name else None
+            sheet = table.pull(name).view.sheet
+            assert isinstance(sheet, PartiyaSheet)
+            assert sheet.deal == game.partiya_deal and sheet.won == tuple(game.won())
+            assert sheet.multiplier == game.options["M"]
+            assert dict(sheet.suit_values) == {s: game.options[k] for s, k in SUIT_VALUE_OPTIONS.items()}
+            for who, tricks in enumerate(game.sheet):
+                for suit in Suit:
+                    mine = [t for t in tricks if t.suit == suit]
+                    tally = sheet.tally(who, suit)
+                    assert (tally is None) == (not mine)
+                    if tally is not None:
+                        assert (tally.tricks, tally.doubled, tally.value) == (
+                            len(mine), sum(t.doubled for t in mine), sum(t.value for t in mine))
+                        saw["tally"] += 1
+                        saw["ace"] += tally.doubled
+            assert sheet.stock_count == len(game.stock)
+            laid = {row.giver: row for row in sheet.laid}
+            assert set(laid) == (set(game.layouts) if game.phase == "take" else set())
+            for giver, row in laid.items():
+                assert row.taken_by == tuple(game.layouts[giver].taken_by)
+                shown = [c for c in row.places if c is not None]
+                assert shown == ([c for c in game.layouts[giver].places if c is not None] if seat == giver else [])
+                saw["laid"] += 1
+            if laid:
+                assert sheet.taking_from == game.take_queue[0][1]
+        seat = rng.choice(sorted(game.to_act()))
+        table.act(names[seat], rng.choice(game.legal_actions(seat)).text(), now=0.0)
+    assert saw["laid"] and saw["tally"] and saw["ace"], saw  # each part was seen filled

@@ -16,6 +16,7 @@ from textual.screen import Screen
 from engine.cards import Card
 from engine.game import Action
 from engine.table import Table
+from engine.view import RecordSheet, View
 from tui import commands
 from tui.commands import GAME_VERBS, HALL_VERBS, Command
 from tui.i18n import money
@@ -93,7 +94,7 @@ class TableScreen(ClubScreen):
         deal = (view.deal_no, tuple(self.table.seats))
         if deal == self._told_team or view.seat is None:
             return
-        line = team_line(view.extra, self.club_app.lang, self.table.options.get("T"))
+        line = team_line(view, self.club_app.lang, self.table.options.get("T"))
         if line:
             self._told_team = deal
             self.say_line(line, style="yellow")
@@ -311,14 +312,15 @@ def tell_bought(screen: Any, before: list[Card], command: Command) -> None:
         screen.say_line(screen.t("hint.kept"))
 
 
-def team_line(view: dict[str, Any], lang: str, record: Any) -> str:
-    """``Your partner is vera…``: for a view with ``teams`` (the pairs game), else ''."""
+def team_line(view: View, lang: str, record: Any) -> str:
+    """``Your partner is vera…``: for a view whose sheet has teams (the pairs game's ``RecordSheet``), else ''."""
     from tui.i18n import tr
 
-    teams, seat, names = view.get("teams"), view.get("seat"), view.get("names") or []
-    if not isinstance(teams, dict) or seat is None or not names:
+    sheet, seat, names = view.sheet, view.seat, view.names
+    if not isinstance(sheet, RecordSheet) or seat is None or not names:
         return ""
-    mine = next((t for t, seats in teams.items() if seat in seats), None)
+    teams = dict(sheet.teams)
+    mine = sheet.team_of(seat)
     if mine is None:
         return ""
     partner = next((names[s] for s in teams[mine] if s != seat and s < len(names)), "?")

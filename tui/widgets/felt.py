@@ -216,14 +216,14 @@ def _round(view: View, me: int | None, lang: str, ascii: bool, width: int,
 def _face_down(view: View, lang: str, ascii: bool, width: int, room: int,
                parts: list[list[tuple[int, Text]]], no_trump: bool) -> None:
     """Hook for ``tui.widgets.laid``: Копилка's laid-out rows where the trick would lie, the stock at the right
-    (the game's own parts of its view, ``View.extra``)."""
+    (Копилка's typed ``PartiyaSheet``)."""
     from tui.widgets.laid import laid_out, stock_label
 
     if not view.trick:
-        rows = laid_out(view.extra, lang, ascii, room - 2)
+        rows = laid_out(view, lang, ascii, room - 2)
         if rows:
             _put(parts, 4, 1 + max(0, (room - _width(rows)) // 2), rows)
-    stock = stock_label(view.extra, lang, ascii) if no_trump else None
+    stock = stock_label(view, lang, ascii) if no_trump else None
     if stock is not None:
         _put(parts, 6, max(0, width - stock.cell_len - 1), [stock])
 

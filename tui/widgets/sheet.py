@@ -16,26 +16,31 @@ rows and ``deal_score``); nothing is scored here.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from rich.text import Text
 
 from engine.cards import Suit
 from engine.games.french3 import deal_score
-from engine.games.kopilka import SUIT_VALUE_OPTIONS
 from engine.games.ukr_pairs import NICKNAME
+from engine.view import LineSheet, PartiyaSheet, RecordSheet, View, view_of
 from tui.i18n import money, tr
 
 SUITS = (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS)
 
 
-def has_sheet(view: dict[str, Any]) -> bool:
-    return view.get("game") in DRAWERS
+def has_sheet(view: View | Mapping[str, Any]) -> bool:
+    return (view.game if isinstance(view, View) else view.get("game")) in DRAWERS
 
 
-def sheet_lines(view: dict[str, Any], lang: str, ascii: bool, width: int = 80, rows: int = 20) -> list[Text]:
-    """The game's sheet as lines, or one line saying this game keeps none."""
-    drawer = DRAWERS.get(str(view.get("game")))
+def sheet_lines(view: View | Mapping[str, Any], lang: str, ascii: bool, width: int = 80,
+                rows: int = 20) -> list[Text]:
+    """The game's sheet as lines, or one line saying this game keeps none.
+
+    Read from the typed view (``engine.view``: the game's ``score_view``) where a field is typed,
+    from ``View.extra`` for the rest (a deal's history, the target)."""
+    view = view_of(view)
+    drawer = DRAWERS.get(view.game)
     if drawer is None:
         return [Text(tr(lang, "sheet.none"))]
     lines = drawer(view, lang, ascii, width, rows)
@@ -44,9 +49,10 @@ def sheet_lines(view: dict[str, Any], lang: str, ascii: bool, width: int = 80, r
     return lines[:rows]
 
 
-def sheet_sentences(view: dict[str, Any], lang: str, ascii: bool) -> list[str]:
+def sheet_sentences(view: View | Mapping[str, Any], lang: str, ascii: bool) -> list[str]:
     """The sheet told in sentences (the text mode's ``score``); [] for a game without one."""
-    teller = TELLERS.get(str(view.get("game")))
+    view = view_of(view)
+    teller = TELLERS.get(view.game)
     return teller(view, lang, ascii) if teller else []
 
 
@@ -54,18 +60,26 @@ def _cell(text: str, width: int) -> str:
     return text[:width].center(width)
 
 
-def _names(view: dict[str, Any]) -> list[str]:
-    return [n or "?" for n in view.get("names", [])]
+def _names(view: View) -> list[str]:
+    return [n or "?" for n in view.names]
+
+
+def _line_sheet(view: View) -> tuple[list[int], list[int]]:
+    """Above and below the line per seat (zeros before the first deal)."""
+    sheet, n = view.sheet, len(view.seats)
+    if not isinstance(sheet, LineSheet):
+        return [0] * n, [0] * n
+    return list(sheet.above) or [0] * n, list(sheet.below) or [0] * n
 
 
 # -- the three-hander ----------------------------------------------------------------------------
 
 
-def _french3_rows(view: dict[str, Any]) -> list[tuple[str, list[tuple[int, int, int]]]]:
+def _french3_rows(view: View) -> list[tuple[str, list[tuple[int, int, int]]]]:
     """Per deal of this game: (its trump, per seat (exchanged, short, over)) — R22 through the engine."""
-    par = int(view.get("par", 4))
+    par = int(view.extra.get("par", 4))
     out = []
-    for row in view.get("history") or []:
+    for row in view.extra.get("history") or []:
         cells = []
         for tricks, bought in zip(row.get("tricks", []), row.get("bought", [])):
             above, below = deal_score(tricks, bought, par)
@@ -81,18 +95,18 @@ def _trump(word: str, ascii: bool, lang: str) -> str:
     return suit.text(ascii) if suit else word
 
 
-def _french3(view: dict[str, Any], lang: str, ascii: bool, width: int, rows: int) -> list[Text]:
+def _french3(view: View, lang: str, ascii: bool, width: int, rows: int) -> list[Text]:
     names = _names(view)
     n = max(1, len(names))
-    target = view.get("target", 10)
-    winner = view.get("winner")
+    extra = view.extra
+    target = extra.get("target", 10)
+    winner = extra.get("winner")
     label_w = 8
     col = max(6, (width - label_w - 1) // n)
     deals = _french3_rows(view)
-    sheet = view.get("sheet") or {}
-    above, below = sheet.get("above") or [0] * n, sheet.get("below") or [0] * n
-    head = Text(" " + tr(lang, "sheet.french3_head", game=view.get("game_no", 1), target=target,
-                          par=view.get("par", 4)), style="bold")
+    above, below = _line_sheet(view)
+    head = Text(" " + tr(lang, "sheet.french3_head", game=extra.get("game_no", 1), target=target,
+                          par=extra.get("par", 4)), style="bold")
     star = "*" if ascii else "★"
     cols = Text(" " * label_w)
     for seat, name in enumerate(names):
@@ -133,15 +147,15 @@ def _french3(view: dict[str, Any], lang: str, ascii: bool, width: int, rows: int
     return lines
 
 
-def _french3_say(view: dict[str, Any], lang: str, ascii: bool) -> list[str]:
+def _french3_say(view: View, lang: str, ascii: bool) -> list[str]:
     names = _names(view)
-    sheet = view.get("sheet") or {}
-    above, below = sheet.get("above") or [], sheet.get("below") or []
-    target = view.get("target", 10)
+    sheet = view.sheet
+    above, below = (list(sheet.above), list(sheet.below)) if isinstance(sheet, LineSheet) else ([], [])
+    target = view.extra.get("target", 10)
     each = "; ".join(tr(lang, "sheet.french3_each", name=n, above=a, below=b)
                      for n, a, b in zip(names, above, below))
-    out = [tr(lang, "sheet.french3_say", game=view.get("game_no", 1), target=target, each=each)]
-    winner = view.get("winner")
+    out = [tr(lang, "sheet.french3_say", game=view.extra.get("game_no", 1), target=target, each=each)]
+    winner = view.extra.get("winner")
     if winner is not None and 0 <= winner < len(names):
         out.append(tr(lang, "sheet.french3_winner", name=names[winner], below=below[winner], target=target))
     return out
@@ -150,75 +164,61 @@ def _french3_say(view: dict[str, Any], lang: str, ascii: bool) -> list[str]:
 # -- Копилка -------------------------------------------------------------------------------------
 
 
-def _kopilka_cells(view: dict[str, Any]) -> list[dict[Suit, tuple[int, int, int]]]:
-    """Per player, per suit: (tricks, of them won by the A♠, their value)."""
-    out = []
-    for tricks in view.get("sheet") or []:
-        cells: dict[Suit, tuple[int, int, int]] = {}
-        for t in tricks:
-            suit = t["suit"]
-            count, doubled, value = cells.get(suit, (0, 0, 0))
-            cells[suit] = (count + 1, doubled + bool(t["doubled"]), value + int(t["value"]))
-        out.append(cells)
-    return out
+def _partiya(view: View) -> PartiyaSheet:
+    sheet = view.sheet
+    if isinstance(sheet, PartiyaSheet):
+        return sheet
+    return PartiyaSheet(deal=0, tallies=(), won=(), multiplier=2, suit_values=())  # before the first deal
 
 
-def _kopilka(view: dict[str, Any], lang: str, ascii: bool, width: int, rows: int) -> list[Text]:
+def _kopilka(view: View, lang: str, ascii: bool, width: int, rows: int) -> list[Text]:
     names = _names(view)
-    options = view.get("options") or {}
-    mult = options.get("M", 2)
-    cells = _kopilka_cells(view)
-    won = view.get("won") or [0] * len(names)
+    sheet = _partiya(view)
+    mult = sheet.multiplier
     name_w = min(14, max((len(n) for n in names), default=4) + 1)
     col = max(8, (width - name_w - 12) // 4)
     x = "x" if ascii else "×"
-    lines = [Text(" " + tr(lang, "sheet.kopilka_head", deal=view.get("partiya_deal", 0),
-                           kitty=money(view.get("pot", 0), lang)), style="bold")]
+    lines = [Text(" " + tr(lang, "sheet.kopilka_head", deal=sheet.deal, kitty=money(view.pot, lang)), style="bold")]
     lines.append(Text(" " + tr(lang, "sheet.kopilka_values", ace="A" + Suit.SPADES.text(ascii),
                                mult=f"{x}{mult}"), style="dim"))
     head = Text(" " + " " * name_w)
     for suit in SUITS:
-        head.append(_cell(f"{suit.text(ascii)} {money(options.get(SUIT_VALUE_OPTIONS[suit], 0), lang)}", col),
+        head.append(_cell(f"{suit.text(ascii)} {money(sheet.value_of(suit), lang)}", col),
                     style="red bold" if suit.is_red else "bold")
     head.append(tr(lang, "sheet.kopilka_won").rjust(10), style="bold")
     lines.append(head)
     for seat, name in enumerate(names):
         line = Text(" " + name[:name_w - 1].ljust(name_w))
-        mine = cells[seat] if seat < len(cells) else {}
         for suit in SUITS:
-            count, doubled, _value = mine.get(suit, (0, 0, 0))
+            tally = sheet.tally(seat, suit)
+            count, doubled = (tally.tricks, tally.doubled) if tally is not None else (0, 0)
             text = str(count) if count else "·"
             if doubled:
                 text += f" (A{Suit.SPADES.text(ascii)}{x}{mult}" + (f" {doubled}" if doubled > 1 else "") + ")"
             line.append(_cell(text, col), style="" if count else "dim")
-        line.append(money(won[seat] if seat < len(won) else 0, lang).rjust(10), style="bold")
+        line.append(money(sheet.won_by(seat), lang).rjust(10), style="bold")
         lines.append(line)
-    total = sum(won)
-    lines.append(Text(" " + tr(lang, "sheet.kopilka_kitty", kitty=money(view.get("pot", 0), lang),
-                               won=money(total, lang)), style="dim"))
+    lines.append(Text(" " + tr(lang, "sheet.kopilka_kitty", kitty=money(view.pot, lang),
+                               won=money(sum(sheet.won), lang)), style="dim"))
     return lines
 
 
-def _kopilka_say(view: dict[str, Any], lang: str, ascii: bool) -> list[str]:
+def _kopilka_say(view: View, lang: str, ascii: bool) -> list[str]:
     names = _names(view)
-    options = view.get("options") or {}
-    won = view.get("won") or []
+    sheet = _partiya(view)
     out = []
-    for seat, cells in enumerate(_kopilka_cells(view)):
-        if not cells:
+    for seat, tallies in enumerate(sheet.tallies):
+        if not tallies or seat >= len(names):
             continue
         parts = []
-        for suit in SUITS:
-            if suit in cells:
-                count, doubled, _value = cells[suit]
-                part = f"{suit.text(ascii)} {count}"
-                if doubled:
-                    part += " " + tr(lang, "sheet.kopilka_ace", n=doubled, mult=options.get("M", 2))
-                parts.append(part)
+        for tally in tallies:
+            part = f"{tally.suit.text(ascii)} {tally.tricks}"
+            if tally.doubled:
+                part += " " + tr(lang, "sheet.kopilka_ace", n=tally.doubled, mult=sheet.multiplier)
+            parts.append(part)
         out.append(tr(lang, "sheet.kopilka_each", name=names[seat], tricks=", ".join(parts),
-                      money=money(won[seat] if seat < len(won) else 0, lang)))
-    head = tr(lang, "sheet.kopilka_say", deal=view.get("partiya_deal", 0), kitty=money(view.get("pot", 0), lang),
-              won=money(sum(won), lang))
+                      money=money(sheet.won_by(seat), lang)))
+    head = tr(lang, "sheet.kopilka_say", deal=sheet.deal, kitty=money(view.pot, lang), won=money(sum(sheet.won), lang))
     return [head] + (out or [tr(lang, "sheet.kopilka_empty")])
 
 
@@ -234,18 +234,23 @@ def _mark(row: dict[str, Any], lang: str) -> str:
     return tr(lang, f"sheet.nick_{'rozhok' if best == 8 else 'trinka'}") if nick else ""
 
 
-def _team_names(view: dict[str, Any], team: str) -> str:
-    names = view.get("names", [])
-    seats = (view.get("teams") or {}).get(team, [])
+def _records(view: View) -> dict[str, int]:
+    return dict(view.sheet.records) if isinstance(view.sheet, RecordSheet) else {}
+
+
+def _team_names(view: View, team: str) -> str:
+    names = view.names
+    seats = dict(view.sheet.teams).get(team, ()) if isinstance(view.sheet, RecordSheet) else ()
     return " · ".join(names[s] for s in seats if s < len(names) and names[s])
 
 
-def _pairs(view: dict[str, Any], lang: str, ascii: bool, width: int, rows: int) -> list[Text]:
-    start = view.get("T", 12)
-    records = view.get("records") or {}
-    history = view.get("history") or []
+def _pairs(view: View, lang: str, ascii: bool, width: int, rows: int) -> list[Text]:
+    extra = view.extra
+    start = extra.get("T", 12)
+    records = _records(view)
+    history = extra.get("history") or []
     col = max(14, (width - 20) // 2)
-    lines = [Text(" " + tr(lang, "sheet.pairs_head", match=view.get("match_no", 1), start=start), style="bold")]
+    lines = [Text(" " + tr(lang, "sheet.pairs_head", match=extra.get("match_no", 1), start=start), style="bold")]
     head = Text(" " + tr(lang, "sheet.pairs_deal")[:12].ljust(13))
     for team in ("A", "B"):
         head.append(_cell(f"{team}: {_team_names(view, team)}", col), style="bold")
@@ -273,18 +278,19 @@ def _pairs(view: dict[str, Any], lang: str, ascii: bool, width: int, rows: int) 
                 line.append(_cell(str(row.get(team, "")), col), style="dim")
         lines.append(line)
     now = " · ".join(f"{team} {value}" for team, value in records.items())
-    winner = view.get("match_winner")
-    key = "sheet.pairs_won" if view.get("match_over") and winner else "sheet.pairs_now"
+    winner = extra.get("match_winner")
+    key = "sheet.pairs_won" if extra.get("match_over") and winner else "sheet.pairs_now"
     lines.append(Text(" " + tr(lang, key, records=now, team=winner or ""), style="bold yellow" if winner else "dim"))
     return lines
 
 
-def _pairs_say(view: dict[str, Any], lang: str, ascii: bool) -> list[str]:
-    start = view.get("T", 12)
-    records = view.get("records") or {}
-    out = [tr(lang, "sheet.pairs_say", match=view.get("match_no", 1), start=start,
+def _pairs_say(view: View, lang: str, ascii: bool) -> list[str]:
+    extra = view.extra
+    start = extra.get("T", 12)
+    records = _records(view)
+    out = [tr(lang, "sheet.pairs_say", match=extra.get("match_no", 1), start=start,
               a=_team_names(view, "A"), b=_team_names(view, "B"), ra=records.get("A"), rb=records.get("B"))]
-    for row in (view.get("history") or [])[-3:]:
+    for row in (extra.get("history") or [])[-3:]:
         tricks = row.get("tricks") or [0, 0]
         mark = _mark(row, lang)
         out.append(tr(lang, "sheet.pairs_row", deal=row.get("deal"), split=f"{tricks[0]}:{tricks[1]}",

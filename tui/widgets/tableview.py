@@ -182,8 +182,7 @@ class TableView(Vertical):
             return
         from tui.widgets.sheet import sheet_lines
 
-        view = {"game": self.view.game, **self.view.extra}
-        lines = sheet_lines(view, self.lang, self.ascii, width=self.size.width or 80,
+        lines = sheet_lines(self.view, self.lang, self.ascii, width=self.size.width or 80,
                             rows=max(5, (self.size.height or 23) - 2))
         self.query_one("#tsheet", Static).update(Text("\n").join(lines), layout=False)
 
@@ -227,7 +226,7 @@ class TableView(Vertical):
             return tr(lang, "table.hint_wait", names=waiting) if view.in_deal and waiting \
                 else tr(lang, "table.hint_spectator")
         if legal and snap is not None:
-            return prompt(snap, self.viewer or "", view.extra, legal, lang, self.ascii)
+            return prompt(snap, self.viewer or "", view, legal, lang, self.ascii)
         if view.in_deal:
             waiting = ", ".join(names[s] for s in view.to_act if s < len(names))
             return tr(lang, "table.hint_wait", names=waiting)
