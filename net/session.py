@@ -436,7 +436,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             app.on_hall = self.on_hall
         attach(app, self)
         self.app = app
-        failure: Exception | None = None
+        failure: BaseException | None = None
         try:
             await self._run_in_turn(app)
         except Exception as err:  # raised by the App's own shutdown (a broken unmount)
@@ -446,7 +446,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._driver = None
             self.server.apps_ended += 1
             self._left_club(app)
-        failure = getattr(app, "_exception", None) or failure
+        failure = tc.app_failure(app) or failure
         if failure is not None:  # the App died of a bug: the session ends like a dropped connection
             log.error("the App of %s failed (%s: %s); the session ends, the seat is kept for a stand-in",
                       self.name or self.conn.peer, type(failure).__name__, str(failure)[:200])

@@ -58,6 +58,7 @@ PRIVATE_NAMES: dict[str, str] = {
     "App._capture_stdout / App._capture_stderr": "where an App redirects print(): the server's streams",
     "App._running / App._closed": "whether an App is up",
     "App._is_mounted": "whether an App's own mount is done (its exit is safe from then on)",
+    "App._exception": "the exception that ended an App (a bug in a screen): the session ends as if dropped",
     "App._context": "the context (active_app…) a render must run in",
     "Screen._compositor.render_strips": "the whole screen's strips, without clearing dirty regions",
     "MessagePump._message_queue / _next_callbacks": "whether an App or widget has work queued",
@@ -108,6 +109,12 @@ def app_live(app: Any) -> bool:
 def app_mounted(app: Any) -> bool:
     """The App's own mount is done (Textual's ``exit`` no longer pulls a screen out from under ``on_mount``)."""
     return bool(app._is_mounted)
+
+
+def app_failure(app: Any) -> BaseException | None:
+    """The exception that ended the App, if one did (Textual keeps it rather than raising it from ``run_async``)."""
+    failure = getattr(app, "_exception", None)
+    return failure if isinstance(failure, BaseException) else None
 
 
 def app_context(app: Any) -> AbstractContextManager[Any]:

@@ -13,6 +13,7 @@ public question of our own App (``tui.app.ClubApp.entered``).  Read by the AST:
 - ``self._name`` inside a class that subclasses a Textual class, for such a name
   (a driver reading ``self._app`` leans on Textual's internals just the same, and
   one of ours by that name would overwrite Textual's);
+- ``getattr(x, "_name")`` / ``hasattr(x, "_name")`` for such a name (the same lean, spelled as a string);
 - any ``setattr``/``delattr`` call (on another object: an App, a link, a loop).
 """
 
@@ -70,6 +71,9 @@ def offences(source: str, filename: str, private: frozenset[str] = PRIVATE) -> l
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr"):
             found.append(f"{filename}:{node.lineno}: {ast.unparse(node)}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr")
+              and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and node.args[1].value in private):
+            found.append(f"{filename}:{node.lineno}: {ast.unparse(node)}")
         elif isinstance(node, ast.Attribute) and node.attr in private:
             own = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
             if not own or id(node) in in_textual_subclass:
@@ -106,8 +110,10 @@ class D(Driver):
 class H(textual.app.App):
     def size_of(self):
         return self._size
+failure = getattr(app, "_exception", None)
+queued = hasattr(app, "_message_queue")
 '''
-    assert len(offences(bad, "bad.py")) == 9, offences(bad, "bad.py")
+    assert len(offences(bad, "bad.py")) == 11, offences(bad, "bad.py")
     good = '''
 self._driver = None
 self._size = (80, 24)  # our own class, not a Textual one
@@ -117,5 +123,7 @@ class D(Driver):
     def go(self):
         return self.app, self.loop, self._link
 app.driver_class = SSHDriver
+mine = getattr(session, "_early", b"")
+failure = tc.app_failure(app)
 '''
     assert offences(good, "good.py") == []

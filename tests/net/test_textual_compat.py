@@ -114,6 +114,7 @@ class _Drawn(App[None]):
     def _look(self) -> None:
         self.seen["compositor"] = hasattr(self.screen, "_compositor")
         self.seen["live"] = tc.app_live(self)
+        self.seen["mounted"] = tc.app_mounted(self)
         self.seen["idle"] = tc.pump_idle(self.screen)
         self.seen["queued"] = tc.queued_messages(self)
         with tc.app_context(self):
@@ -124,14 +125,15 @@ class _Drawn(App[None]):
 async def test_the_apps_private_names_have_their_shape() -> None:
     app = _Drawn()
     for path in ("_capture_stdout", "_capture_stderr", "_running", "_closed", "_is_mounted", "_context",
-                 "_message_queue", "_next_callbacks"):
+                 "_message_queue", "_next_callbacks", "_exception"):
         _need(app, path, tc.PRIVATE_NAMES.get(path, "the driver and the spectator hub"))
     assert not tc.app_started(app) and not tc.app_live(app) and tc.queued_messages(app) == 0
+    assert tc.app_failure(app) is None and not tc.app_mounted(app)
     tc.quiet_streams(app, None, None)
     assert app._capture_stdout is None and app._capture_stderr is None
     await app.run_async(headless=True, size=(30, 7))
     assert app.seen.get("compositor"), f"Textual {textual.__version__} has no Screen._compositor: net/textual_compat.py must change"
-    assert app.seen["live"] is True and app.seen["strips"] == 7, app.seen
+    assert app.seen["live"] is True and app.seen["mounted"] is True and app.seen["strips"] == 7, app.seen
     assert isinstance(app.seen["idle"], bool) and isinstance(app.seen["queued"], int)
     assert not tc.app_live(app)
 
