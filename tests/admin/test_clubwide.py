@@ -76,6 +76,7 @@ async def until_mutes(server: Any, names: list[str], timeout: float = 20.0) -> N
         await asyncio.sleep(0.2)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_sessions_list_every_node_and_a_ban_on_one_node_ends_a_session_on_the_other(pg_url, tmp_path):
     async with node(pg_url, tmp_path, "north", exclusive=True) as north, \
             node(pg_url, tmp_path, "south", exclusive=False) as south:
@@ -119,6 +120,7 @@ async def test_sessions_list_every_node_and_a_ban_on_one_node_ends_a_session_on_
         assert await sessions(north) == []  # south stopped cleanly: its rows went with it
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.parametrize("backend", ["sqlite"])
 async def test_one_node_alone_lists_its_sessions_as_before(tmp_path, backend):
     """One sukno serve on SQLite: ``sessions`` has no node column, the JSON names the node main."""

@@ -73,6 +73,7 @@ async def test_a_crashed_app_ends_its_session(config, caplog):
         assert server.admin.session_rows() == []
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_chat_and_names_are_text(config):
     """Markup-looking chat reaches others literally, in the hall and at a table; such a name is refused."""
     async with admin_server(config) as server:

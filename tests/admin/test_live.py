@@ -23,6 +23,7 @@ async def register(port: int, name: str) -> Client:
     return client
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_say_sessions_close(config):
     """A player at a table and a watcher hear say; sessions places them; close sends both to the hall."""
     async with admin_server(config) as server:

@@ -94,6 +94,7 @@ async def test_grace_running_out_stops_anyway(config, serving):
     assert status == 2 and "no sukno server is running" in err
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_the_sukno_serve_process_exits_0(tmp_path):
     """The real command: sukno serve, then sukno admin shutdown; the server process ends with status 0."""
     data = tmp_path / "d"

@@ -50,6 +50,7 @@ def write(tmp_path: Path, data: object, name: str = "r.json") -> Path:
     return path
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_shuffle_prints_the_vector_decks_and_the_seal() -> None:
     status, out, _ = run("shuffle", "--seed", SEED_HEX, "--deck", "36")
     assert status == 0 and out == (
@@ -88,6 +89,7 @@ def test_a_sealed_record_verifies_deal_by_deal(tmp_path: Path) -> None:
         assert line == f"deal {k}: fair (seal {data['deals'][k - 1]['fair']['seal'][:8]}…)"
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_a_record_without_fair_lists_not_sealed_and_still_replays(tmp_path: Path) -> None:
     status, out, _ = run("verify", str(RECORDS / "stukolka_D1.json"))
     assert status == 0 and out == "deal 1: not sealed\n"

@@ -22,6 +22,7 @@ def key_file(path) -> str:
     return str(path)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_four_sukno_bot_clients_play_three_deals(tmp_path, capsys):
     config = make_config(tmp_path / "data", tables=[{"game": "stukolka", "think": 0, "clock": 0}])
     async with running(config) as server:

@@ -7,11 +7,14 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from schemacheck import check
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_a_program_plays_a_deal_over_stdin_and_stdout():
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "net.cli", "bot", "--local", "stukolka", cwd=ROOT,

@@ -92,6 +92,7 @@ async def bot(port: int, name: str | None, key=None, lang: str = "en") -> BotCli
     return client
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_four_bots_play_a_whole_stukolka_deal_while_a_person_watches(tmp_path, monkeypatch):
     config = make_config(tmp_path / "data", tables=TABLES)
     async with running(config) as server:
@@ -281,6 +282,7 @@ async def test_a_flood_is_cut_and_the_bot_told(tmp_path, monkeypatch):
         await client.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_a_bots_turn_clock_runs_out_as_a_persons_and_people_see_it_is_a_bot(tmp_path):
     config = make_config(tmp_path / "data", tables=[{**TABLES[0], "clock": 0.6, "bots": "fill"}])
     async with running(config) as server:

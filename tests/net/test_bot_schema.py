@@ -76,9 +76,11 @@ def test_the_schemas_refuse_what_they_should():
 
 GAMES = [("stukolka", 4, {}), ("kopilka", 4, {}), ("french3", 3, {}), ("ukr_pairs", 4, {}),
          ("speculator", 4, {"W": 5, "Wmax": 10})]
+SLOW_GAMES = {"speculator"}  # its deals are long (> 1 s): pytest -m "not slow" skips that one
 
 
-@pytest.mark.parametrize("game,players,options", GAMES, ids=[g[0] for g in GAMES])
+@pytest.mark.parametrize("game,players,options", [
+    pytest.param(*g, id=g[0], marks=[pytest.mark.slow] if g[0] in SLOW_GAMES else []) for g in GAMES])
 def test_every_message_of_whole_deals_validates(tmp_path, game, players, options):
     club, accounts = club_with_store(tmp_path, [{"game": game, "options": options, "seats": players,
                                                  "clock": 0, "think": 0}])

@@ -12,6 +12,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 TABLES = [{"game": "french3", "think": 0, "takeover": 0.2, "grace": 600, "clock": 0}]
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_disconnect_stand_in_then_reconnect_returns_the_seat(tmp_path):
     config = make_config(tmp_path / "data", tables=TABLES)
     async with running(config) as server:

@@ -17,6 +17,7 @@ def sukno(*words: str, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
                           stderr=subprocess.PIPE, text=True, timeout=60)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_play_help_lists_every_game_and_every_variant():
     from engine.games import registry
     from engine.games.stukolka import PLAYERS
@@ -29,6 +30,7 @@ def test_play_help_lists_every_game_and_every_variant():
 
 @pytest.mark.parametrize("words", [("admin", "--json", "tables"), ("admin", "tables"), ("play", "--help"),
                                    ("replay", "tests/records/stukolka_D1.json")])
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_a_reader_that_left_gets_no_traceback(tmp_path, words):
     """The pipe's reader is gone before sukno writes (``| head`` that has read enough): no BrokenPipeError."""
     if words[0] == "admin":

@@ -124,6 +124,7 @@ async def test_late_watcher_sees_what_an_early_one_sees(config):
             await p.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_watcher_commands_and_leave(config):
     """The watcher's command row: look answers in place, say reaches the table, leave returns to the hall."""
     async with running(config) as server:
@@ -161,6 +162,7 @@ async def test_guest_may_watch_but_not_sit(config):
         await g.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_dropped_player_keeps_seat_and_reconnect_resumes(config):
     """A dropped connection mid-deal keeps the seat; the same key comes back to it."""
     async with running(config) as server:
@@ -190,6 +192,7 @@ async def test_dropped_player_keeps_seat_and_reconnect_resumes(config):
         assert table.seated() == list(names)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_slow_watcher_does_not_hold_up_others_and_is_repainted(tmp_path):
     """A watcher who stops reading is skipped (not queued for), and gets the whole screen when he reads again."""
     config = make_config(tmp_path / "data", buffer_limit=4096, chat_burst=100)  # a talker past the chat limit
@@ -215,6 +218,7 @@ async def test_slow_watcher_does_not_hold_up_others_and_is_repainted(tmp_path):
             await w.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_commands_typed_ahead_in_one_burst_act_in_order(config):
     """``sit 1⏎start⏎`` arriving in one packet (a slow link) sits, then says ready: nothing merged or lost."""
     async with running(config) as server:

@@ -55,6 +55,7 @@ def test_file_overrides_some_keys(tmp_path):
     assert config.buckets == [(80, 24), (100, 30)]
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_serve_refuses_a_broken_config(tmp_path):
     path = tmp_path / "c.toml"
     path.write_text("[server\n")
@@ -64,6 +65,7 @@ def test_serve_refuses_a_broken_config(tmp_path):
     assert "sukno serve:" in out.stderr and str(path) in out.stderr
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_serve_starts_listens_and_stops_on_sigterm(tmp_path):
     """sukno serve --port 0 --data DIR: says where it listens, makes the host key, exits 0 on SIGTERM."""
     data = tmp_path / "data"

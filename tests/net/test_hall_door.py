@@ -57,6 +57,7 @@ def config(tmp_path):
     return make_config(tmp_path / "data")
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_hall_people_get_a_door_and_see_chat_arrivals_and_their_answers(config):
     """Anna (English, 80x24) and Борис (Russian, 120x40): no App in the hall; each sees the chat, an arrival
     and his own answers in his language; the screens built from diffs are the doors' frames."""
@@ -87,6 +88,7 @@ async def test_hall_people_get_a_door_and_see_chat_arrivals_and_their_answers(co
             await c.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_two_people_of_one_size_and_language_see_the_shared_rows_alike(config):
     """The table list, the rule and a chat line: the same cells for two English 80x24 people, not for a Russian."""
     async with running(config) as server:
@@ -157,6 +159,7 @@ async def test_sitting_gives_the_app_and_leaving_gives_the_door_back(config):
         await anna.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_a_hall_reader_who_stops_reading_is_skipped_and_repainted(tmp_path):
     """Frames are skipped while his buffers are full (nothing queued for him); then his whole screen, exact."""
     config = make_config(tmp_path / "data", buffer_limit=4096, chat_burst=1000)  # a talker past the chat limit

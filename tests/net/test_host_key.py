@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 
 import asyncssh
+import pytest
 from sshclient import make_config, new_key, running
 
 from net.hostkey import HOST_KEY_NAME, club_host_key
@@ -46,6 +47,7 @@ def _serve(*words: str, data: Path) -> subprocess.CompletedProcess[str]:
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_sukno_serve_refuses_a_missing_or_bad_key_file(tmp_path):
     """A key file that is not there, or not a key, stops sukno serve (78) saying so, never quoting it."""
     out = _serve("--host-key", str(tmp_path / "nothing"), data=tmp_path / "data")

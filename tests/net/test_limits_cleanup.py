@@ -29,6 +29,7 @@ async def test_sessions_per_account_are_capped(tmp_path):
             await c.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_idle_session_is_shown_out_and_keeps_the_seat(tmp_path):
     """After idle_timeout without a key the session ends with a line saying why; the seat stays."""
     config = make_config(tmp_path / "data", idle_timeout=1.0)
@@ -68,6 +69,7 @@ async def test_watcher_resize_moves_him_to_another_bucket(tmp_path):
         await w.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_no_app_outlives_its_session(tmp_path):
     """Players, watchers and hubs: after everyone leaves no App is alive and no hub remains."""
     apps: list[weakref.ref] = []

@@ -43,6 +43,7 @@ async def test_two_sessions_of_one_account_watch_and_one_leaves(config):
         await second.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_a_refused_name_is_not_also_run_as_a_command(config):
     """Item 2: a taken, reserved or too short name is refused, and nothing else is said about it."""
     async with running(config) as server:

@@ -52,6 +52,7 @@ class Tmux:
         await self.run("send-keys", "-t", "e2e", "Enter")
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_openssh_client_in_tmux(tmp_path):
     """Connect with ssh, choose a name, see the hall, type tables and help, quit with status 0."""
     key = new_key()

@@ -66,6 +66,7 @@ class Terminal:
         os.close(self.fd)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_sukno_play_deals_against_bots_in_the_local_terminal():
     term = Terminal([sys.executable, "-m", "net.cli", "play", "french3", "--think", "0", "--name", "anna"])
     try:

@@ -52,6 +52,7 @@ async def test_eof_ends_the_session_with_a_status(tmp_path, caplog, when):
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.skipif(not shutil.which("ssh"), reason="needs the OpenSSH client: apt-get install openssh-client")
 async def test_openssh_with_stdin_at_eof_ends(tmp_path):
     """``ssh -tt host </dev/null`` from one address, three times its cap: each ends, none is held."""
@@ -90,6 +91,7 @@ async def test_half_closed_connection_ends_its_session(tmp_path):
         await client.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_channel_without_a_shell_is_counted_listed_and_closed(tmp_path):
     """Channels that never ask for a shell count against the address's cap, show in ``sessions``, then close."""
     config = make_config(tmp_path / "data", max_sessions_per_address=2, login_timeout=3)
@@ -110,6 +112,7 @@ async def test_channel_without_a_shell_is_counted_listed_and_closed(tmp_path):
         conn.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_connection_without_a_session_is_closed(tmp_path):
     """Logged in, no channel ever opened: closed after the login timeout, not held for good."""
     config = make_config(tmp_path / "data", login_timeout=2)
@@ -121,6 +124,7 @@ async def test_connection_without_a_session_is_closed(tmp_path):
         await until(lambda: not server.connections, what="forgotten")
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_after_a_session_ends_its_bare_connection_is_closed(tmp_path):
     """A client that keeps its connection after the session ended (quit) is closed after the login timeout."""
     config = make_config(tmp_path / "data", login_timeout=2)

@@ -62,6 +62,7 @@ async def seat_with_bots(table, client: Client) -> None:
     await until(table.in_deal, what="the deal starts")
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.parametrize("rail", ["after", "never"])
 async def test_the_rail_is_for_watchers_only_while_the_deal_lasts(tmp_path, rail):
     """Wanda's words mid-deal reach Walt, never Anna (after the deal: a summary, or never); Anna's reach all;
@@ -107,6 +108,7 @@ async def test_the_rail_is_for_watchers_only_while_the_deal_lasts(tmp_path, rail
             await c.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_a_tell_reaches_one_person_ignore_hides_and_mute_refuses(tmp_path):
     """Anna whispers to Boris alone; Boris ignores Anna (kept across a restart); the house mutes Vera (audited)."""
     config = make_config(tmp_path / "d")
@@ -151,6 +153,7 @@ async def test_a_tell_reaches_one_person_ignore_hides_and_mute_refuses(tmp_path)
         assert server.club.social.muted("Vera") is not None and server.club.social.muted("Vera").reason == "rude"
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_key_link_lets_a_second_key_in_and_key_remove_shuts_it_out(tmp_path):
     config = make_config(tmp_path / "d")
     async with running(config) as server:
@@ -217,6 +220,7 @@ async def test_away_lets_the_stand_in_play_and_shows_beside_the_name(tmp_path):
         await boris.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_private_table_invite_and_no_watchers_kept_across_a_restart(tmp_path):
     config = make_config(tmp_path / "d")
     async with running(config) as server:

@@ -104,6 +104,7 @@ async def test_a_whole_deal_by_sentences_and_prompts(tmp_path, term, lang):
         assert server.club.tables[1].seats[0] == "Anna"  # leaving keeps the seat
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_bell_on_the_screen_and_mode_text_kept_for_the_next_visit(tmp_path):
     """The screen: no BEL by default, BEL once ``bell on``; ``mode text`` moves the session and is saved."""
     from sshclient import connect
@@ -262,6 +263,7 @@ async def test_a_flood_of_one_line_is_cut_to_the_command_line_and_said_once(tmp_
         await client.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_sukno_play_text_plays_a_deal_on_stdin_and_stdout():
     """``sukno play stukolka --text``: no SSH, lines on stdin and stdout, a whole deal by the prompts."""
     import sys

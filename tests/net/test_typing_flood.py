@@ -50,6 +50,7 @@ async def test_a_player_typing_16000_letters_does_not_stall_another(tmp_path):
             await c.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_a_seated_player_typing_16000_letters_does_not_stall_another(tmp_path):
     """At a table (his own App) the letters are paced and dropped over the event rate; Boris is answered."""
     async with running(_config(tmp_path / "data")) as server:

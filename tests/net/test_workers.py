@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import asyncssh
+import pytest
 from sshclient import new_key
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,6 +85,7 @@ def _gone(pid: int) -> bool:
         return True
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_two_workers_share_one_port_a_killed_one_comes_back_and_sigterm_stops_all(tmp_path, pg_url):
     proc = subprocess.Popen([sys.executable, "-m", "net.cli", "serve", "--workers", "2", "--node", "w",
                              "--store", pg_url, "--port", "0", "--data", str(tmp_path / "data")],

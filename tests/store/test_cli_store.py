@@ -46,6 +46,7 @@ def finished_session(data: Path) -> None:
     store.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_export_writes_a_record_that_replay_reads_back(tmp_path):
     finished_session(tmp_path)
     out = tmp_path / "r1.json"
@@ -59,6 +60,7 @@ def test_export_writes_a_record_that_replay_reads_back(tmp_path):
     assert json.loads(to_stdout.stdout) == json.loads(out.read_text("utf-8"))
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_export_of_a_missing_record_or_folder_says_so(tmp_path):
     finished_session(tmp_path)
     missing = sukno("export", "9", "--data", str(tmp_path))
@@ -106,6 +108,7 @@ def test_serve_refuses_a_database_it_cannot_use(tmp_path, spoil, status, words):
     assert proc.returncode == status and words in proc.stderr
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_serve_refuses_a_data_folder_in_use(tmp_path):
     held = SqliteStore(tmp_path / "sukno.db", exclusive=True)
     try:
@@ -115,6 +118,7 @@ def test_serve_refuses_a_data_folder_in_use(tmp_path):
     assert proc.returncode == 75 and "another 'sukno serve'" in proc.stderr
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_serve_new_starts_a_club_over_an_empty_file(tmp_path):
     """``--new`` is what lets an empty sukno.db become a new club (here: it opens, then is stopped)."""
     emptied(tmp_path)

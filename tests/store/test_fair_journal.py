@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine.club import Club
 from engine.record import verify
 from engine.shuffle import deck_for, seal_of
@@ -128,6 +130,7 @@ def test_a_restored_session_still_writes_fair_for_its_earlier_deals(db_path):
     store.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_a_played_and_exported_game_verifies(tmp_path):
     store = SqliteStore(tmp_path / "sukno.db")
     for name in NAMES:

@@ -34,6 +34,7 @@ def test_a_deeply_nested_file(tmp_path: Path) -> None:
     check_refused(path, "nested too deeply")
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_a_number_of_5000_digits(tmp_path: Path) -> None:
     data = json.loads((RECORDS / "stukolka_D1.json").read_text("utf-8"))
     text = json.dumps(data).replace('"pot": 0', '"pot": ' + "9" * 5000, 1)

@@ -143,6 +143,7 @@ def test_a_restarted_node_of_the_same_name_gets_a_new_epoch(pg_url: str) -> None
         new.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_a_node_stopped_past_its_lease_is_refused_when_it_wakes(pg_url: str) -> None:
     """SIGSTOP the owner past its lease, another node takes over, SIGCONT: its writes are refused."""
     with PgStore(pg_url) as setup:

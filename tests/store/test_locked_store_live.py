@@ -29,6 +29,7 @@ async def register(port: int, name: str):
     return client
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_a_held_lock_refuses_actions_and_stalls_nobody(tmp_path: Path) -> None:
     config = make_config(tmp_path / "d")
     async with running(config) as server:
@@ -52,6 +53,7 @@ async def test_a_held_lock_refuses_actions_and_stalls_nobody(tmp_path: Path) -> 
         await until(lambda: server.club.where("Anna") is None, what="Anna stood up once the lock was gone")
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_a_deleted_data_folder_stops_actions_loudly(tmp_path: Path, caplog) -> None:
     """The data folder is deleted under a running club: the next action is refused (the book is gone, not
     "try again"), a registration too, the server's log says so, and nothing is acknowledged."""

@@ -70,6 +70,7 @@ def tables_and_versions_of_other(url: str) -> list[str]:
             "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")]
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_one_server_per_database(pg_url: str) -> None:
     with PgStore(pg_url, exclusive=True):
         with pytest.raises(StoreError, match="another 'sukno serve'") as err:

@@ -42,6 +42,7 @@ def check_felt(app: ClubApp, lang: str) -> None:
     assert "…" not in "\n".join(felt)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.parametrize("lang", ["en", "ru"])
 @pytest.mark.parametrize("game_name", sorted(set(registry()) - {"highcard"}))
 async def test_the_largest_table_fits_80x24(game_name, lang):

@@ -81,6 +81,7 @@ async def test_hall_chat_is_sanitised_and_reaches_everyone(club):
         assert club.hall_since(0)[-1].event.data == {"name": "anna", "text": "привет"}
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_tab_completes_verbs_and_history_recalls_lines(club):
     app = ClubApp(club, "anna")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -50,6 +50,7 @@ async def test_balance_shows_the_ledger_and_the_hall_header_has_it(club):
         assert f"Your club balance: {money(balance, 'en')}" in text(app) and "k.." not in text(app)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_history_lists_the_session_and_replay_steps_through_it(club):
     app = ClubApp(club, "Vera")
     async with app.run_test(size=(100, 30)) as pilot:

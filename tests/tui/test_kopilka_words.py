@@ -52,6 +52,7 @@ async def test_taking_from_a_laid_out_row(lang, take, row, stock, took, others):
         assert str(card) not in public  # the others are told a place, not the card
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_discarding_says_how_many_more_and_which_card_to_the_discarder():
     club = Club([{"game": "kopilka", "clock": 0}], seed=15)
     table = club.tables[1]

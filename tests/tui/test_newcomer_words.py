@@ -46,6 +46,7 @@ async def test_a_full_table_between_deals_says_full_and_offers_watch(fake_game, 
         assert table.seats == ["boris", "vera"]
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.parametrize("lang,word", [("en", "open"), ("ru", "открыть"), ("en", "reveal"), ("ru", "вскрыть")])
 async def test_the_speculators_reveal_answers_to_the_logs_own_verb(lang, word):
     club = Club([{"game": "speculator", "clock": 0}], seed=3)

@@ -128,6 +128,7 @@ def test_russian_statuses_need_no_gender():
         assert not re.search(r"(готов|обязан|отошёл|вернулся|сыграл|зашёл|стукнул|открыл|него)\b", shown), shown
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_hall_says_seats_and_people_in_their_forms():
     club = Club([{"game": "stukolka"}, {"game": "stukolka"}], seed=1)
     club.tables[1].sit("boris")

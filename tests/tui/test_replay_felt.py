@@ -78,6 +78,7 @@ async def test_a_trick_lies_on_the_felt_as_it_falls_and_the_step_is_told_below()
         assert card.text() in "\n".join(rows(app)[1:11])  # a trick just taken stays whole on the felt
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_a_number_jumps_to_a_deal_and_bad_numbers_say_why() -> None:
     record = load_record(RECORDS / "french3_B2.json")  # ten deals: "1" waits for a second digit
     app = ReplayApp(record, "B2", lang="ru")
@@ -120,6 +121,7 @@ def kept(tmp_path):
     store.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.parametrize("lang", ["en", "ru"])
 async def test_replay_id_in_the_club_draws_the_felt_with_every_hand_and_the_seal(kept, lang: str) -> None:
     club, store = kept

@@ -50,6 +50,7 @@ def leaks(screen: str, names: list[str]) -> set[str]:
     return ({w.lower() for w in WORD.findall(screen)} & ENGLISH - ALLOWED) | units
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_the_hall_in_russian():
     club = Club([{"game": g} for g in sorted(registry())], seed=2)
     club.tables[1].sit("boris")
@@ -117,6 +118,7 @@ async def test_every_game_in_russian(game_name):
     assert not found, (game_name, found)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.parametrize("game_name", sorted(registry()))
 async def test_the_watchers_screen_in_russian(game_name):
     cls = registry()[game_name]

@@ -87,6 +87,7 @@ def finish_deal(table, rng: random.Random) -> None:
         table.act(table.game.names[seat], rng.choice(table.game.legal_actions(seat)).text())
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_score_and_f2_at_a_live_table_show_the_sheet_in_place_of_the_felt() -> None:
     club = Club([{"game": "french3", "clock": 0}], seed=5)
     table = club.tables[1]

@@ -38,6 +38,7 @@ async def test_spectator_app_shows_the_public_view_and_follows_events(fake_game)
         assert f"{game.names[seat]} knocks." in text(app)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.skipif("stukolka" not in registry(), reason="Стуколка has not landed")
 async def test_stukolka_spectator_never_sees_a_hand():
     club = Club([{"game": "stukolka"}], seed=12)

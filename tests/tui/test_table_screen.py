@@ -30,6 +30,7 @@ async def seated_fake(pilot, club: Club) -> None:
     await type_line(pilot, "ready")  # the fake game has no verb ready: it means start
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_playing_the_fake_game_from_the_command_line(fake_game, size):
     club = Club([{"game": "highcard"}], seed=4)
@@ -120,6 +121,7 @@ async def test_a_spectator_inside_the_app_sees_no_hand(fake_game):
         assert "anna" not in table.spectators
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.skipif("stukolka" not in registry(), reason="Стуколка has not landed")
 async def test_a_whole_stukolka_deal_at_120x40():
     club = Club([{"game": "stukolka", "options": {"variant": "b"}}], seed=9)
@@ -154,6 +156,7 @@ async def test_a_whole_stukolka_deal_at_120x40():
         assert rows(app)[0].startswith(" Стол 1 · Стуколка (б)")
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_clicking_a_card_puts_its_action_on_the_line(fake_game):
     from tui.widgets.hand import Hand
 
@@ -172,6 +175,7 @@ async def test_clicking_a_card_puts_its_action_on_the_line(fake_game):
         assert "You have no card 9: your cards are 1–2." in text(app)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.parametrize("game_name", sorted(registry()))
 async def test_every_registered_game_renders_through_a_deal(game_name):
     """Random legal play; anna types her moves. No screen may fail on any game's view."""

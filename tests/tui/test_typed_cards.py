@@ -37,6 +37,7 @@ async def press(pilot, keys: str) -> None:
     await pilot.pause()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_a_bare_number_and_enter_picks_a_card_up_to_12():
     """At 120 columns the hand's note fits beside 12 cards; at 80 the numbers 10–12 stand under the cards."""
     club = Club([{"game": "french3", "clock": 0}], seed=10)
@@ -58,6 +59,7 @@ async def test_a_bare_number_and_enter_picks_a_card_up_to_12():
 
 # the table's repeatable sealed seeds (engine.shuffle.repeatable_seed), anna's 12 cards at her lead:
 # seed 6: 10♣ is card 8 (card 1 is 6♠); seed 7: 8♠ is card 2; seed 9: 9♥ is card 11; seed 25: A♣ (тк) is card 6
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.parametrize("seed,lang,word", [(6, "en", "10c"), (7, "en", "8s"), (9, "ru", "9ч"), (25, "ru", "тк")])
 async def test_a_card_typed_as_help_cards_teaches_plays_that_card(seed, lang, word):
     club = Club([{"game": "french3", "clock": 0}], seed=seed)

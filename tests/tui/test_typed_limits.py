@@ -70,6 +70,7 @@ async def test_russian_player_reads_it_in_russian(club):
         assert "Строка полна" in text(app) and str(COMMAND_MAX) in text(app)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_name_field_holds_a_name(club):
     """The welcome line takes at most LINK_LINE_MAX characters (a name, ``lang ru``, ``quit`` or
     ``key link CODE``, issue 20); a name longer than NAME_MAX is refused, a name of NAME_MAX is taken."""
