@@ -49,6 +49,7 @@ exactly, the tests', gives ``budget=None``).
 from __future__ import annotations
 
 import math
+import importlib
 import pickle
 import random
 import time
@@ -443,13 +444,18 @@ class Shadow:
             self._swap(deck, self.rng.choice(offending), self.rng.choice(elsewhere))
 
 
-def make_shadow(game: str, seat: int, rng: random.Random) -> Shadow:
-    """The imagined deals of ``game`` (Копилка's lay-outs need their own: ``engine.bots.kopilka_worlds``)."""
-    if game == "kopilka":
-        from engine.bots.kopilka_worlds import KopilkaShadow
+SHADOWS = {"kopilka": ("engine.bots.kopilka_worlds", "KopilkaShadow")}
+"""Games whose imagined deals need their own class (Копилка's face-down lay-outs), by module and name:
+imported when first asked for, since those modules build on this one."""
 
-        return KopilkaShadow(game, seat, rng)
-    return Shadow(game, seat, rng)
+
+def make_shadow(game: str, seat: int, rng: random.Random) -> Shadow:
+    """The imagined deals of ``game``: its own class where ``SHADOWS`` names one, else the common one."""
+    where = SHADOWS.get(game)
+    if where is None:
+        return Shadow(game, seat, rng)
+    cls = getattr(importlib.import_module(where[0]), where[1])
+    return cls(game, seat, rng)
 
 
 class _Redeals:
