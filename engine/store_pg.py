@@ -487,12 +487,7 @@ class PgStore(SqlStore):
                 "CREATE TABLE IF NOT EXISTS schema_version "
                 "(version INTEGER PRIMARY KEY, applied DOUBLE PRECISION NOT NULL)")
             version = self.schema_version()
-            if version > SCHEMA_VERSION:
-                raise StoreError(
-                    f"{self.path} was written by a newer sukno (schema version {version}; this sukno "
-                    f"knows up to {SCHEMA_VERSION}); upgrade sukno or use another database",
-                    78,
-                )
+            self._refuse_newer(version, SCHEMA_VERSION, "database")
             for number in range(version + 1, SCHEMA_VERSION + 1):
                 for statement in MIGRATIONS[number - 1]:
                     db.execute(statement)
@@ -509,11 +504,6 @@ class PgStore(SqlStore):
                 f"(it has tables {', '.join(sorted(names)[:5])}); choose another database or schema",
                 65,
             )
-
-    def schema_version(self) -> int:
-        """The highest migration applied to this database (0: none yet)."""
-        row = self._db.execute("SELECT max(version) FROM schema_version").fetchone()
-        return int(row[0] or 0)
 
     def check(self) -> str | None:
         """Nothing is ever lost for good here (a refused write is tried again later): None.
@@ -551,12 +541,6 @@ class PgStore(SqlStore):
             except Exception:  # pragma: no cover
                 pass
 
-    def __enter__(self) -> PgStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     # --- transactions ----------------------------------------------------------
 
     def _ready(self) -> Any:
@@ -568,12 +552,6 @@ class PgStore(SqlStore):
             self._db = self._connect()
             log.info("%s: connected again", self.path)
         return self._db
-
-    @contextmanager
-    def batch(self) -> Iterator[None]:
-        """Group several calls into one commit: all of them happen, or none."""
-        with self._tx():
-            yield
 
     @contextmanager
     def _tx(self) -> Iterator[Any]:

@@ -39,8 +39,8 @@ from __future__ import annotations
 
 import json
 import time
-from contextlib import AbstractContextManager
-from typing import Any, ClassVar, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any, ClassVar, Iterable, Iterator, Mapping, Self, Sequence
 
 from engine.record import Record, RecordError, load_record
 from engine.store import (
@@ -93,6 +93,34 @@ class SqlStore:
 
     def _read(self) -> AbstractContextManager[Any]:  # pragma: no cover
         raise NotImplementedError
+
+    def close(self) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    # --- what every store does around its statements -------------------------------------
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Group several calls into one commit: all of them happen, or none."""
+        with self._tx():
+            yield
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def schema_version(self) -> int:
+        """The highest migration applied to this store (0: none yet)."""
+        row = self._x("SELECT max(version) FROM schema_version").fetchone()
+        return int(row[0] or 0)
+
+    def _refuse_newer(self, version: int, known: int, elsewhere: str) -> None:
+        """A store written by a newer sukno is refused, untouched (78)."""
+        if version > known:
+            raise StoreError(f"{self.path} was written by a newer sukno (schema version {version}; this sukno "
+                             f"knows up to {known}); upgrade sukno or use another {elsewhere}", 78)
 
     # --- the dialect (SQLite's here; PgStore overrides) ------------------------------------
 

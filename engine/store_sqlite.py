@@ -339,12 +339,7 @@ class SqliteStore(SqlStore):
                 "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied REAL NOT NULL)"
             )
             version = self.schema_version()
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"{self.path} was written by a newer sukno (schema version {version}; this sukno "
-                f"knows up to {SCHEMA_VERSION}); upgrade sukno or use another data folder",
-                78,
-            )
+        self._refuse_newer(version, SCHEMA_VERSION, "data folder")
         for number in range(version + 1, SCHEMA_VERSION + 1):
             self._apply_migration(number)
 
@@ -366,11 +361,6 @@ class SqliteStore(SqlStore):
                 self._db.execute(statement)
             self._db.execute("INSERT INTO schema_version VALUES (?, ?)", (number, time.time()))
 
-    def schema_version(self) -> int:
-        """The highest migration applied to this file (0: none yet)."""
-        row = self._db.execute("SELECT max(version) FROM schema_version").fetchone()
-        return int(row[0] or 0)
-
     def close(self) -> None:
         """Close the connection (committed data is already safe) and release the lock file."""
         db = getattr(self, "_db", None)
@@ -384,19 +374,7 @@ class SqliteStore(SqlStore):
             os.close(self._lockfile)
             self._lockfile = None
 
-    def __enter__(self) -> SqliteStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     # --- transactions -----------------------------------------------------------
-
-    @contextmanager
-    def batch(self) -> Iterator[None]:
-        """Group several calls into one commit: all of them happen, or none."""
-        with self._tx():
-            yield
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
