@@ -81,7 +81,8 @@ ACTIONS: dict[str, dict[str, Any]] = {
                 "pass": "pass", "lead": ("card", "play"), "play": ("card", "play")},
 }
 """The games the bot can replay (Копилка's lay-outs need a deck of the right suit shapes:
-``engine.bots.kopilka_worlds``); Спекулянт (its windows close on the clock) is played by its rule bot."""
+``engine.bots.kopilka_worlds``); Спекулянт (its windows close on the clock) is searched its own way,
+inside a window only (``engine.bots.speculator_search``)."""
 
 REPAIRS = 200
 MISS_WEIGHT = 0.1
@@ -526,6 +527,7 @@ class SearchBot(Bot):
         self.worlds: list[World] = []  # the imagined worlds of the last decision, carried to the next
         self.worlds_deal = 0
         self.first_view: View | None = None  # the view at this deal's first decision
+        self.spec_key: tuple | None = None  # Спекулянт: the window decision last searched
 
     # -- what the seat hears ---------------------------------------------------------
 
@@ -550,6 +552,13 @@ class SearchBot(Bot):
             self.first_view = view  # the deal's first sight of the hand (Копилка's dealt cards)
         action = None
         started = time.perf_counter()
+        if self.game == "speculator":
+            action, searched = self._speculate(view, legal, ruled)
+            if searched is not None:
+                self.searched += searched
+                self.fallbacks += not searched
+                self.times.append(time.perf_counter() - started)
+            return action
         if len(legal) > 1 and self.game in ACTIONS:
             candidates = list(legal)
             if len(candidates) > MAX_CANDIDATES:  # french3's buys: the rule bot's and a few others
@@ -564,6 +573,50 @@ class SearchBot(Bot):
         if action is not None:
             self.own.append(action)
         return action
+
+    def _speculate(self, view: View, legal: Sequence[Action], ruled: Action | None) -> tuple[Action | None, bool | None]:
+        """Спекулянт: a decision inside an open window searched (``engine.bots.speculator_search``),
+        anything else the rule bot's; and whether it was searched (None: not a window decision, or one
+        searched already: to buy once a window, to sell before a bid and at the first — the rule bot's raises
+        and readiness in between).  Why not every ask: the arena and the table ask every seat again
+        and again while a window is open, and most asks change nothing."""
+        from engine.bots import speculator_search as spec
+
+        if not view["window"] or not self.events or self.deal_seen != view["deal_no"]:
+            return ruled, None
+        seat = view["viewer"]
+        bids = view["bids"]
+        if seat == view["holder"]:  # to sell or not: before any bid and at the first one
+            key: tuple = (view["deal_no"], view["redeals"], view["reveals"], "sell", bool(bids))
+        else:  # to buy or not: once a window (then the rule bot's raises and readiness)
+            key = (view["deal_no"], view["redeals"], view["reveals"], "buy", view["holder"])
+        if key == self.spec_key:
+            return ruled, None
+        self.spec_key = key
+        started = time.perf_counter()
+        until = started + self.budget if self.budget is not None else None
+        wanted = self.iterations if self.iterations is not None else (1 if until is None else 10_000)
+        weighed = spec.candidates(view, legal, ruled)
+        rows: list[dict[Action, float]] = []
+        for _ in range(wanted):
+            if until is not None and time.perf_counter() > until:
+                break
+            imagined = spec.world(view, self.events, self.rng)
+            if imagined is None:
+                continue
+            frozen = pickle.dumps(imagined, pickle.HIGHEST_PROTOCOL)
+            seed = self.rng.randrange(1 << 30)
+            row: dict[Action, float] = {}
+            for action in weighed:
+                if row and until is not None and time.perf_counter() > until:
+                    break
+                row[action] = spec.playout(frozen, seat, action, seed)
+            rows.append(row)
+        self.samples += len(rows)
+        if not rows:
+            return ruled, False
+        choice = spec.best(rows, weighed[0], view["pot"])
+        return (None if choice == spec.WAIT else choice), True
 
     def _session(self, view: View, seat: int, until: float | None = None) -> Game | None:
         """Our copy of the session at this deal's start, or None if we cannot have one.

@@ -23,7 +23,11 @@ from engine.game import Action, Game, ShuffledDecks
 from engine.games import get_game
 
 CONFIGS = [("stukolka", 4, {"variant": "a"}), ("stukolka", 5, {"variant": "b"}), ("ukr_pairs", 4, {}),
-           ("french3", 3, {}), ("kopilka", 4, {})]
+           ("french3", 3, {}), ("kopilka", 4, {}), ("speculator", 4, {"W": 5, "Wmax": 10})]
+
+
+LONG = ("french3", "speculator")
+"""Games whose one deal is long enough for a test (a French deal's many tricks, Спекулянт's playouts)."""
 
 
 class SearchTriplet:
@@ -71,7 +75,7 @@ def test_hidden_cards_change_no_search_decision(name, players, options):
             return SearchTriplet(game, [SearchBot(name, 5, budget=None, iterations=3) for _ in range(3)])
         return make_bot(name, "rule", seat)
 
-    seats, _ = play(name, players, options, 3, make)
+    seats, _ = play(name, players, options, 1 if name in LONG else 3, make)
     triplet = seats[0]
     assert triplet.decisions >= 5
     assert triplet.hidden_shown > triplet.decisions // 2  # the richer views did hold hidden cards
@@ -155,11 +159,10 @@ def test_search_bots_play_only_legal_moves_in_every_game(name, players, options)
         bots.append(bot)
         return bot
 
-    _, game = play(name, players, options, 1 if name == "french3" else 2, make)  # a French deal is long
+    _, game = play(name, players, options, 1 if name in LONG else 2, make)
     assert game.deal_no >= 1 and not game.in_deal
     assert sum(b.searched + b.fallbacks for b in bots) > 0
-    if name in ("stukolka", "french3", "ukr_pairs", "kopilka"):
-        assert sum(b.searched for b in bots) > 0  # the games it searches were searched
+    assert sum(b.searched for b in bots) > 0  # every game is searched (Спекулянт inside its windows)
 
 
 class CheckedWorlds(SearchBot):
@@ -205,3 +208,40 @@ def test_imagined_worlds_agree_with_the_seat_view_and_the_public_events(name, pl
 
     play(name, players, options, 1 if name == "french3" else 3, make)
     assert checked[0].compared >= 5, checked[0].compared
+
+
+class CheckedWindows(SearchBot):
+    """Спекулянт: at every window decision an imagined world (the deal replayed from the public events
+    on a record's rules) must show the seat exactly its real view — but the table's clock."""
+
+    real: Game
+    compared = 0
+
+    def _speculate(self, view, legal, ruled):
+        from engine.bots.speculator_search import world
+
+        if view["window"] and self.events and self.deal_seen == view["deal_no"]:
+            imagined = world(view, self.events, random.Random(self.compared))
+            assert imagined is not None
+            mine = imagined.view(view["viewer"])
+            for key, value in self.real.view(view["viewer"]).items():
+                if key not in ("deadline", "clock", "live_clock"):
+                    assert mine.get(key) == value, (key, mine.get(key), value)
+            self.compared += 1
+        return super()._speculate(view, legal, ruled)
+
+
+@pytest.mark.slow  # Спекулянт's playouts: about 10 s
+def test_speculator_worlds_agree_with_the_seat_view_and_the_public_events():
+    checked: list[CheckedWindows] = []
+
+    def make(game, seat):
+        if seat == 1:
+            bot = CheckedWindows("speculator", 3, budget=None, iterations=1)
+            bot.real = game
+            checked.append(bot)
+            return bot
+        return make_bot("speculator", "rule", seat)
+
+    play("speculator", 4, {"W": 5, "Wmax": 10}, 2, make)
+    assert checked[0].compared >= 10 and checked[0].searched >= 5, (checked[0].compared, checked[0].searched)
