@@ -11,7 +11,9 @@ The commands are the hall screen's own: ``HallDoor`` is a ``tui.verbs.HallVerbs`
 as the hall screen and the text mode are (the same handlers, the same answers
 in both languages); what needs a screen of its own
 (sitting at a table, a replay) ends the door and the session runs the person's
-App, which comes back to a door when he is in the hall again (``ClubApp.on_hall``).
+App, which comes back to a door when he is in the hall again (``ClubApp.on_hall``:
+after ``leave``, ``stand`` or a replay's end); the new door's log is the old one
+and the App's last words ("You stand up from table 1."), as if he had never left.
 
 A reader who stops reading is skipped (the board's frames cost him nothing)
 and gets his whole screen when his buffers drain.  Two people of the same
@@ -195,6 +197,9 @@ class HallDoor(HallVerbs):
         self._inbox_off = inbox.subscribe(lambda _events: self._inbox_news())
         self.seq = club.last_seq
         self.board.add(self)
+        carried, session.carried = session.carried, []
+        for item in carried[-KEEP:]:  # his log before his App, and the App's last words
+            self._add(item)
         try:
             self.describe()
             self.hint(self.t("hall.hint"))
@@ -220,6 +225,8 @@ class HallDoor(HallVerbs):
 
     def finish(self, step: tuple[str, Any] | None) -> None:
         if not self.done.done():
+            if step is not None and step[0] == "app":
+                self.session.carried = list(self.items)  # his log, when his App gives him back to a door
             if step is not None and step[0] in ("app", "text"):
                 self.session.hold()  # counted in the club while the next step starts: no leave, no stand-in
             self.done.set_result(step)

@@ -100,6 +100,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.bot: Any = None  # a ``net.botproto.BotLink`` when the command is ``bot`` (no pty)
         self.door: Any = None  # a ``net.halldoor.HallDoor`` while he is in the hall without an App
         self._holds = 0  # club.enter calls made to carry him from one step to the next (``hold``)
+        self.carried: list[Any] = []  # his hall log and his App's last words, for his next hall door
 
     # -- asyncssh callbacks ---------------------------------------------------------------
 
@@ -423,6 +424,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return
         if getattr(app, "entered", False):  # tui.app.ClubApp.entered
             self.hold()
+        self.carried.extend(getattr(app, "said", ()))  # "You stand up…": told in the door's log too
         self._next = ("door", None)
         app.exit()
 

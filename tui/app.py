@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -45,6 +46,9 @@ from tui.screens.hall import HallScreen
 from tui.screens.table import TableScreen
 from tui.screens.welcome import WelcomeScreen
 from tui.text.prefs import Prefs
+
+SAID_KEEP = 40
+"""Lines of the App's last words kept for net's hall door (``ClubApp.said``)."""
 
 
 log = logging.getLogger("sukno.tui")
@@ -119,6 +123,9 @@ class ClubApp(App):
         """Set by net: he is in the hall again (or has just chosen his name); net's hall door takes over."""
         self.first_line: str | None = None
         """A line the hall screen runs once it is up (net: a command the hall door gave to this App)."""
+        self.said: deque[Text] = deque(maxlen=SAID_KEEP)
+        """The lines the screens said since the last typed line: net's hall door shows them when he is
+        handed back to it ("You stand up from table 1"), as the App's last words."""
 
     @property
     def entered(self) -> bool:
@@ -147,6 +154,7 @@ class ClubApp(App):
     def enter_club(self) -> None:
         assert self.player is not None
         if self.on_hall is not None and self.first_line is None and self.club.where(self.player) is None:
+            self.said.clear()  # the welcome's questions are not carried into the hall
             self.on_hall()  # a new name, not seated: the hall door (net.halldoor) counts him in
             return
         self.club.enter(self.player, self.guest, now=self.clock())

@@ -60,9 +60,10 @@ class HallVerbs:
 
     # -- a typed line -------------------------------------------------------------
 
-    def run_line(self, line: str) -> None:
-        """Run one typed line; never lets an exception reach the screen."""
-        self.echo(line)
+    def run_line(self, line: str, echo: bool = True) -> None:
+        """Run one typed line; never lets an exception reach the screen (``echo``: shown as typed first)."""
+        if echo:
+            self.echo(line)
         try:
             command = commands.parse(line)
         except UnknownCommand as err:

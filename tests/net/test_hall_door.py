@@ -203,3 +203,72 @@ async def test_a_tiny_and_a_resized_window(config):
         await anna.wait("Anna says: wider")
         await same_as_model(anna, session)
         await anna.close()
+
+
+def finish_a_session(server) -> int:
+    """Four people who are not connected play a deal of table 1 through the club; one stands: record 1."""
+    import random
+
+    table = server.club.tables[1]
+    names = ("Ivan", "Petr", "Olga", "Lida")
+    for name in names:
+        server.store.create_account(name, grant=5000)
+        table.sit(name)
+    for name in names:
+        table.start(name, now=0.0)
+    rng = random.Random(2)
+    while table.in_deal():
+        game = table.game
+        seat = game.to_act()[0]
+        table.act(game.names[seat], rng.choice(game.legal_actions(seat)).text(), now=0.0)
+    table.stand("Ivan")
+    for name in names[1:]:
+        table.stand(name)
+    server.store.get_record(1)  # it is there
+    return 1
+
+
+@pytest.mark.slow
+async def test_after_a_replay_he_is_back_at_a_door_with_his_log(config):
+    """``replay 1`` from the door runs his App for the replay; its end (q) gives him a door again, whose log
+    is the one he had; a refused replay (no such record) is answered in the door without an App."""
+    async with running(config) as server:
+        record = finish_a_session(server)
+        anna = await register(server.port, "Anna")
+        session = session_of(server, "Anna")
+        anna.line("say before the replay")
+        await anna.wait("Anna says: before the replay")
+        anna.line(f"replay {record}")
+        await anna.wait(f"Record {record} · ")
+        assert session.app is not None and session.door is None
+        anna.type("q")
+        await until(lambda: session.door is not None and session.app is None, what="the door after the replay")
+        await anna.wait(lambda t: "Anna says: before the replay" in t and f"> replay {record}" in t
+                        and "Record" not in t)
+        assert server.club.online() == ["Anna"]
+        await same_as_model(anna, session)
+        anna.line("replay 99")
+        await anna.wait("There is no record 99.")
+        await until(lambda: session.door is not None and session.app is None, what="the door after a refusal")
+        assert anna.text().count("> replay 99") == 1, "the line is told once, by the door"
+        anna.line("say still here")
+        await anna.wait("Anna says: still here")
+        await same_as_model(anna, session)
+        await anna.close()
+
+
+async def test_the_apps_last_words_are_carried_into_the_door(config):
+    """``stand`` at a table (his App): back at a door, whose log tells "You stand up from table 1." (in Russian
+    for a Russian) after what the door had said before he sat."""
+    async with running(config) as server:
+        boris = await register_ru(server.port, "Boris")
+        session = session_of(server, "Boris")
+        boris.line("сесть 1")
+        await until(lambda: session.app is not None and session.door is None, what="his App at the table")
+        await boris.wait("Стол 1 · ")
+        boris.line("встать")
+        await until(lambda: session.door is not None and session.app is None, what="the door again")
+        await boris.wait(lambda t: "> встать" in t and "Вы встаёте из-за стола 1." in t and "> сесть 1" in t)
+        assert server.club.tables[1].seat_of("Boris") is None
+        await same_as_model(boris, session)
+        await boris.close()

@@ -69,11 +69,23 @@ class ClubScreen(HallVerbs, Screen):
     def on_command_line_too_long(self, message: CommandLine.TooLong) -> None:
         self.error(self.t("cmd.too_long", limit=message.limit))
 
+    def run_line(self, line: str, echo: bool = True) -> None:
+        said = getattr(self.club_app, "said", None)
+        if said is not None:
+            said.clear()  # what this line's answer says, for net's hall door if it hands him back
+        super().run_line(line, echo)
+
     def echo(self, line: str) -> None:
-        self.log_view.add(Text("> " + line, style="dim"))
+        self._show(Text("> " + line, style="dim"))
 
     def say_line(self, text: str | Text, style: str = "") -> None:
-        self.log_view.add(text if isinstance(text, Text) else Text(text, style=style))
+        self._show(text if isinstance(text, Text) else Text(text, style=style))
+
+    def _show(self, line: Text) -> None:
+        self.log_view.add(line)
+        said = getattr(self.club_app, "said", None)
+        if said is not None:
+            said.append(line)
 
     def hint(self, text: str) -> None:
         for widget in self.query("#hint").results(Static):

@@ -22,6 +22,9 @@ class HallScreen(ClubScreen):
     HallScreen #tables { height: auto; max-height: 12; }
     """
 
+    is_hall = True
+    """What a screen above asks to know it returns to the hall (``ReplayScreen.action_back``)."""
+
     def __init__(self) -> None:
         super().__init__()
         self._seq = 0
@@ -39,9 +42,13 @@ class HallScreen(ClubScreen):
         self._seq = self.club_app.club.last_seq
         self.relang()
         self.describe()
-        line, self.club_app.first_line = getattr(self.club_app, "first_line", None), None
-        if line:  # a command net's hall door handed to this App (a replay)
-            self.run_line(line)
+        app = self.club_app
+        line, app.first_line = getattr(app, "first_line", None), None
+        if line:  # a command net's hall door handed to this App (a replay); the door echoed it
+            self.run_line(line, echo=False)
+            on_hall = getattr(app, "on_hall", None)
+            if on_hall is not None and app.screen is self:  # refused (no such record): the door says so
+                on_hall()
 
     def relang(self) -> None:
         self.cmdline.placeholder = ""
