@@ -35,6 +35,7 @@ from net.limits import Limits, StartQueue
 from net.runtime import Runtime
 from net.session import START_TIMEOUT, Session, _club_app, locale_of
 from net.spectate import Hubs, HubKey
+from net.sshcompat import lighten
 from net.texts import text
 from net.textual_compat import keep_tasks_lazy
 
@@ -104,6 +105,7 @@ class _Connection(asyncssh.SSHServer):
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
+        lighten(conn)  # no empty IGNORE packet before each packet: the club's ciphers need none (net.sshcompat)
         peer = conn.get_extra_info("peername")
         self.peer = str(peer[0]) if peer else "?"
         self.server.connections.add(self)  # admitted by the door (net.door) before SSH began

@@ -45,6 +45,7 @@ from tui.i18n import LANGS, tr
 from tui.screens.hall import HallScreen
 from tui.screens.table import TableScreen
 from tui.screens.welcome import WelcomeScreen
+from tui.sharedcss import share_stylesheet
 from tui.text.prefs import Prefs
 
 SAID_KEEP = 40
@@ -102,6 +103,7 @@ class ClubApp(App):
         keys: Any = None,
     ):
         super().__init__()
+        share_stylesheet(self)  # the CSS parsed once for every App (tui.sharedcss)
         self.club = club
         self.player = name
         self.lang = lang if lang in LANGS else "en"
@@ -164,11 +166,16 @@ class ClubApp(App):
         inbox = self.club.social.inbox(self.player)
         self._inbox_seq = inbox.last_seq
         self._inbox_off = inbox.subscribe(lambda events: app.post_message(InboxChanged()))
+        seated = self.club.where(self.player)
+        if seated is not None and self.on_hall is not None and self.first_line is None:
+            # net's hall door is his hall: no hall screen kept under the table (issue 16: a seated
+            # player's App held a whole hall's widgets, a third of its memory, for nothing).
+            self.push_screen(TableScreen(seated))
+            return
         if isinstance(self.screen, WelcomeScreen):
             self.switch_screen(HallScreen())
         else:
             self.push_screen(HallScreen())
-        seated = self.club.where(self.player)
         if seated is not None:
             self.push_screen(TableScreen(seated))
 
@@ -189,7 +196,11 @@ class ClubApp(App):
 
     def show_table(self, table_id: int) -> None:
         self.show_hall()
-        self.push_screen(TableScreen(self.club.table(table_id)))
+        screen = TableScreen(self.club.table(table_id))
+        if self.on_hall is not None and isinstance(self.screen, HallScreen):
+            self.switch_screen(screen)  # net's hall door is the hall (above): the hall screen goes
+        else:
+            self.push_screen(screen)
 
     def show_hall(self) -> None:
         while isinstance(self.screen, TableScreen):

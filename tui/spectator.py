@@ -22,6 +22,7 @@ from textual.widgets import Static
 from engine.club import Club
 from tui.app import TableChanged
 from tui.pull import puller
+from tui.sharedcss import share_stylesheet
 from tui.widgets.tableview import TableView
 
 
@@ -37,6 +38,7 @@ class SpectatorApp(App):
     def __init__(self, club: Club, table_id: int, *, lang: str = "en", ascii: bool = False,
                  hide: frozenset[str] = frozenset()):
         super().__init__()
+        share_stylesheet(self)  # the CSS parsed once for every App (tui.sharedcss)
         self.hide = hide  # the names these watchers ignore (one hub per ignore list: ``net.spectate.HubKey``)
         self.club = club
         self.table = club.table(table_id)

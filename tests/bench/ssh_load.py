@@ -7,12 +7,15 @@ The server runs in its own process (so its memory is measured alone, from
 Both share the machine's cores, so the latencies include the clients' own
 decryption work — a pessimistic figure.  Printed per N:
 
-- memory per player session (20 sessions with their own App: 4 seated + 16 in the hall)
-  and per watcher (RSS growth divided by the count);
+- memory per seated player (``--seated K`` more players, each at a table of tables 2.. with his
+  own App; RSS growth divided by K; issue 16's target ≤ 1.0 MB), per session of the first 20
+  (4 seated, 16 in the hall at a hall door) and per watcher (RSS growth divided by the count, ≤ 0.2 MB);
 - connect-to-first-frame p50/p99 (connect, auth, App start, the hall drawn) for
   players and watchers, and watch-to-first-frame for watchers (``watch 1`` typed → the shared view);
 - action-to-screen p50/p99: a seated player types a game action; the time until
-  each watcher, and each of the other three players, receives the first frame.
+  each watcher, and each of the other three players, receives the first frame (targets at 1,000
+  watchers: p99 ≤ 100 ms to the watchers, ≤ 50 ms to the players); and the server's own CPU per
+  action beside the clients' (all share the machine's cores), with the load average.
 
 Accounts (with the configured starting grant) are made in the data folder's
 store before the server starts, so nobody goes through the welcome screen.  The server peeks the first legal action for
@@ -50,11 +53,11 @@ VIEW = b"say look sit leave"  # the watcher's command row: the shared view is on
 # -- the server side (a child process) -----------------------------------------------------
 
 
-async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str]) -> None:
+async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str], tables: int = 1) -> None:
     from net.config import Config
     from net.server import SuknoServer
 
-    config = Config(port=0, data=data, tables=[{"game": "stukolka", "options": {}}])
+    config = Config(port=0, data=data, tables=[{"game": "stukolka", "options": {}} for _ in range(tables)])
     if ciphers:
         config.ciphers = [] if ciphers == ["default"] else ciphers
     if buckets:
@@ -92,6 +95,8 @@ async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str]) ->
             else:
                 seat = game.to_act()[0]
                 out = {"name": game.names[seat], "action": game.legal_actions(seat)[0].text(ascii=True)}
+        elif cmd == "seated":  # the extra seated players (tables 2..), each with his own App
+            out = {"seated": sum(len(t.seated()) for tid, t in server.club.tables.items() if tid != 1)}
         elif cmd == "stats":
             out = {
                 "gc_s": round(gc_time[0], 3), "gc_runs": gc_time[1],
@@ -205,8 +210,8 @@ async def until(cond: Any, timeout: float, what: str) -> None:
 
 
 class ServerProc:
-    def __init__(self, data: Path, ciphers: list[str], buckets: list[str]) -> None:
-        args = [sys.executable, __file__, "--serve", str(data)]
+    def __init__(self, data: Path, ciphers: list[str], buckets: list[str], tables: int = 1) -> None:
+        args = [sys.executable, __file__, "--serve", str(data), "--tables", str(tables)]
         if ciphers:
             args += ["--ciphers", *ciphers]
         if buckets:
@@ -251,15 +256,17 @@ async def quiet(people: list[Person], gap: float = 0.15, timeout: float = 10.0) 
         await asyncio.sleep(gap / 3)
 
 
-async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: list[str]) -> dict[str, Any]:
+async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: list[str],
+                seated: int = 16) -> dict[str, Any]:
     data = Path(tempfile.mkdtemp(prefix="sukno-bench-"))
-    names = PLAYERS + IDLERS + [f"W{i:03d}" for i in range(n)]
+    sitters = [f"S{i:03d}" for i in range(seated)]  # more seated players, four a table from table 2 on
+    names = PLAYERS + IDLERS + sitters + [f"W{i:03d}" for i in range(n)]
     keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in names}
     store = open_store(data)  # every key registered before the server starts: nobody waits at the door
     for x in names:
         store.create_account(x, key=keys[x].get_fingerprint("sha256"), language="en", grant=Config().grant)
     store.close()
-    server = ServerProc(data, ciphers, buckets)
+    server = ServerProc(data, ciphers, buckets, 1 + (seated + 3) // 4)
     pid = server.proc.pid
     people: list[Person] = []
     try:
@@ -280,6 +287,21 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
         await server.until(lambda r: "name" in r, "the first deal")
         await quiet(own, 0.3)
         rss1 = rss_mb(pid)
+        # Seated players alone: each runs his own App at his table (not started), after the hall's own.
+        sit = [Person(x, keys[x], (80, 24)) for x in sitters]
+        for start in range(0, len(sit), 8):
+            batch = sit[start:start + 8]
+            await asyncio.gather(*(p.connect(server.port) for p in batch))
+            await until(lambda: all(HALL in p.probe.marks for p in batch), 60, "the sitters' halls")
+            for i, p in enumerate(batch):
+                p.line(f"sit {2 + (start + i) // 4}")
+            await asyncio.sleep(0.3)
+        await quiet(sit, 0.5)
+        settle = time.perf_counter()  # Apps ended (the hall doors' hand-over) collected first
+        while (await server.ask("stats"))["apps_ended"] and time.perf_counter() - settle < 30:
+            await asyncio.sleep(0.5)
+        seated_now = (await server.ask("seated"))["seated"]
+        rss_sit = rss_mb(pid)
 
         # Watchers, in bursts of 25, each typing `watch 1` after his hall appears.
         watchers = [Person(f"W{i:03d}", keys[f"W{i:03d}"], SIZES[i % len(SIZES)]) for i in range(n)]
@@ -304,7 +326,7 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
             watch_times += [w.probe.marks[view] - w.t_watch for w in batch]
             if count_mid == 0 and start + len(batch) >= n // 2:
                 rss_mid, count_mid = rss_mb(pid), start + len(batch)
-        people = own + watchers
+        people = own + sit + watchers
         await quiet(people, 0.5)
         settle = time.perf_counter()  # the server collects ended Apps' garbage at a quiet moment
         while (await server.ask("stats"))["apps_ended"] and time.perf_counter() - settle < 30:
@@ -343,11 +365,11 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
         client_cpu = time.process_time() - cpu0
         stats_after = await server.ask("stats")
         return {
-            "n": n,
+            "n": n, "seated": seated_now, "mb_per_seated": (rss_sit - rss1) / max(1, len(sit)),
             "mb_per_player": (rss1 - rss0) / len(own),
-            "mb_per_watcher": (rss2 - rss1) / n,
+            "mb_per_watcher": (rss2 - rss_sit) / n,
             "mb_per_watcher_marginal": (rss2 - rss_mid) / max(1, n - count_mid),
-            "rss": (rss0, rss1, rss2),
+            "rss": (rss0, rss1, rss_sit, rss2),
             "connect_p50": pct(connect_players, 50), "connect_p99": pct(connect_players, 99),
             "wconnect_p50": pct(connect_watchers, 50), "wconnect_p99": pct(connect_watchers, 99),
             "watch_p50": pct(watch_times, 50), "watch_p99": pct(watch_times, 99),
@@ -374,29 +396,36 @@ def main() -> None:
     parser.add_argument("--buckets", nargs="*", default=[], help="spectator size buckets, e.g. 80x24 120x40")
     parser.add_argument("--via", choices=["hall", "exec"], default="hall",
                         help="watchers type `watch 1` in the hall, or connect with `ssh -t host watch 1`")
+    parser.add_argument("--seated", type=int, default=16,
+                        help="more players seated at tables 2.. (four a table), for the memory per seated player")
     parser.add_argument("--serve", metavar="DATA", help=argparse.SUPPRESS)
+    parser.add_argument("--tables", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        asyncio.run(serve_for_bench(Path(args.serve), args.ciphers, args.buckets))
+        asyncio.run(serve_for_bench(Path(args.serve), args.ciphers, args.buckets, args.tables))
         return
     print(f"sukno ssh load bench · {os.cpu_count()} cores · ciphers: {' '.join(args.ciphers) or 'sukno default (AES-GCM)'}"
           f" · watchers via {args.via} · buckets {' '.join(args.buckets) or 'default'}")
     print("times in ms, memory in MB (server RSS growth / sessions)")
     for n in args.watchers:
-        r = asyncio.run(run_n(n, args.actions, args.ciphers, args.via, args.buckets))
+        load_before = os.getloadavg()[0]
+        r = asyncio.run(run_n(n, args.actions, args.ciphers, args.via, args.buckets, args.seated))
         ms = lambda x: f"{x * 1000:6.0f}"  # noqa: E731
-        print(f"\nN={n} watchers ({r['watching']} watching in {r['hubs']} hubs), {r['actions']} actions, "
+        print(f"\nN={n} watchers · load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after")
+        print(f"  N={n} watchers ({r['watching']} watching in {r['hubs']} hubs), {r['actions']} actions, "
               f"{r['frames']} shared frames, {r['stale']} stale at the end")
-        print(f"  memory     per player session {r['mb_per_player']:.2f} MB · per watcher {r['mb_per_watcher']:.3f} MB"
+        print(f"  memory     per seated player {r['mb_per_seated']:.2f} MB ({r['seated']} seated at tables 2..,"
+              f" target ≤ 1.0) · per session of the first 20 (4 seated, 16 in the hall)"
+              f" {r['mb_per_player']:.2f} MB · per watcher {r['mb_per_watcher']:.3f} MB"
               f" (second half alone {r['mb_per_watcher_marginal']:.3f})"
-              f"  (RSS {r['rss'][0]:.0f} → {r['rss'][1]:.0f} → {r['rss'][2]:.0f} MB)")
+              f"  (RSS {' → '.join(f'{x:.0f}' for x in r['rss'])} MB)")
         hall = (f" · watchers' hall p50 {ms(r['wconnect_p50'])} p99 {ms(r['wconnect_p99'])}"
                 if r["wconnect_p50"] == r["wconnect_p50"] else "")
         print(f"  first frame  players' hall p50 {ms(r['connect_p50'])} p99 {ms(r['connect_p99'])}{hall}"
               f" · {'connect' if args.via == 'exec' else 'watch'}→shared view p50 {ms(r['watch_p50'])}"
               f" p99 {ms(r['watch_p99'])}")
-        print(f"  action→screen  watchers p50 {ms(r['w_p50'])} p99 {ms(r['w_p99'])}"
-              f" · players p50 {ms(r['p_p50'])} p99 {ms(r['p_p99'])}")
+        print(f"  action→screen  watchers p50 {ms(r['w_p50'])} p99 {ms(r['w_p99'])} (target ≤ 100 at 1,000)"
+              f" · players p50 {ms(r['p_p50'])} p99 {ms(r['p_p99'])} (target ≤ 50)")
         print(f"  server CPU while playing {r['cpu_s'] / r['actions'] * 1000:.0f} ms per action"
               f" (cyclic GC {r['gc_s'] / r['actions'] * 1000:.0f} ms of it, {r['gc_runs']} collections)"
               f" · the bench's clients {r['client_cpu_s'] / r['actions'] * 1000:.0f} ms per action on the same cores")

@@ -21,6 +21,7 @@ from tui import commands
 from tui.verbs import HallVerbs, game_title, stakes, table_lines, who_line
 from tui.widgets.cmdline import CommandLine
 from tui.widgets.log import EventLog
+from tui.widgets.quiet import show_text
 
 if TYPE_CHECKING:
     from tui.app import ClubApp
@@ -89,7 +90,7 @@ class ClubScreen(HallVerbs, Screen):
 
     def hint(self, text: str) -> None:
         for widget in self.query("#hint").results(Static):
-            widget.update(Text(text, style="dim"), layout=False)
+            show_text(widget, Text(text, style="dim"))
 
     def relang(self) -> None:
         """Redraw every text after ``lang``."""

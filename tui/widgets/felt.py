@@ -18,6 +18,8 @@ from typing import Any, Mapping, Sequence
 from rich.text import Text
 from textual.widgets import Static
 
+from tui.widgets.quiet import show_text
+
 from engine.cards import Card
 from engine.view import LineSheet, RecordSheet, View, view_of
 from tui.i18n import has, money, tr
@@ -358,4 +360,4 @@ class Felt(Static):
         if self._args is None:
             return
         view, me, lang, ascii = self._args
-        self.update(render_felt(view, me, lang, ascii, self.size.width or 80), layout=False)
+        show_text(self, render_felt(view, me, lang, ascii, self.size.width or 80))

@@ -10,6 +10,8 @@ from textual import events
 from textual.message import Message
 from textual.widgets import Static
 
+from tui.widgets.quiet import show_text
+
 from engine.cards import Card
 from tui.widgets.cards import BOX_WIDTH, boxes_row, card_box
 
@@ -39,7 +41,7 @@ class Hand(Static):
 
     def show(self, cards: list[Card], playable: set[Card], chosen: set[Card], note: str, ascii: bool) -> None:
         self.cards, self.playable, self.chosen, self.note, self.ascii = list(cards), playable, chosen, note, ascii
-        self.update(self._render_hand(), layout=False)
+        show_text(self, self._render_hand())
 
     def _render_hand(self) -> Text:
         if not self.cards:

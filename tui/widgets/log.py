@@ -14,6 +14,8 @@ from rich.console import Console
 from rich.text import Text
 from textual.widgets import Static
 
+from tui.widgets.quiet import show_text
+
 KEEP = 300
 
 
@@ -54,4 +56,4 @@ class EventLog(Static):
             shown[:0] = wrapped
             if len(shown) >= height:
                 break
-        self.update(Text("\n").join(shown[-height:]), layout=False)
+        show_text(self, Text("\n").join(shown[-height:]))

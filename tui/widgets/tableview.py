@@ -19,6 +19,8 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from tui.widgets.quiet import show_text
+
 from engine.cards import Card
 from engine.game import Action
 from engine.view import Snapshot, TableFacts, TrickView, View, build_view
@@ -152,8 +154,8 @@ class TableView(Vertical):
                 line = rail_line(entry.event, self.lang, self.hides)
                 if line:
                     log.add(Text(line, style="magenta"))
-        self.query_one("#theader", Static).update(
-            Text(" " + header_text(snap.facts, view, self.lang, self.ascii), style="bold"), layout=False)
+        show_text(self.query_one("#theader", Static),
+                  Text(" " + header_text(snap.facts, view, self.lang, self.ascii), style="bold"))
         self.query_one(Felt).show(self.felt_view(view), me, self.lang, self.ascii)
         legal = list(snap.legal)
         playable = {a for act in legal for a in act.args if isinstance(a, Card)}
@@ -216,7 +218,7 @@ class TableView(Vertical):
         return names[seat] if seat < len(names) and names[seat] else ""
 
     def show_hint(self, text: str) -> None:
-        self.query_one("#hint", Static).update(Text(" " + text, style="dim"), layout=False)
+        show_text(self.query_one("#hint", Static), Text(" " + text, style="dim"))
 
     def hint_text(self, view: View, legal: list[Action]) -> str:
         lang, snap = self.lang, self.snapshot

@@ -13,6 +13,8 @@ from rich.text import Text
 from textual.timer import Timer
 from textual.widgets import Static
 
+from tui.widgets.quiet import show_text
+
 BAR = 10
 LOW = 0.25  # under a quarter of the time left the bar turns red, under a half yellow
 WHO = 16  # at most this many cells of the name of whose time it is (a name is at most 16)
@@ -72,6 +74,8 @@ class TimerBar(Static):
         shown = self.deadline is not None
         if self.display != shown:
             self.display = shown  # a layout pass only when a timer appears or goes
+            if not shown:
+                self._cells = 0  # the next timer is as wide as its own name again
         if self.deadline is None:
             return
         left = max(0.0, self.deadline - self.clock())
@@ -88,7 +92,9 @@ class TimerBar(Static):
         text.append(fill * full, style=style)
         text.append(empty * (BAR - full), style="dim")
         text.append(f" {int(left + 0.999):>3} {self.unit} ", style=style if style != GREEN else "")
-        if text.cell_len != self._cells:  # a layout pass only when the name (so the width) changes
+        if text.cell_len > self._cells:  # a layout pass only when a longer name (so the width) comes
             self._cells = text.cell_len
             self.styles.width = text.cell_len
-        self.update(text, layout=False)
+        elif text.cell_len < self._cells:  # a shorter one keeps the width (a layout pass costs every
+            text.pad_left(self._cells - text.cell_len)  # watcher's frame ~40 ms): the bar stays at the right
+        show_text(self, text)
