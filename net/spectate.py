@@ -41,6 +41,10 @@ log = logging.getLogger("sukno.spectate")
 _HUBS: tc.DriverHandoff[Hub] = tc.DriverHandoff()  # the hub each spectator App's driver takes
 ENTER_WATCH_MODE = "\x1b[?1049h\x1b[?7l\x1b[?2004h\x1b[?25h\x1b[H\x1b[2J"  # the cursor shown: see ``caret``
 MAX_LINE = COMMAND_MAX  # the watcher's row holds what the club's command line does
+SLICE = 64
+"""Watchers sent a frame per turn of the event loop.  A send costs ~40 µs (SSH packet, encryption),
+so a frame to a thousand watchers in one go held every seated player's frame and keys ~40 ms; in
+slices, they come in between (issue 16).  Frames keep their order: a new one first ends the last."""
 
 
 def bucket_for(cols: int, rows: int, buckets: list[tuple[int, int]]) -> tuple[int, int] | None:
@@ -249,6 +253,10 @@ class Hub:
         self._full: bytes | None = None
         self._on_empty = on_empty
         self._poll: asyncio.TimerHandle | None = None
+        self._frame: tuple[bytes, bool] | None = None  # the frame being sent, slice by slice
+        self._to: list[Member] = []  # the members it goes to (those of the moment it came)
+        self._at = 0  # how many of them have been given it
+        self._slice: asyncio.Handle | None = None
         self.task = asyncio.get_running_loop().create_task(self._run(), name=f"hub {key}")
 
     async def _run(self) -> None:
@@ -263,7 +271,8 @@ class Hub:
     # -- frames -------------------------------------------------------------------------
 
     def broadcast(self, data: str) -> None:
-        """One frame from the App: encode once, send to every member that keeps up."""
+        """One frame from the App: encoded once, sent to every member that keeps up, ``SLICE`` a turn."""
+        self._finish()  # the last frame reaches everyone first
         self._full = None
         self.frames += 1
         payload = data.encode("utf-8", "replace")
@@ -271,8 +280,21 @@ class Hub:
         # A frame that repaints the App's (empty) bottom rows wipes the note and command line of
         # watchers whose window is exactly the bucket's height: draw theirs again.
         touched = f"\x1b[{rows};" in data or f"\x1b[{rows - 1};" in data
-        for member in self.members:
-            if member.stale:
+        self._frame, self._to, self._at = (payload, touched), list(self.members), 0
+        self._send_slice()
+        if not self.ready.is_set() and tc.app_started(self.app):
+            self.ready.set()
+
+    def _send_slice(self) -> None:
+        """The frame to the next ``SLICE`` members; the rest at the next turn of the loop."""
+        self._slice = None
+        if self._frame is None:
+            return
+        payload, touched = self._frame
+        rows = self.size[1]
+        end = min(len(self._to), self._at + SLICE)
+        for member in self._to[self._at:end]:
+            if member.stale or member.hub is not self:  # behind, or gone since the frame came
                 continue
             if member.wire.buffered() > self.buffer_limit:
                 member.stale = True
@@ -282,10 +304,24 @@ class Hub:
             else:
                 member.wire.send(payload + member.caret)
             self.bytes_out += len(payload)
-        if not self.ready.is_set() and tc.app_started(self.app):
-            self.ready.set()
+        self._at = end
+        if end < len(self._to):
+            self._slice = asyncio.get_running_loop().call_soon(self._send_slice)
+            return
+        self._frame, self._to = None, []
         if any(m.stale for m in self.members):
             self._schedule_poll()
+
+    def _finish(self) -> None:
+        """Send the frame under way to everyone it has not reached yet, now."""
+        if self._slice is not None:
+            self._slice.cancel()
+            self._slice = None
+        while self._frame is not None:
+            self._send_slice()
+            if self._slice is not None:
+                self._slice.cancel()
+                self._slice = None
 
     def full_screen(self) -> bytes:
         """The whole current view (cached until the next frame)."""
@@ -318,6 +354,7 @@ class Hub:
 
     def check_stale(self) -> None:
         """Repaint members whose buffers drained (also called on channel resume)."""
+        self._finish()  # the full screen below is the frame under way's result: no diff after it
         for member in self.members:
             if member.stale and member.wire.buffered() <= self.buffer_limit // 4:
                 member.stale = False
@@ -340,6 +377,10 @@ class Hub:
 
     async def close(self) -> None:
         self._cancel_poll()
+        if self._slice is not None:
+            self._slice.cancel()
+            self._slice = None
+        self._frame, self._to = None, []
         if tc.app_started(self.app):
             self.app.exit()
         try:
