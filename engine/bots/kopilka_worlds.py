@@ -87,7 +87,7 @@ class KopilkaShadow(Shadow):
             others = [c for c in deck[:DEALT] if c not in hand and c not in self.pinned_now]
             into = self._reshape(hand, want, keep, others)[1]
         if out and into:
-            self._swap(deck, self.rng.choice(out), self.rng.choice(into))
+            self._swap(deck, self.rng.choice(self._fresh(out)), self.rng.choice(self._fresh(into)))
         raise ValueError("a lay-out this deck cannot have")
 
     def _reshape(self, hand: list[Card], want: int | None, keep: set[Card],
@@ -138,8 +138,13 @@ class KopilkaShadow(Shadow):
                 plays.setdefault(event.seat, []).append(card)
         own = self._own_dealt(pool, used, laid.get(self.seat), deck)
         used.update(own)
+        took = self._took(real)
+        for card, _ in took.values():
+            if card in pool:
+                pool.remove(card)
         for seat, places in seats.items():
-            cards = own if seat == self.seat else self._dealt_hand(plays.get(seat, []), laid.get(seat), pool, used)
+            cards = own if seat == self.seat else self._dealt_hand(plays.get(seat, []), laid.get(seat), pool, used,
+                                                                  took.get(seat))
             order = list(places)
             for place, card in zip(order, cards):
                 deck[place] = card
@@ -226,9 +231,42 @@ class KopilkaShadow(Shadow):
         hand = [next(rows) if c.suit == suit and c in laid else c for c in hand]
         return self._take(hand, pool, used, HAND)
 
-    def _dealt_hand(self, plays: list[Card], want: int | None, pool: list[Card], used: set[Card]) -> list[Card]:
-        """Five cards for another seat: its first played cards, of its lay-out's shape."""
-        plays = [c for c in plays if c not in used]
+    def _took(self, real: list[Event]) -> dict[int, tuple[Card, int]]:
+        """Giver → (the card the seat took from its row, the place): the one card a take decision's view
+        gained by the next view (a giver's own refill in between makes it unknown)."""
+        views = [v for v in self.deal_views if self.shown is not None and v["deal_no"] == self.shown["deal_no"]]
+        names = list(views[0]["names"]) if views else []
+        places = [int(e.data["place"]) for e in real if e.kind == "take" and e.seat == self.seat]
+        takes = iter(zip([e.data["from"] for e in real if e.kind == "take" and e.seat == self.seat], places))
+        took: dict[int, tuple[Card, int]] = {}
+        for before, after in zip(views, views[1:]):
+            if before["phase"] != "take" or before["taking_from"] is None:
+                continue
+            step = next(takes, None)
+            gained = set(after["hands"][self.seat] or []) - set(before["hands"][self.seat] or [])
+            if step is not None and len(gained) == 1 and step[0] == names[before["taking_from"]]:
+                took[before["taking_from"]] = (gained.pop(), step[1])
+        return took
+
+    def _dealt_hand(self, plays: list[Card], want: int | None, pool: list[Card], used: set[Card],
+                    took: tuple[Card, int] | None = None) -> list[Card]:
+        """Five cards for another seat: its first played cards, of its lay-out's shape; ``took``: the
+        card the seat took from its row and the place, so the row's suit and that place are known."""
+        if took is not None and want is not None and took[0] not in used:
+            hand = self._shaped_hand([c for c in plays if c != took[0]], want, pool, used, took[0].suit, took[0])
+            row = [c for c in hand if c.suit == took[0].suit]
+            if took[0] in row and took[1] - 1 < len(row):  # the taken card at its place in the row's order
+                row.remove(took[0])
+                row.insert(took[1] - 1, took[0])
+                it = iter(row)
+                hand = [next(it) if c.suit == took[0].suit else c for c in hand]
+            return hand
+        return self._shaped_hand(plays, want, pool, used)
+
+    def _shaped_hand(self, plays: list[Card], want: int | None, pool: list[Card], used: set[Card],
+                     suit: object = None, first: Card | None = None) -> list[Card]:
+        """Five cards: ``first`` and the first played cards, of the lay-out's shape (of ``suit``)."""
+        plays = ([first] if first is not None else []) + [c for c in plays if c not in used]
         counts = Counter(c.suit for c in plays)
         if want is None:
             hand: list[Card] = []
@@ -241,10 +279,11 @@ class KopilkaShadow(Shadow):
                 if card not in used and card not in hand and sum(c.suit == card.suit for c in hand) < 2:
                     hand.append(card)
             return self._take(hand, pool, used, HAND)
-        suits = list({c.suit for c in _deck_of(self.cls)})
-        self.rng.shuffle(suits)
-        supply = Counter(c.suit for c in pool if c not in used)
-        suit = max(suits, key=lambda s: (min(counts[s], want) + supply[s] >= want, -abs(counts[s] - 1)))
+        if suit is None:
+            suits = list({c.suit for c in _deck_of(self.cls)})
+            self.rng.shuffle(suits)
+            supply = Counter(c.suit for c in pool if c not in used)
+            suit = max(suits, key=lambda s: (min(counts[s], want) + supply[s] >= want, -abs(counts[s] - 1)))
         hand = [c for c in plays if c.suit == suit][:want]
         hand += [c for c in plays if c.suit != suit][:HAND - want]
         while sum(c.suit == suit for c in hand) < want:
@@ -278,8 +317,8 @@ class KopilkaShadow(Shadow):
         """The own cards known to be dealt: the hand at the deal's first decision (with the own row
         then on the table) when that came before any exchange reached it, or with no exchange at all."""
         view = self.first_view
-        if view is None or (self.shown is not None and view["deal_no"] != self.shown["deal_no"]):
-            return set()
+        if view is None or self.shown is None or view["deal_no"] != self.shown["deal_no"]:
+            return set()  # a past deal replayed for the session's state: its first sight is gone
         hand = set(view["hands"][self.seat] or [])
         row = view["layouts"][self.seat]
         if view["phase"] == "take":
@@ -351,7 +390,7 @@ class KopilkaShadow(Shadow):
                 gone = [c for c in free if c.suit in void]
                 same = [c for c in free if c.suit == card.suit]
                 if gone or same or free:
-                    self._swap(deck, card, self.rng.choice(gone or same or free))
+                    self._swap(deck, card, self.rng.choice(self._fresh(gone or same or free)))
                 return
         # It held the led suit yet drew or passed (or the like): that card out, for one still in the stock.
         offending = [a.args[0] for a in game.legal_actions(seat)
@@ -361,7 +400,23 @@ class KopilkaShadow(Shadow):
             offending = [a.args[0] for a in game.legal_actions(seat)
                          if a.args and isinstance(a.args[0], Card) and a.args[0] not in keep]
         suits = {c.suit for c in offending}
-        stock = [c for c in game.view(ADMIN).get("stock", []) if c not in pinned and c.suit not in suits]
+        ahead = self._draws_ahead(seat)  # the stock's top cards it draws in this trick: not those
+        stock = [c for c in game.view(ADMIN).get("stock", [])[ahead:] if c not in pinned and c.suit not in suits]
         if offending and stock:
-            self._swap(deck, self.rng.choice(offending), self.rng.choice(stock))
+            self._swap(deck, self.rng.choice(self._fresh(offending)), self.rng.choice(self._fresh(stock)))
         super()._repair_illegal(game, deck, seat, action, pinned, future)
+
+    def _draws_ahead(self, seat: int) -> int:
+        """The draws ``seat`` makes from the event being replayed on, before it does anything else."""
+        count = 0
+        for event in self._real[self.at_now:]:
+            if event.seat == seat and event.kind == "draw":
+                count += 1
+            elif event.seat == seat or event.kind in ("trick", "lead_failed"):
+                break
+        return count
+
+    def _fresh(self, cards: list[Card]) -> list[Card]:
+        """``cards`` but those the last swap moved (else the next swap may just undo it), if any remain."""
+        moved = set(self.last_swap or ())
+        return [c for c in cards if c not in moved] or cards

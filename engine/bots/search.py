@@ -196,6 +196,7 @@ class Shadow:
         self.judging = True  # off while a deck is being repaired
         self.shown: View | None = None  # the seat's view now: a world must show it the same cards
         self.first_view: View | None = None  # its view at the deal's first decision
+        self.deal_views: list[View] = []  # and at each of its decisions since
 
     def deal(self, base: Game | bytes, history: list[Event], own: list[Action], hand: list[Card] | None,
              pinned: set[Card], until: float | None = None, deck: list[Card] | None = None,
@@ -527,6 +528,7 @@ class SearchBot(Bot):
         self.worlds: list[World] = []  # the imagined worlds of the last decision, carried to the next
         self.worlds_deal = 0
         self.first_view: View | None = None  # the view at this deal's first decision
+        self.deal_views: list[View] = []  # the views of this deal's decisions
         self.spec_key: tuple | None = None  # Спекулянт: the window decision last searched
 
     # -- what the seat hears ---------------------------------------------------------
@@ -550,6 +552,8 @@ class SearchBot(Bot):
         ruled = self.rules.choose(view, legal)  # also keeps the rule bot's memory of the deal
         if self.first_view is None or self.first_view["deal_no"] != view["deal_no"]:
             self.first_view = view  # the deal's first sight of the hand (Копилка's dealt cards)
+            self.deal_views = []
+        self.deal_views.append(view)  # Копилка: what each take brought (kopilka_worlds.took)
         action = None
         started = time.perf_counter()
         if self.game == "speculator":
@@ -698,6 +702,7 @@ class SearchBot(Bot):
         shadow = make_shadow(self.game, seat, self.rng)
         shadow.shown = view
         shadow.first_view = self.first_view
+        shadow.deal_views = self.deal_views
         rows: list[dict[Action, float]] = []
         weights: list[float] = []  # each world's (``World.weight``): how well it explains the others' choices
         packed = pickle.dumps(base, pickle.HIGHEST_PROTOCOL)
