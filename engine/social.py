@@ -128,6 +128,8 @@ class Social:
         self.away: dict[str, str] = {}
         self._ignores: dict[str, set[str]] = {}  # name_key of who → names he ignores (his spelling of them)
         self._mutes: dict[str, Mute] = {}
+        self.mutes_made = 0
+        """Counts the mutes and unmutes made here: a read of the store begun before one is stale."""
         self._inboxes: dict[str, Feed] = {}
         self._codes: dict[str, tuple[str, float]] = {}  # code → (account, expires at, wall)
         if self.store is not None:
@@ -190,19 +192,29 @@ class Social:
         if self.store is not None:
             self.store.set_mute(name, until, reason, by)
         self._mutes[name_key(name)] = mute
+        self.mutes_made += 1
         return mute
 
     def reload_mutes(self) -> None:
         """Read the mutes from the store again: on a club of several nodes another node's admin may have
         muted or unmuted someone (``net.admin_commands`` calls this every few seconds there)."""
         if self.store is not None:
-            self._mutes = {name_key(name): Mute(name, until, reason, by)
-                           for name, until, reason, by in self.store.mutes()}
+            self.set_mutes(self.store.mutes())
+
+    def set_mutes(self, rows: list[tuple[str, float | None, str, str]], made: int | None = None) -> bool:
+        """The mutes as the store gave them (``Store.mutes`` rows, read by a thread off the loop).
+        ``made``: ``mutes_made`` when the read began; a mute or unmute made here since then is newer
+        than the read, which is dropped (False)."""
+        if made is not None and made != self.mutes_made:
+            return False
+        self._mutes = {name_key(name): Mute(name, until, reason, by) for name, until, reason, by in rows}
+        return True
 
     def unmute(self, name: str) -> bool:
         gone = self._mutes.pop(name_key(name), None)
         if gone is not None and self.store is not None:
             self.store.clear_mute(name)
+        self.mutes_made += 1
         return gone is not None
 
     def muted(self, name: str) -> Mute | None:

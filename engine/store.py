@@ -296,12 +296,14 @@ class Presence:
     place: str
     lang: str
     since: float
+    active: float | None = None
+    """Wall time of the session's last keystroke (``sessions`` shows how long it is idle); None: unknown."""
 
 
 BAN_KINDS = ("key", "address", "name")
 PRESENCE_LIMITS = {"node": 64, "session": 64, "name": 64, "address": 64, "key": 128, "place": 64, "lang": 8}
 """The longest text of each presence field (a row is bounded whatever a client sends)."""
-PRESENCE_FIELDS = ("node", "session", "name", "guest", "address", "key", "place", "lang", "since")
+PRESENCE_FIELDS = ("node", "session", "name", "guest", "address", "key", "place", "lang", "since", "active")
 BAN_FIELDS = ("kind", "key", "target", "until", "reason", "by", "at")
 
 
@@ -330,9 +332,10 @@ def check_presence(row: Presence) -> Presence:
 
 def presence_of(row: Sequence[Any]) -> Presence:
     """A presence row read back (columns in ``PRESENCE_FIELDS`` order)."""
-    node, session, name, guest, address, key, place, lang, since = row
+    node, session, name, guest, address, key, place, lang, since, active = row
     return Presence(str(node), str(session), str(name), bool(guest), str(address),
-                    None if key is None else str(key), str(place), str(lang), float(since))
+                    None if key is None else str(key), str(place), str(lang), float(since),
+                    None if active is None else float(active))
 
 
 def ban_of(row: Sequence[Any]) -> BanRow:

@@ -256,6 +256,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             since DOUBLE PRECISION NOT NULL,
             PRIMARY KEY (node, session))""",
     ),
+    # 10 (SQLite's 8): when each session last typed (``sessions`` shows every node's idle time)
+    ("ALTER TABLE presence ADD COLUMN active DOUBLE PRECISION",),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 PG_ONLY_TABLES = ("table_lease", "host_key")

@@ -443,12 +443,12 @@ class SqlStore:
             self._x(f"INSERT INTO node_beat VALUES (?, {now}) ON CONFLICT (node) DO UPDATE SET beat = excluded.beat",
                     (node, *at))  # not a replace: that would delete the node's rows (the cascade)
             self._many("DELETE FROM presence WHERE node = ? AND session = ?", [(node, g) for g in gone])
-            self._many("INSERT INTO presence VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (node, session) "
+            self._many("INSERT INTO presence VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (node, session) "
                        "DO UPDATE SET name = excluded.name, guest = excluded.guest, address = excluded.address, "
                        "fingerprint = excluded.fingerprint, place = excluded.place, lang = excluded.lang, "
-                       "since = excluded.since",
-                       [(r.node, r.session, r.name, bool(r.guest), r.address, r.key, r.place, r.lang, r.since)
-                        for r in rows])
+                       "since = excluded.since, active = excluded.active",
+                       [(r.node, r.session, r.name, bool(r.guest), r.address, r.key, r.place, r.lang, r.since,
+                         r.active) for r in rows])
             self._x(f"DELETE FROM node_beat WHERE beat < {now} - ?", (*at, FORGET_NODE))
 
     def presence(self, within: float) -> list[Presence]:
@@ -456,7 +456,7 @@ class SqlStore:
         now, at = self._clock()
         with self._read():
             rows = self._x(
-                "SELECT p.node, session, name, guest, address, fingerprint, place, lang, since FROM presence p "
+                "SELECT p.node, session, name, guest, address, fingerprint, place, lang, since, active FROM presence p "
                 f"JOIN node_beat b ON b.node = p.node WHERE b.beat >= {now} - ? "
                 "ORDER BY since, p.node, session", (*at, within)).fetchall()
         return [presence_of(r) for r in rows]

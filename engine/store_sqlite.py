@@ -201,6 +201,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             since REAL NOT NULL,
             PRIMARY KEY (node, session)) WITHOUT ROWID""",
     ),
+    # 8: when each session last typed, so every node's ``sessions`` shows its idle time (issue 15)
+    ("ALTER TABLE presence ADD COLUMN active REAL",),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 _INT64 = 2**63

@@ -127,24 +127,41 @@ class AdminCommands:
         self.admin_keys = admin_keys(server.config, getattr(server, "store", None))
         """The keys whose sessions may type ``admin …`` (``net.admin.admin_runner``)."""
         self._probe: asyncio.Task[None] | None = None
+        self._reads: Any = None  # net.offloop.StoreThread: the bans and mutes, read off the loop
         self.relay: Any = None
         """``net.cluster.clubwide.AdminRelay`` on a node of several (``join_cluster``), else None."""
 
     def watch_store(self) -> None:
         """Probe the store every ``STORE_PROBE`` seconds, so a vanished database is noticed (and everyone
-        told) even while nobody acts; a write would refuse anyway (``engine.store_sqlite``)."""
-        if self._probe is None and hasattr(getattr(self.server, "store", None), "check"):
+        told) even while nobody acts; a write would refuse anyway (``engine.store_sqlite``).  The bans
+        (and on a shared store the mutes, another node's admin may change them) are read again as often,
+        by a thread with its own store connection (``net.offloop``): never a store call on the loop."""
+        store = getattr(self.server, "store", None)
+        if self._probe is None and hasattr(store, "check"):
             self._probe = asyncio.get_running_loop().create_task(self._probe_store(), name="sukno store probe")
+        if self._reads is None and store is not None and hasattr(store, "bans"):
+            from net.offloop import StoreThread
+
+            reads = StoreThread(store, "sukno bans", self.STORE_PROBE)
+            reads.add("the bans", lambda own: (self.bans.made, own.bans()), self._bans_read)
+            if getattr(self.server.config, "store_url", ""):  # a shared store: other nodes' mutes too
+                social = self.club.social
+                reads.add("the mutes", lambda own: (social.mutes_made, own.mutes()),
+                          lambda got: social.set_mutes(got[1], got[0]))
+            self.bans.fed = True
+            self._reads = reads
+            reads.start()
+
+    def _bans_read(self, got: tuple[int, list[Any]]) -> None:
+        """On the loop: the bans a thread read; a ban made on another node ends the sessions it hits."""
+        if self.bans.take(got[1], got[0]):
+            asyncio.get_running_loop().create_task(self._bans_from_elsewhere(), name="sukno bans elsewhere")
 
     async def _probe_store(self) -> None:
         while True:
             await asyncio.sleep(self.STORE_PROBE)
-            await self._bans_from_elsewhere()
-            if getattr(self.server.config, "store_url", ""):  # a shared store: other nodes' mutes too
-                try:
-                    self.club.social.reload_mutes()
-                except StoreError as err:
-                    log.warning("cannot read the mutes from the store just now (the last ones hold): %s", err)
+            if not self.bans.fed:
+                await self._bans_from_elsewhere()
             store = getattr(self.server, "store", None)
             gone = store.check() if store is not None else None
             if gone:
@@ -161,6 +178,9 @@ class AdminCommands:
         if self._probe is not None:
             self._probe.cancel()
             self._probe = None
+        if self._reads is not None:
+            self._reads.stop(timeout=2.0)
+            self._reads = None
         self._unsubscribe()
         if self._gate in self.server.gates:
             self.server.gates.remove(self._gate)
@@ -225,7 +245,7 @@ class AdminCommands:
 
     def session_rows(self) -> list[dict[str, Any]]:
         """Every session of the club: this node's from memory, the other nodes' from the store's
-        presence rows (``net.presence``; ``idle`` is None there), each with its node's name."""
+        presence rows as last read (``net.presence``: no store call here), each with its node's name."""
         now = time.monotonic()
         rows = []
         presence = getattr(self.server, "presence", None)
@@ -243,7 +263,8 @@ class AdminCommands:
         for p in presence.elsewhere() if presence is not None else []:
             rows.append({
                 "node": p.node, "name": p.name, "guest": p.guest, "address": p.address, "key": p.key,
-                "where": p.place, "lang": p.lang, "seconds": max(0, round(wall - p.since)), "idle": None,
+                "where": p.place, "lang": p.lang, "seconds": max(0, round(wall - p.since)),
+                "idle": None if p.active is None else max(0, round(wall - p.active)),
                 "muted": bool(p.name and self.club.social.muted(p.name) is not None), "away": False,
             })
         return rows

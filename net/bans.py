@@ -75,6 +75,9 @@ class BanList:
     """
 
     REFRESH = 2.0
+    fed = False
+    """True once a thread reads the store for this list (``net.admin_commands``, ``net.offloop``): then
+    ``refresh`` reads only when forced (after a change made here), never on a connection's way in."""
 
     def __init__(self, path: Path, clock: Any = time.time, store: Any = None) -> None:
         self.path = path
@@ -82,6 +85,8 @@ class BanList:
         self.store = store
         self.bans: list[Ban] = []
         self._read_at = -math.inf
+        self.made = 0
+        """Counts the changes made here: a read of the store begun before one is stale (``take``)."""
         self.changed = 0
         """Counts every change seen (here or by another node): ``net.admin_commands`` ends the
         sessions a new ban hits when it moves."""
@@ -114,7 +119,7 @@ class BanList:
     def refresh(self, force: bool = False) -> bool:
         """Read the store's bans again if ``REFRESH`` has passed (or ``force``); True if they changed.
         A store that cannot be read now keeps the last list (and says so in the log)."""
-        if self.store is None:
+        if self.store is None or (self.fed and not force):
             return False
         now = time.monotonic()
         if not force and now - self._read_at < self.REFRESH:
@@ -124,6 +129,14 @@ class BanList:
             rows = self.store.bans()
         except StoreError as err:
             log.warning("cannot read the bans from the store just now (the last list holds): %s", err)
+            return False
+        return self.take(rows)
+
+    def take(self, rows: list[BanRow], made: int | None = None) -> bool:
+        """The bans as the store gave them (``Store.bans`` rows); True if they changed.  ``made``: the
+        count ``made`` had when the read began (a thread's read): one made here since is newer, and the
+        read is dropped."""
+        if made is not None and made != self.made:
             return False
         fresh = [Ban(r.kind, r.target, r.until, r.reason, r.by, r.at) for r in rows]
         if fresh == self.bans:
@@ -144,6 +157,7 @@ class BanList:
         if len(kept) != len(self.bans):
             if self.store is not None:
                 self.store.prune_bans(now)
+                self.made += 1  # after the write: a read begun before it is stale
                 self.refresh(force=True)
                 return
             self.bans = kept
@@ -159,6 +173,7 @@ class BanList:
         ban = Ban(kind, target, None if seconds is None else now + seconds, reason, by, now)
         if self.store is not None:
             self.store.put_ban(_row(ban))  # StoreError: refused, nothing changed
+            self.made += 1
             self.refresh(force=True)
             return ban
         self.bans = [b for b in self.bans if not self._same(b, kind, target)] + [ban]
@@ -173,6 +188,7 @@ class BanList:
         if self.store is not None:
             gone = [Ban(r.kind, r.target, r.until, r.reason, r.by, r.at)
                     for r in self.store.drop_bans(kind, _key(kind, target))]
+            self.made += 1
             self.refresh(force=True)
             return gone
         gone = [b for b in self.bans if self._same(b, kind, target)]

@@ -1,25 +1,38 @@
 """Who is online on which node, kept in the store (issue 15): every node sees the whole club.
 
-Each node writes its own sessions (name, guest, address, key, where, language) to the store's
-``presence`` rows and beats every ``BEAT`` seconds (``Store.beat``: only the rows that changed
-since the last beat are written, so a quiet club costs one small write per beat).  A node that
-dies stops beating: after ``WITHIN`` seconds its sessions drop out of ``club_sessions`` on every
-other node, and its rows are deleted later (``FORGET_NODE``).  A node that stops cleanly takes its
-rows with it (``leave``).
+Each node writes its own sessions (name, guest, address, key, where, language, when it last typed)
+to the store's ``presence`` rows and beats every ``BEAT`` seconds (``Store.beat``: only the rows
+that changed since the last beat are written, so a quiet club costs one small write per beat).  A
+node that dies stops beating: after ``WITHIN`` seconds its sessions drop out of ``presence`` on
+every other node, and its rows are deleted later (``FORGET_NODE``).  A node that stops cleanly
+takes its rows with it (``leave``).
 
-The rows are read by ``sukno admin sessions`` on any node (with the node's name) and by the
-club-wide ``who``.  Everything shown comes from the session's own state, bounded to the store's
-limits (``engine.store.PRESENCE_LIMITS``); nothing a client typed is kept but its name.
+**The rows are the one truth of who is online elsewhere** (not a second account over the bus): each
+node reads them back every beat and keeps them (``others``) for ``Club.elsewhere`` (so
+``is_online``, the felt's "away", the stand-ins and ``who`` are club-wide), the watcher counts,
+and ``sukno admin sessions`` (with the node's name and its idle time).  After a beat that changed
+a row, a node sends a hint (``NOTIFY sukno_presence``, no data) so the others read at once instead
+of at their next beat; a missed hint costs at most one beat.
+
+No store call is made on the event loop (``net.offloop``): the loop takes a snapshot of its
+sessions (memory only) every beat and when someone arrives or leaves; a thread with its own store
+connection writes it and reads the club's rows, handed back to the loop.  A slow store delays who
+is online elsewhere, never a session.
+
+Everything shown comes from the session's own state, bounded to the store's limits
+(``engine.store.PRESENCE_LIMITS``); nothing a client typed is kept but its name.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
-from typing import Any
+from typing import Any, Callable
 
 from engine.store import PRESENCE_LIMITS, Presence, StoreError
+from net.offloop import StoreThread
 
 log = logging.getLogger("sukno.presence")
 
@@ -29,6 +42,8 @@ LONE_BEAT = 60.0
 """A server alone (no ``--node``) beats this seldom when nothing changed: only it reads its rows."""
 WITHIN = 10.0
 """A node silent this long is taken for dead: its sessions are no longer shown (≥ a few beats)."""
+HINT_CHANNEL = "sukno_presence"
+"""A node's rows changed: read them now (the payload is the node's name, nothing else)."""
 
 
 def node_name(config: Any) -> str:
@@ -64,18 +79,36 @@ def watchers(rows: list[Presence]) -> dict[int, int]:
 
 
 class PresenceKeeper:
-    """Writes this node's sessions to the store on a timer; reads every node's back."""
+    """This node's sessions to the store and every node's back, on a thread of its own (see above)."""
 
     def __init__(self, server: Any, store: Any, node: str) -> None:
         self.server = server
         self.store = store
         self.node = _cut(node, "node")
-        self._published: dict[str, Presence] = {}
+        self._published: dict[str, Presence] = {}  # the thread's: what the store has of this node
         self._ids: dict[int, str] = {}  # id(session) → its presence id, while it lives
         self._count = 0
         self._task: asyncio.Task[None] | None = None
         self._failing = False
         self._beat_at = -LONE_BEAT
+        self._pending: dict[str, Presence] | None = None  # the loop's last snapshot, not yet written
+        self._pending_lock = threading.Lock()
+        self._cleared = False
+        self._others: list[Presence] = []  # every other live node's sessions, as last read
+        self._dead: dict[str, float] = {}  # nodes taken for dead here (a lease taken over) → until
+        self._off: list[Callable[[], None]] = []
+        self.reads = 0
+        self.hint: Callable[[], None] | None = None
+        """Called in the thread after a beat that changed a row (a node sends ``HINT_CHANNEL``)."""
+        self._thread = StoreThread(store, "sukno presence", BEAT)
+        self._thread.add("presence beat", self._write)
+        if self._several():
+            self._thread.add("who is online elsewhere", self._read, self._heard)
+        self._thread.final = lambda own: own.leave_presence(self.node)
+
+    def _several(self) -> bool:
+        """One node of several (``--node NAME``): it beats every ``BEAT`` and reads the others."""
+        return getattr(self.server, "node", None) is not None or bool(getattr(self.server.config, "node", ""))
 
     def _sid(self, session: Any) -> str:
         key = id(session)
@@ -99,23 +132,69 @@ class PresenceKeeper:
                 address=_cut(session.conn.peer, "address"),
                 key=_cut(session.conn.fingerprint, "key") if session.conn.fingerprint else None,
                 place=_cut(place_of(self.server, session), "place"), lang=_cut(session.lang, "lang"),
-                since=round(now_wall - (now - session.started), 3))
+                since=round(now_wall - (now - session.started), 3),
+                active=float(round(now_wall - (now - getattr(session, "last_input", session.started)))))
         for gone in set(self._ids) - live:
             del self._ids[gone]
         return out
 
-    def beat(self) -> None:
-        """One heartbeat: the rows that changed, the sessions that ended; a refusal is logged once."""
+    # -- the loop's side ------------------------------------------------------------------
+
+    def snapshot(self) -> None:
+        """On the loop: this node's sessions as they are, for the thread to write (memory only)."""
         rows = self.rows()
+        with self._pending_lock:
+            self._pending = rows
+        self._thread.poke()
+
+    def read_soon(self) -> None:
+        """Another node's rows changed (its hint): read them now, not at the next beat."""
+        self._thread.poke()
+
+    def _heard(self, rows: list[Presence]) -> None:
+        """On the loop: every live node's sessions, as the store has them now."""
+        self.reads += 1
+        self._others = [r for r in rows if r.node != self.node]
+        self._show()
+
+    def _show(self) -> None:
+        now = time.monotonic()
+        self._dead = {n: until for n, until in self._dead.items() if until > now}
+        shown = self.elsewhere()
+        club = self.server.club
+        club.elsewhere = {r.name for r in shown}
+        club.set_watchers_elsewhere(watchers(shown))
+
+    def forget_node(self, node: str) -> None:
+        """On the loop: ``node`` is taken for dead (another node took its lease over): its sessions are
+        not online until its rows are gone (``WITHIN``) or it beats again after that."""
+        self._dead[node] = time.monotonic() + WITHIN
+        self._show()
+
+    def elsewhere(self) -> list[Presence]:
+        """The sessions of every other live node, as last read (no store call: the thread reads)."""
+        return [r for r in self._others if r.node not in self._dead]
+
+    # -- the thread's side ----------------------------------------------------------------
+
+    def _write(self, store: Any) -> None:
+        """One heartbeat: the rows that changed, the sessions that ended; a refusal is logged once."""
+        if not self._cleared:
+            store.leave_presence(self.node)  # rows this node's name left behind (a kill -9 before)
+            self._cleared = True
+            self._published = {}
+        with self._pending_lock:
+            rows, self._pending = self._pending, None
+        if rows is None:
+            return  # no snapshot from the loop since the last beat: a stuck loop does not beat
         upserts = [r for sid, r in rows.items() if self._published.get(sid) != r]
         gone = [sid for sid in self._published if sid not in rows]
-        lone = getattr(self.server, "node", None) is None
-        if lone and not upserts and not gone and not self._failing and self._published is not None \
+        if not self._several() and not upserts and not gone and not self._failing \
                 and time.monotonic() - self._beat_at < LONE_BEAT:
             return  # one server alone: nobody waits for its heartbeat; write when something changed
         self._beat_at = time.monotonic()
         try:
-            self.store.beat(self.node, upserts, gone)
+            store.beat(self.node, upserts, gone)
         except StoreError as err:
             if not self._failing:
                 log.warning("cannot write who is online to the store just now: %s", err)
@@ -126,38 +205,37 @@ class PresenceKeeper:
             log.info("who is online is written to the store again")
         self._failing = False
         self._published = rows
-        if getattr(self.server, "node", None) is not None:  # one of several: count the others' watchers
-            self.server.club.set_watchers_elsewhere(watchers(self.elsewhere()))
+        if (upserts or gone) and self.hint is not None:
+            self.hint()
+
+    def _read(self, store: Any) -> list[Presence]:
+        return list(store.presence(WITHIN))
 
     def start(self) -> None:
-        """Beat from now on; rows this node's name left behind (a kill -9 before) go first."""
-        try:
-            self.store.leave_presence(self.node)
-        except StoreError as err:
-            log.warning("cannot clear this node's old sessions from the store: %s", err)
+        """Beat from now on: a snapshot every ``BEAT`` s and at every arrival or leaving."""
         if self._task is None:
+            node = getattr(self.server, "node", None)
+            if node is not None and hasattr(node, "attach_presence"):
+                node.attach_presence(self)  # its hints to the other nodes, theirs to this one
+            self._off.append(self.server.club.subscribe(self._club_events))
             self._task = asyncio.get_running_loop().create_task(self._run(), name="sukno presence")
+            self._thread.start()
+
+    def _club_events(self, events: list[Any]) -> None:
+        if any(e.kind in ("enter", "leave") and "node" not in (e.data or {}) for e in events):
+            asyncio.get_running_loop().call_soon(self.snapshot)  # after the session is in (or out of) the set
 
     async def _run(self) -> None:
         while True:
-            self.beat()
+            self.snapshot()
             await asyncio.sleep(BEAT)
 
     def stop(self) -> None:
-        """Stop beating and take this node's rows out of the club at once."""
+        """Stop beating and take this node's rows out of the club at once (in the thread, waited for)."""
+        for off in self._off:
+            off()
+        self._off = []
         if self._task is not None:
             self._task.cancel()
             self._task = None
-        try:
-            self.store.leave_presence(self.node)
-        except StoreError as err:
-            log.warning("cannot take this node's sessions out of the store: %s (they vanish in %g s)", err, WITHIN)
-
-    def elsewhere(self) -> list[Presence]:
-        """The sessions of every other live node (empty when the store cannot be read now)."""
-        try:
-            rows = self.store.presence(WITHIN)
-        except StoreError as err:
-            log.warning("cannot read who is online on the other nodes: %s", err)
-            return []
-        return [r for r in rows if r.node != self.node]
+        self._thread.stop()

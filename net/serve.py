@@ -104,7 +104,6 @@ async def _serve_node(config: Config, store: Any) -> int:
     hall.start()
     node.poke = server.runtime.wake
     node.start_renewing()
-    node.start_presence()
     try:
         return await _serve(config, server)
     finally:

@@ -28,14 +28,17 @@ The bus is ``NOTIFY sukno_bus`` with small JSON texts (no card is ever in one):
   (chat, away and back), told to the replicas' watchers and players.
 * ``owner`` {table, node}: a node took a table over; the others tell it which of its players are
   online with them (``back``), so nobody's stand-in plays for a player who is here.
-* ``hello`` / ``bye`` {node}, ``presence`` {node, name, on}, ``roster`` {node, names}: who is online
-  on which node (a node starting says hello and the others answer with their rosters), kept in
-  ``Club.elsewhere`` so that ``is_online`` (the felt's "away", the stand-ins) is club-wide.
+
+Who is online on which node is not told here: the store's presence rows are its one truth
+(``net.presence``, read off the loop and kept in ``Club.elsewhere``, so ``is_online`` — the
+felt's "away", the stand-ins, ``who`` — is club-wide); this module only sends the hint that a
+node's rows changed (``NOTIFY sukno_presence``) so the others read them at once.
 
 **Failover**: the renewing thread also looks at every lease; one of this club's tables whose
 lease expired (its owner killed, paused, cut off) is taken over on the loop: a new epoch, the
 table restored from its journal with its clocks shifted as a restart does, its seated players not
-online here made *away* (their grace runs; one who comes back to any node gets his seat back).
+online here made *away* (their grace runs; one who comes back to any node gets his seat back), the
+dead owner's sessions no longer taken for online (its presence rows outlive it by a few seconds).
 A node that wakes after a pause to find its lease taken over turns the table into a replica at its
 thread's next look (≤ ``ttl / 3``); a move made there before that is refused by the epoch's fence
 ("could not write that down"), never applied.
@@ -105,11 +108,12 @@ class Node:
         self.takeovers = 0
         self.round_trips: deque[float] = deque(maxlen=10_000)
         """Seconds from sending each call to its answer (the bus alone: what a move across nodes adds)."""
-        self._presence: dict[str, set[str]] = {}  # node → names online there
         self._silent: dict[Any, float] = {}  # replica → refused at once until then (its owner did not
         # answer, or its lease ran out)
         self._leases_seen: dict[Any, tuple[str, int]] = {}
-        self._presence_off: Callable[[], None] | None = None
+        self.presence: Any = None
+        """This node's ``net.presence.PresenceKeeper`` once the server runs (``attach_presence``)."""
+        self._offs: list[Callable[[], None]] = []
 
     # -- starting and stopping ---------------------------------------------------------------
 
@@ -135,48 +139,22 @@ class Node:
         log.info("node %s: owns tables %s; replicas of %s", self.name, sorted(self.owned, key=str),
                  sorted(self.replicas, key=str))
 
-    def start_presence(self) -> None:
-        """Tell the other nodes who is online here, and ask them who is online there."""
-        self._presence_off = self.club.subscribe(self._club_events)
-        self._send({"t": "hello", "node": self.name})
+    def attach_presence(self, keeper: Any) -> None:
+        """The server's presence keeper: after a beat that changed its rows, this node hints the others,
+        and a hint of another node's makes it read the rows at once."""
+        from net.presence import HINT_CHANNEL
 
-    def _club_events(self, events: list[Event]) -> None:
-        for event in events:
-            if (event.kind in ("enter", "leave") and isinstance(event.data.get("name"), str)
-                    and "node" not in event.data):  # not an arrival heard from another node (clubwide.py)
-                self._send_quietly({"t": "presence", "node": self.name, "name": event.data["name"],
-                                    "on": event.kind == "enter"})
+        self.presence = keeper
 
-    def _roster(self) -> None:
-        """Everyone online here, in notices small enough for the bus."""
-        names = self.club.online()
-        chunk: list[str] = []
-        for name in names + [None]:  # type: ignore[list-item]
-            if name is not None:
-                chunk.append(name)
-            if chunk and (name is None or len(chunk) >= 100):
-                self._send_quietly({"t": "roster", "node": self.name, "names": chunk})
-                chunk = []
+        def hint() -> None:  # in the keeper's thread
+            try:
+                self.notices.notify(HINT_CHANNEL, self.name[:64])
+            except NoticeError as err:
+                log.warning("node %s: the other nodes were not told who is online here changed: %s", self.name, err)
 
-    def _seen(self, message: dict[str, Any]) -> None:
-        node = message.get("node")
-        if not isinstance(node, str) or node == self.name:
-            return
-        kind = message.get("t")
-        if kind in ("hello", "bye"):
-            self._presence.pop(node, None)  # a node (re)started or stopped: nobody is online there yet
-            if kind == "hello":
-                self._roster()
-        elif kind == "presence" and isinstance(message.get("name"), str):
-            names = self._presence.setdefault(node, set())
-            (names.add if message.get("on") else names.discard)(message["name"])
-        elif kind == "roster" and isinstance(message.get("names"), list):
-            self._presence.setdefault(node, set()).update(n for n in message["names"] if isinstance(n, str))
-        self._update_elsewhere()
-
-    def _update_elsewhere(self) -> None:
-        if self.club is not None:
-            self.club.elsewhere = set().union(*self._presence.values()) if self._presence else set()
+        keeper.hint = hint
+        self._offs.append(self.notices.on(HINT_CHANNEL, lambda payload: payload == self.name[:64]
+                                          or keeper.read_soon()))
 
     def start_renewing(self) -> None:
         self._thread = threading.Thread(target=self._renew_loop, name="sukno leases", daemon=True)
@@ -185,8 +163,9 @@ class Node:
     async def stop(self) -> None:
         """Stop renewing, let every lease go (another node takes the tables at once), stop listening."""
         self._stop.set()
-        if self._presence_off is not None:
-            self._presence_off()
+        for off in self._offs:
+            off()
+        self._offs = []
         if self._thread is not None:
             await asyncio.get_running_loop().run_in_executor(None, self._thread.join, 5)
         for table_id in list(self.owned):
@@ -195,7 +174,6 @@ class Node:
             except StoreError as err:
                 log.warning("node %s: lease of table %s not released: %s", self.name, table_id, err)
         self.owned.clear()
-        self._send_quietly({"t": "bye", "node": self.name})
         if self.round_trips:
             times = sorted(t * 1000 for t in self.round_trips)
             log.info("node %s: %d calls to other nodes, round trip p50 %.1f ms, p99 %.1f ms", self.name, len(times),
@@ -234,8 +212,8 @@ class Node:
     def _take(self, table_id: Any, holder: str | None = None) -> None:
         """On the loop: take over a table whose lease expired (its owner died or was cut off)."""
         self._taking.discard(table_id)
-        if holder is not None and holder != self.name and self._presence.pop(holder, None) is not None:
-            self._update_elsewhere()  # its sessions are gone with it (they come back to any node)
+        if holder is not None and holder != self.name and self.presence is not None:
+            self.presence.forget_node(holder)  # its sessions are gone with it (they come back to any node)
         if table_id in self.owned or table_id not in self.replicas or self.club is None:
             return
         try:
@@ -349,8 +327,6 @@ class Node:
             data = message.get("data") if isinstance(message.get("data"), dict) else {}
             seat = message.get("seat") if isinstance(message.get("seat"), int) else None
             self.club.tables[table_id].tell([Event(str(message.get("kind")), seat, data)])
-        elif kind in ("hello", "bye", "presence", "roster"):
-            self._seen(message)
         elif kind == "owner" and message.get("node") != self.name and self.club is not None:
             table = self.club.tables.get(table_id)
             if table is not None and table_id in self.replicas:

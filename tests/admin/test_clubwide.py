@@ -64,6 +64,18 @@ async def wait_sessions(server: Any, wanted: set[tuple[str, str]], timeout: floa
         await asyncio.sleep(0.2)
 
 
+async def until_row(server: Any, name: str, check: Any, timeout: float = 20.0) -> dict:
+    """Ask ``sessions`` again until ``name``'s row passes ``check``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        rows = [r for r in await sessions(server) if r["name"] == name]
+        if rows and check(rows[0]):
+            return rows[0]
+        assert loop.time() < deadline, f"{name}'s session never as wanted: {rows}"
+        await asyncio.sleep(0.2)
+
+
 async def until_mutes(server: Any, names: list[str], timeout: float = 20.0) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -86,8 +98,11 @@ async def test_sessions_list_every_node_and_a_ban_on_one_node_ends_a_session_on_
         both = {("north", "Anna"), ("south", "Boris")}
         rows = await wait_sessions(south, both)
         far = next(r for r in rows if r["name"] == "Anna")
-        assert far["where"] == "hall" and far["idle"] is None and far["key"] == anna_key.get_fingerprint("sha256")
+        assert far["where"] == "hall" and 0 <= far["idle"] <= far["seconds"] + 1 and far["key"] == anna_key.get_fingerprint("sha256")
         await wait_sessions(north, both)
+        await until_row(south, "Anna", lambda r: r["idle"] >= 3)  # another node's idle time, as on her own
+        anna.line("x")  # a keystroke on north: south sees her idle time start again
+        await until_row(south, "Anna", lambda r: r["idle"] < 3)
         status, out, _ = await sukno_admin(south.config.data, "sessions")
         assert status == 0 and "node" in out.splitlines()[0]
         assert any(line.startswith("north") and "Anna" in line for line in out.splitlines())

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from nodekit import CONFIG, Node
+from net.cluster.notices import Notices
 from sshclient import Client, connect, new_key
 
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
@@ -62,6 +63,11 @@ async def test_hall_chat_who_kick_and_close_reach_across_nodes(tmp_path: Path, p
     nodes: list[Node] = []
     clients: list[Client] = []
     store = PgStore(pg_url)  # the test's own reader
+    heard: dict[str, list[str]] = {"sukno_bus": [], "sukno_presence": []}
+    listener = Notices(pg_url)  # what the nodes tell each other, read as a third party
+    for channel, said in heard.items():
+        listener.on(channel, said.append)
+    await listener.start()
     try:
         for name in "AB":
             nodes.append(Node(name, tmp_path, pg_url))
@@ -80,6 +86,11 @@ async def test_hall_chat_who_kick_and_close_reach_across_nodes(tmp_path: Path, p
         await anna.wait("Boris says: привет из B", timeout=15)
         boris.line("who")
         await boris.wait("Anna", timeout=10)
+        # Presence is told once: the store's rows, with a bare hint that a node's rows changed; the bus
+        # carries no account of who is online (no hello, roster or presence messages).
+        assert {"A", "B"} <= set(heard["sukno_presence"]), heard["sukno_presence"]
+        kinds = {json.loads(p).get("t") for p in heard["sukno_bus"]}
+        assert not kinds & {"hello", "bye", "presence", "roster"}, kinds
 
         watcher = await connect(b.port, key=None, command="watch 1")  # a guest watching on B; A owns table 1
         clients.append(watcher)
@@ -115,6 +126,7 @@ async def test_hall_chat_who_kick_and_close_reach_across_nodes(tmp_path: Path, p
             await asyncio.sleep(0.1)
         await until_admin(tmp_path / "data-B", lambda d: [t["id"] for t in d["tables"]] == [2], "tables")
     finally:
+        await listener.stop()
         store.close()
         for client in clients:
             try:

@@ -1,0 +1,134 @@
+"""The store calls a timer makes, off the event loop (issue 15): a thread with its own connection.
+
+Every 2 s a node writes its presence beat and reads the club's back, and reads the bans and mutes
+again.  Made on the loop, a slow or unreachable store (a lock held, a database restarting, a lost
+network) would stall every session of the node for as long as the call waits.  A ``StoreThread``
+makes them in a daemon thread instead, on a store connection of its own (PostgreSQL: a new
+``PgStore`` on the same URL, as the leases' thread of ``net.cluster.node`` does; any other store,
+e.g. SQLite, is used as it is: its calls are local and take its lock briefly), and hands each result
+to the loop with ``call_soon_threadsafe``, where it is applied like everything else of the club.
+
+A job is ``(work, then)``: ``work(store)`` runs in the thread; ``then(result)`` on the loop.  A
+``StoreError`` is logged once until the job works again; the job is tried at the next round.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import threading
+from typing import Any, Callable
+
+from engine.store import StoreError
+
+log = logging.getLogger("sukno.store")
+
+Work = Callable[[Any], Any]
+Then = Callable[[Any], None]
+
+
+def own_store(store: Any, timeout: float) -> tuple[Any, bool]:
+    """A store connection for a thread, and whether it is a new one (to be closed after)."""
+    pg = sys.modules.get("engine.store_pg")
+    if pg is not None and isinstance(store, pg.PgStore):
+        return pg.PgStore(store.url, synchronous_commit=store.synchronous_commit, statement_timeout=timeout,
+                          connect_timeout=timeout), True
+    return store, False
+
+
+class StoreThread:
+    """Runs its jobs every ``every`` seconds (or at once when poked) in a thread of its own."""
+
+    def __init__(self, store: Any, name: str, every: float, *, timeout: float = 5.0) -> None:
+        self.store = store
+        self.name = name
+        self.every = every
+        self.timeout = timeout
+        self.jobs: list[tuple[str, Work, Then | None]] = []
+        self.final: Work | None = None
+        """Run once in the thread as it stops (a node takes its presence rows out)."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._failing: set[str] = set()
+        self.rounds = 0
+
+    def add(self, label: str, work: Work, then: Then | None = None) -> None:
+        self.jobs.append((label, work, then))
+
+    def start(self) -> None:
+        """On the loop: the thread starts with a first round at once."""
+        self._loop = asyncio.get_running_loop()
+        self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+        self._thread.start()
+
+    def poke(self) -> None:
+        """A round now (any thread): something changed that the store should hear or be asked about."""
+        self._wake.set()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop after the round in progress (and ``final``), waiting at most ``timeout`` s."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            if self._thread.is_alive():
+                log.warning("%s: the store has not answered for %g s; not waiting for it", self.name, timeout)
+            self._thread = None
+
+    def _run(self) -> None:
+        store: Any = None
+        ours = False
+        while True:
+            if store is None:
+                try:
+                    store, ours = own_store(self.store, self.timeout)
+                except StoreError as err:
+                    self._failed("connect", err)
+            if store is not None:
+                self._round(store)
+            if self._stop.is_set():
+                break
+            self._wake.wait(self.every)
+            self._wake.clear()
+        if self.final is not None and store is not None:
+            try:
+                self.final(store)
+            except StoreError as err:
+                log.warning("%s: %s", self.name, err)
+        if ours:
+            store.close()
+
+    def _round(self, store: Any) -> None:
+        self.rounds += 1
+        for label, work, then in list(self.jobs):
+            if self._stop.is_set():
+                return  # stopping: straight to the last act
+            try:
+                result = work(store)
+            except StoreError as err:
+                self._failed(label, err)
+                continue
+            except Exception:  # a bug in one job must not stop the others
+                log.exception("%s: %s failed", self.name, label)
+                continue
+            if label in self._failing:
+                self._failing.discard(label)
+                log.info("%s: %s works again", self.name, label)
+            if then is not None:
+                self._hand(then, result)
+
+    def _failed(self, label: str, err: StoreError) -> None:
+        if label not in self._failing:
+            self._failing.add(label)
+            log.warning("%s: %s: the store did not answer (the last values hold): %s", self.name, label, err)
+
+    def _hand(self, function: Then, result: Any) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(function, result)
+            except RuntimeError:  # the loop closed meanwhile
+                pass

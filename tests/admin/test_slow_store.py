@@ -1,0 +1,106 @@
+"""No store call on the event loop for presence, bans and mutes (issue 15): a node whose store has
+gone slow keeps answering its sessions.
+
+The store here is a real PostgreSQL one behind a double whose presence, bans and mutes calls wait
+at a gate the test holds closed (a lock held elsewhere, a database restarting, a lost network look
+the same from the node).  While those calls hang, real SSH clients through pyte chat, and a new one
+comes in through the ban gate; the calls are still hanging when they are done — so none of it waited
+for them.  With the calls on the loop, the loop itself would hang at the gate and nothing would move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+from adminkit import admin_server
+from sshclient import Client, connect, make_config, new_key, until
+
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
+
+SLOW = ("beat", "presence", "leave_presence", "bans", "mutes")
+
+
+class GatedStore:
+    """A store whose ``SLOW`` calls wait while ``gate`` is closed; ``hanging`` counts those waiting."""
+
+    def __init__(self, store: Any) -> None:
+        self._store = store
+        self.gate = threading.Event()
+        self.gate.set()
+        self._lock = threading.Lock()
+        self.hanging = 0
+        self.hung: set[str] = set()
+        self.threads: set[str] = set()
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._store, name)
+        if name not in SLOW:
+            return attr
+
+        def slow(*args: Any, **kwargs: Any) -> Any:
+            if not self.gate.is_set():
+                with self._lock:
+                    self.hanging += 1
+                    self.hung.add(name)
+                    self.threads.add(threading.current_thread().name)
+                try:
+                    self.gate.wait(60)
+                finally:
+                    with self._lock:
+                        self.hanging -= 1
+            return attr(*args, **kwargs)
+
+        return slow
+
+
+async def register(port: int, name: str) -> Client:
+    client = await connect(port, key=new_key())
+    await client.wait("book of names", timeout=20)
+    client.line(name)
+    await client.wait(f"{name} ·", timeout=20)
+    return client
+
+
+async def test_a_slow_store_stalls_no_session(pg_url, tmp_path) -> None:
+    from engine.store_pg import PgStore
+
+    real = PgStore(pg_url, exclusive=True)
+    store = GatedStore(real)
+    config = make_config(tmp_path / "north", tables=[], store_url=pg_url)
+    config.node = "north"
+    clients: list[Client] = []
+    try:
+        async with admin_server(config, store=store) as server:
+            anna = await register(server.port, "Anna")
+            clients.append(anna)
+            await until(lambda: [p.name for p in real.presence(60)] == ["Anna"], timeout=20, what="Anna's row")
+            store.gate.clear()  # from now on the store hangs for presence, bans and mutes
+            await until(lambda: store.hanging >= 2, timeout=20, what="both threads hanging at the store")
+            assert store.threads >= {"sukno presence", "sukno bans"}, store.threads
+            assert threading.main_thread().name not in store.threads  # the loop never called them
+
+            boris = await register(server.port, "Boris")  # in through the door and the ban gate
+            clients.append(boris)
+            anna.line("say ping while the store hangs")
+            await boris.wait("Anna says: ping while the store hangs", timeout=20)
+            boris.line("say pong")
+            await anna.wait("Boris says: pong", timeout=20)
+            assert store.hanging >= 2 and not store.gate.is_set()  # still hanging: nothing above waited for it
+
+            store.gate.set()
+            await until(lambda: sorted(p.name for p in real.presence(60)) == ["Anna", "Boris"], timeout=20,
+                        what="the beat written again once the store answers")
+            for client in clients:
+                await client.close()
+            await until(lambda: real.presence(60) == [], timeout=20, what="the rows gone with the sessions")
+    finally:
+        store.gate.set()
+        for client in clients:
+            try:
+                await client.close()
+            except Exception:  # noqa: BLE001 - closed already
+                pass
+        real.close()
