@@ -524,6 +524,7 @@ class SearchBot(Bot):
         self.fallbacks = 0
         self.samples = 0
         self.times: list[float] = []  # seconds of every decision with a choice (the bench's figures)
+        self.cpu: list[float] = []  # and its CPU seconds: the time it would take on an idle machine
         self.pot_fix = False  # the first world of a session fixes the pot our copy began with
         self.worlds: list[World] = []  # the imagined worlds of the last decision, carried to the next
         self.worlds_deal = 0
@@ -555,13 +556,14 @@ class SearchBot(Bot):
             self.deal_views = []
         self.deal_views.append(view)  # Копилка: what each take brought (kopilka_worlds.took)
         action = None
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         if self.game == "speculator":
             action, searched = self._speculate(view, legal, ruled)
             if searched is not None:
                 self.searched += searched
                 self.fallbacks += not searched
                 self.times.append(time.perf_counter() - started)
+                self.cpu.append(time.thread_time() - cpu)
             return action
         if len(legal) > 1 and self.game in ACTIONS:
             candidates = list(legal)
@@ -574,6 +576,7 @@ class SearchBot(Bot):
             action = ruled
         if len(legal) > 1:
             self.times.append(time.perf_counter() - started)
+            self.cpu.append(time.thread_time() - cpu)
         if action is not None:
             self.own.append(action)
         return action

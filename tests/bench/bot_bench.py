@@ -141,6 +141,7 @@ class Result:
     money: list[int] = field(default_factory=list)  # per session, the rule seat
     deals: list[int] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)  # the search arm: CPU seconds a decision (idle time)
     searched: int = 0  # the search arm: decisions searched, imagined worlds, decisions left to the rules
     samples: int = 0
     fallbacks: int = 0
@@ -150,6 +151,7 @@ class Result:
         self.money += other.money[:sessions]
         self.deals += other.deals[:sessions]
         self.times += other.times
+        self.cpu += other.cpu
         self.searched += other.searched
         self.samples += other.samples
         self.fallbacks += other.fallbacks
@@ -178,6 +180,7 @@ def run(case: Case, deals: int, rule: str, seed: int, others: str = "random", bu
 
             bots[seat] = SearchBot(case.game, seeds[seat], budget=budget, iterations=iterations)
             bots[seat].times = result.times  # its decisions with a choice, timed by the bot itself
+            bots[seat].cpu = result.cpu
             searchers.append(bots[seat])
             ours = {seat}
         game = cls(names, case.options, dealer=rng.randrange(case.players))
@@ -315,7 +318,7 @@ def search_main(args: argparse.Namespace, deals: int) -> None:
     print(f"search bot ({budget}/move) vs the rule bot in its seat, rule bots around; "
           f"{deals} deals per line; money in kopecks per deal, ± = 95% CI")
     print(f"{'game':<12} {'search/deal':>17} {'rule/deal':>17} {'difference':>17} {'moves':>7}"
-          f" {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'worlds':>6} {'rules%':>6}  verdict")
+          f" {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'cpu p99':>7} {'worlds':>6} {'rules%':>6}  verdict")
     started = time.perf_counter()
     pool = get_context("fork").Pool(args.workers) if args.workers > 1 else None
     exact = any(case.label == args.only for case in CASES)  # "ukr_pairs" alone, not "ukr_pairs 1" too
@@ -342,7 +345,8 @@ def search_main(args: argparse.Namespace, deals: int) -> None:
         rules = 100 * searched.fallbacks / max(1, searched.searched + searched.fallbacks)
         print(f"{case.label:<12} {f'{s_mean:+.2f} ± {s_half:.2f}':>17} {f'{r_mean:+.2f} ± {r_half:.2f}':>17}"
               f" {f'{diff:+.2f} ± {half:.2f}':>17} {len(times):>7} {quantile(times, 0.5) * 1e3:>7.1f}"
-              f" {quantile(times, 0.99) * 1e3:>7.1f} {max(times) * 1e3:>7.1f} {worlds:>6.1f} {rules:>6.1f}"
+              f" {quantile(times, 0.99) * 1e3:>7.1f} {max(times) * 1e3:>7.1f}"
+              f" {quantile(searched.cpu or [0.0], 0.99) * 1e3:>7.1f} {worlds:>6.1f} {rules:>6.1f}"
               f"  {verdict} ({sum(searched.deals)} deals, {time.perf_counter() - t0:.0f} s)", flush=True)
     if pool:
         pool.close()
