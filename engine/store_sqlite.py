@@ -294,6 +294,7 @@ class SqliteStore(SqlStore):
             self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
         )
         self._db = db
+        self._x = db.execute  # type: ignore[method-assign]  # the shared SQL runs on sqlite3 without a wrapper's call
         db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
         mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
