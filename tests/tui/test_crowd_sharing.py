@@ -21,6 +21,7 @@ from tui.app import ClubApp
 from tui.screens.hall import HallScreen
 from tui.screens.table import TableScreen
 from tui.sharedcss import SharedStylesheet, share_stylesheet
+from tui.widgets.log import TABLE_KEEP, EventLog
 from tui.widgets.quiet import show_text
 from tui.widgets.timer import TimerBar
 
@@ -141,3 +142,25 @@ async def test_the_timer_bar_keeps_its_width_for_a_shorter_name():
         bar.set_deadline(now[0] + 40, who="bo")  # a new timer is as wide as its own name again
         await pilot.pause()
         assert bar.size.width < width
+
+
+class _Log(App):
+    def compose(self) -> ComposeResult:
+        yield EventLog(keep=TABLE_KEEP)
+
+
+async def test_a_table_log_keeps_enough_for_the_tallest_window():
+    from net.config import Config
+
+    rows_max = Config().max_rows
+    assert TABLE_KEEP >= rows_max  # a line takes a row at least: the tallest window is filled
+    app = _Log()
+    async with app.run_test(size=(80, rows_max)) as pilot:
+        log = app.query_one(EventLog)
+        for i in range(3 * TABLE_KEEP):
+            log.add(f"line {i}")
+        await pilot.pause()
+        shown = rows(app)
+        assert shown[-1].startswith(f"line {3 * TABLE_KEEP - 1}")
+        assert shown[0].startswith(f"line {3 * TABLE_KEEP - rows_max}")  # every row of the window used
+        assert len(log.lines) == TABLE_KEEP

@@ -17,6 +17,9 @@ from textual.widgets import Static
 from tui.widgets.quiet import show_text
 
 KEEP = 300
+TABLE_KEEP = 100
+"""Lines a table's log keeps: it shows only the newest that fit, and the tallest window (``[limits]
+max_rows`` 100) has fewer rows for it; every seated player's and hub's App holds one (issue 16)."""
 
 
 class EventLog(Static):
@@ -26,9 +29,9 @@ class EventLog(Static):
     EventLog { height: 1fr; width: 1fr; }
     """
 
-    def __init__(self, **kwargs: Any):
+    def __init__(self, *, keep: int = KEEP, **kwargs: Any):
         super().__init__("", **kwargs)
-        self.lines: deque[Text] = deque(maxlen=KEEP)
+        self.lines: deque[Text] = deque(maxlen=keep)
         self._wrap_console: Console | None = None
 
     def add(self, line: str | Text, style: str = "") -> None:

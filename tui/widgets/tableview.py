@@ -31,7 +31,7 @@ from tui.text.answers import TRICK_CARDS, TRICK_ENDS
 from tui.social import chat_line, rail_line
 from tui.widgets.felt import Felt
 from tui.widgets.hand import Hand
-from tui.widgets.log import EventLog
+from tui.widgets.log import TABLE_KEEP, EventLog
 from tui.widgets.timer import TimerBar
 
 
@@ -93,7 +93,7 @@ class TableView(Vertical):
         yield Static("", id="theader", classes="header")
         yield Felt()
         yield Hand()
-        yield EventLog()
+        yield EventLog(keep=TABLE_KEEP)
         yield Static("", id="tsheet")
         with Horizontal(id="hintrow"):
             yield Static("", id="hint", classes="hint")
