@@ -37,7 +37,7 @@ from net.session import START_TIMEOUT, Session, _club_app, locale_of
 from net.spectate import Hubs, HubKey
 from net.sshcompat import lighten
 from net.texts import text
-from net.textual_compat import keep_tasks_lazy
+from net.textual_compat import keep_tasks_lazy, strips_without_cycles
 
 # ``locale_of`` lives with the session now; it is still importable from here, as before.
 __all__ = ["HOST_KEY_NAME", "PlayerAppFactory", "Session", "SpectatorAppFactory", "SuknoServer",
@@ -78,6 +78,7 @@ def configure_textual() -> None:
     if not os.environ.get("TEXTUAL_COLOR_SYSTEM"):
         constants.COLOR_SYSTEM = "256"  # type: ignore[misc]  # clients send no COLORTERM
     keep_tasks_lazy(asyncio.get_running_loop())  # asyncssh needs lazy tasks (net/textual_compat.py)
+    strips_without_cycles()  # a frame's lines are freed when drawn, not by the cyclic GC (issue 16)
     tune_gc()
 
 

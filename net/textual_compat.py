@@ -174,3 +174,31 @@ class DriverHandoff(Generic[T]):
 
     def __len__(self) -> int:
         return len(self._waiting)
+
+
+def strips_without_cycles() -> bool:
+    """Textual's ``Strip.divide`` without its one reference cycle; True once patched (idempotent).
+
+    A strip divided at its own end is its own one piece, and Textual caches that answer,
+    ``[self]``, in the strip itself: every such strip (the compositor divides each line of every
+    frame) became a cycle only the cyclic GC frees, ~3,500 a move with four players and four
+    spectator hubs, and those collections were most of the server's CPU per move at 500 watchers
+    (tests/bench/ssh_load.py, issue 16).  That one case is answered here, uncached; every other
+    division is Textual's own.
+    """
+    from textual.strip import Strip
+
+    if getattr(Strip.divide, "_sukno", False):
+        return False
+    divide = Strip.divide
+
+    def divide_once(self: Strip, cuts: Any) -> Any:
+        cuts = [cut for cut in cuts if cut <= self.cell_length]
+        if cuts == [self.cell_length]:
+            return [self]
+        return divide(self, cuts)
+
+    divide_once._sukno = True  # type: ignore[attr-defined]
+    divide_once.__doc__ = divide.__doc__
+    Strip.divide = divide_once  # type: ignore[method-assign]
+    return True
