@@ -40,7 +40,9 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
   (``closing``) or has closed refuses a seat.  Each refusal is a
   ``TableError`` with a catalogue key.  ``Table.sit``/``stand``/``watch`` are
   the table's own half (its seats and deals), called only from here and from
-  the table itself (tests/engine/test_one_door.py keeps it so).
+  the table itself (tests/engine/test_one_door.py keeps it so).  At a table another node
+  owns (a replica, issue 15) each of them returns an ``engine.pending.Pending`` at once
+  (``stand``'s maps to the table): the owner's answer, or its refusal, comes later.
 - ``subscribe(callback) -> unsubscribe``: ``callback(events)`` for hall events
   (``enter``, ``leave``, ``say``, ``table_open``, ``table_close``) and ``table`` events
   (``data["table"]`` changed: seats, spectators, a deal started or ended).
@@ -58,6 +60,7 @@ from typing import Any, Callable
 from engine.game import Event
 from engine.games import registry
 from engine.keeper import TableKeeper
+from engine.pending import Pending
 from engine.social import AWAY_MAX, Seating, Social, SocialError, name_key
 from engine.store import Store, StoreError
 from engine.feed import Callback, Feed, LogEntry
@@ -244,7 +247,9 @@ class Club:
         table = self.where(name) if table_id is None else self.table(table_id)
         if table is None or name not in table.seats:
             raise TableError("table.not_seated", "You do not sit at this table.")
-        table.stand(name)
+        answer = table.stand(name)
+        if isinstance(answer, Pending):  # a replica: the owner's answer comes later (issue 15)
+            return answer.map(lambda _none: table)  # type: ignore[return-value]
         return table
 
     def watch(self, name: str, table_id: int) -> Table:

@@ -74,6 +74,8 @@ class TableKeeper:
         self.journal: TableJournal | None = None
         self._noted: dict[str, Any] | None = None
         self._since: tuple[int, int, list[int]] = (0, 0, [])  # the next record starts: deal, pot, balances
+        self.read_seq = 0
+        """The last journal entry ``restore`` read (a replica skips a notice of what it has read, issue 15)."""
 
     # -- opening --------------------------------------------------------------------------
 
@@ -218,6 +220,7 @@ class TableKeeper:
             self.journal = None
         table.resume(state, game, told if tell else [])
         self._noted = table.state()
+        self.read_seq = entries[-1].seq if entries else 0
         return told
 
     def rebuild(self) -> None:

@@ -209,7 +209,8 @@ class Table:
         """Set by the club: raises for a muted person (``engine.social``)."""
         self.remote: Callable[..., Any] | None = None
         """Set on a replica (another node owns this table, issue 15): ``remote(op, *args)`` sends a
-        change to the owner and returns its answer or raises its ``TableError``; nothing is done here."""
+        change to the owner and returns at once an ``engine.pending.Pending`` (its answer, or its
+        refusal, comes later: the loop never waits for another node); nothing is done here."""
 
     # -- who is here ----------------------------------------------------------------
 

@@ -24,8 +24,10 @@ from typing import Any, Callable
 
 from engine import admin_ops
 from engine.admin_ops import AdminError
+from engine.game import IllegalAction
 from engine.store import StoreError
 from engine.table import sanitize
+from net.answers import settled
 from net.bans import AUDIT_NAME, BANS_NAME, AuditLog, Ban, BanList, kind_of, shuts_out
 from net.identity import fold
 from net.texts import text
@@ -317,10 +319,11 @@ class AdminCommands:
         table = admin_ops.table_of(self.club, args[0])
         if args[2].lower() == "bot":
             seat, name = admin_ops.seat_bot(self.club, table, args[1])
+            name = await _answer(name)  # at a table another node owns: its answer (issue 15)
             return Reply(True, f"{name} sits at table {table.id}, seat {seat + 1}",
                          {"table": table.id, "seat": seat + 1, "name": name, "bot": True})
         name = self._account_name(args[2])
-        seat = admin_ops.seat_player(self.club, table, args[1], name)
+        seat = await _answer(admin_ops.seat_player(self.club, table, args[1], name))
         return Reply(True, f"{name} sits at table {table.id}, seat {seat + 1}",
                      {"table": table.id, "seat": seat + 1, "name": name})
 
@@ -650,3 +653,11 @@ def _back_to_hall(app: Any, table_id: int) -> None:
 
 def _ban_json(ban: Ban) -> dict[str, Any]:
     return {"kind": ban.kind, "target": ban.target, "until": ban.until, "reason": ban.reason, "by": ban.by}
+
+
+async def _answer(result: Any) -> Any:
+    """A seat change's result, once the table's owner answered it; its refusal in the admin's words."""
+    try:
+        return await settled(result)
+    except IllegalAction as err:
+        raise AdminError(err.message if hasattr(err, "message") else str(err)) from None

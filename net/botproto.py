@@ -30,6 +30,7 @@ import logging
 from typing import TYPE_CHECKING, Any, Callable
 
 from engine.game import IllegalAction
+from engine.pending import InOrder
 from net.botwire import CLIENT_TYPES, MAX_LINE, PROTOCOL, LineBuffer, TooLong, WireError, decode, encode, \
     error_message, event_message, plain, say
 from net.limits import TokenBucket
@@ -76,6 +77,8 @@ class BotSession:
         self.asks: dict[int, tuple[int, tuple]] = {}  # table id → (ask, turn key)
         self._next_ask = 0
         self.sent = 0
+        self.order = InOrder(self.handle)
+        """The program's messages in order: one sent while a change waits for its answer waits too."""
 
     # -- out -----------------------------------------------------------------------------
 
@@ -110,6 +113,11 @@ class BotSession:
         self.handle(message)
 
     def handle(self, message: dict[str, Any]) -> None:
+        """One message; one sent while a change waits for another node's answer waits for it (issue 15)."""
+        if self.order.hold(message):
+            if self.order.full:
+                self.error("bot.busy", say(self.lang, "bot.busy"), reply=message["type"])
+            return
         kind = message["type"]
         if kind != "hello" and self.name is None:
             self.error("bot.hello_first", say(self.lang, "bot.hello_first"), reply=kind)
@@ -117,8 +125,16 @@ class BotSession:
         try:
             getattr(self, "_on_" + kind)(message)
         except IllegalAction as err:  # a table's or the engine's refusal: the text a person reads
-            self.error(err.key or "refused", refusal_text(err, self.lang), reply=kind, table=message.get("table"),
-                       ask=message.get("ask") if kind == "act" else None)
+            self._refused(message, err)
+
+    def _refused(self, message: dict[str, Any], err: IllegalAction) -> None:
+        kind = message["type"]
+        self.error(err.key or "refused", refusal_text(err, self.lang), reply=kind, table=message.get("table"),
+                   ask=message.get("ask") if kind == "act" else None)
+
+    def _after(self, message: dict[str, Any], result: Any, done: Callable[[Any], None]) -> None:
+        """``done(result)`` now, or once the table's owner answered (a replica's change, issue 15)."""
+        self.order.after(result, done, lambda err: self._refused(message, err))
 
     def _on_hello(self, message: dict[str, Any]) -> None:
         if message.get("lang") in ("ru", "en"):
@@ -188,25 +204,33 @@ class BotSession:
             return
         assert self.name is not None
         seat = table.seat_of(self.name)
+
+        def seated(seat: int) -> None:
+            self.send({"type": "seated", "table": table.id, "seat": seat})
+            self._follow(table)
+
         if seat is None:  # the club's rules (one seat per person, not a closing table): Club.sit
-            seat = self.club.sit(self.name, table.id, message.get("seat"))
-        self.send({"type": "seated", "table": table.id, "seat": seat})
-        self._follow(table)
+            self._after(message, self.club.sit(self.name, table.id, message.get("seat")), seated)
+        else:
+            seated(seat)
 
     def _on_start(self, message: dict[str, Any]) -> None:
         table = self._table(message)
         if table is not None:
             assert self.name is not None
-            table.start(self.name, self.now())
+            self._after(message, table.start(self.name, self.now()), lambda _events: None)
 
     def _on_stand(self, message: dict[str, Any]) -> None:
         table = self._table(message)
         if table is None:
             return
         assert self.name is not None
-        self.club.stand(self.name, table.id)
-        self._unfollow(table.id)
-        self.send({"type": "stood", "table": table.id})
+
+        def stood(_table: Any) -> None:
+            self._unfollow(table.id)
+            self.send({"type": "stood", "table": table.id})
+
+        self._after(message, self.club.stand(self.name, table.id), stood)
 
     def _on_leave(self, message: dict[str, Any]) -> None:
         """As a person's ``leave``: away from the table's messages, the seat kept (stand gives it up)."""
@@ -221,7 +245,7 @@ class BotSession:
             return
         table = self._table(message)
         if table is not None:
-            table.say(self.name, message["text"])
+            self._after(message, table.say(self.name, message["text"]), lambda _rail: None)
 
     def _on_sync(self, message: dict[str, Any]) -> None:
         table = self._table(message)
@@ -245,7 +269,8 @@ class BotSession:
             self.error("bot.stale_ask", say(self.lang, "bot.stale_ask", ask=message["ask"], current=current[0]),
                        reply="act", table=table_id, ask=message["ask"])
             return
-        table.act(self.name, message["action"], self.now())  # a refusal is the person's refusal
+        # a refusal is the person's refusal (at a table another node owns: when its answer comes)
+        self._after(message, table.act(self.name, message["action"], self.now()), lambda _events: None)
 
     def _on_quit(self, message: dict[str, Any]) -> None:
         self.send({"type": "bye", "text": say(self.lang, "bot.bye")})

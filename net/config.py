@@ -57,6 +57,7 @@ DEFAULTS: dict[str, Any] = {
     "node": {
         "name": "",
         "lease_ttl": 3.0,
+        "call_timeout": 2.0,
     },
     "spectators": {
         "buckets": ["80x24", "100x30", "120x40", "160x50"],
@@ -122,6 +123,7 @@ class Config:
     store_synchronous_commit: str = "on"  # PostgreSQL only: "off" may lose ~0.6 s of moves if PostgreSQL crashes
     node: str = ""  # "": the one server of its store; a name: one node of several on one PostgreSQL club
     node_lease_ttl: float = 3.0  # seconds a node's table lease lasts unless renewed (failover waits this)
+    node_call_timeout: float = 2.0  # seconds a move sent to a table's owner node may go unanswered (then refused)
     reuse_port: bool = False  # a worker of ``sukno serve --workers N`` (net/workers.py): SO_REUSEPORT, not a key
     new: bool = False  # ``sukno serve --new``: an empty sukno.db may start a new club (not a config key)
 
@@ -208,6 +210,9 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     lease_ttl = _number("node", "lease_ttl", node["lease_ttl"], float)
     if not 0.5 <= lease_ttl <= 300:
         raise ConfigError(f"node.lease_ttl is 0.5–300 seconds, not {lease_ttl!r}")
+    call_timeout = _number("node", "call_timeout", node["call_timeout"], float)
+    if not 0.1 <= call_timeout <= 60:
+        raise ConfigError(f"node.call_timeout is 0.1–60 seconds, not {call_timeout!r}")
     floats = ("idle_timeout", "max_session_time", "chat_lines_per_second")
     ints = {k: _number("limits", k, v, int) for k, v in limits.items() if k not in floats}
     return Config(
@@ -233,6 +238,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         store_synchronous_commit=sync,
         node=node["name"],
         node_lease_ttl=lease_ttl,
+        node_call_timeout=call_timeout,
         **ints,
     )
 

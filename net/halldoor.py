@@ -35,7 +35,7 @@ from engine.game import Event
 from net.hallview import (CARET, HEADER, HINT, LINE, TITLE, HallBoard, render_row,
                            wrap_rows)
 from net.lineedit import LineEditor
-from tui import commands
+from tui import commands, pending
 from tui.i18n import money, tr
 from tui.verbs import HallVerbs, table_lines
 from tui.widgets.log import KEEP
@@ -136,6 +136,10 @@ class _Face:
 
     def notify(self, line: str, **_kw: Any) -> None:
         self._door.say_line(line)
+
+    def answered(self) -> None:
+        """A change sent to another node was answered (``tui.pending``): paint it, run the keys held."""
+        self._door.answered()
 
 
 class HallDoor(HallVerbs):
@@ -271,9 +275,25 @@ class HallDoor(HallVerbs):
     def _answered(self, task: asyncio.Task[Any]) -> None:
         """An answer came: the keys typed after its line run now, in order (as the screen's would)."""
         self._tasks.discard(task)
-        if not self._tasks and self._held and not self.done.done():
+        self._run_held()
+
+    def _waiting(self) -> bool:
+        """An answer still on its way: an ``admin …`` task, or a change another node checks (issue 15)."""
+        return bool(self._tasks) or pending.busy(self.club_app)
+
+    def _run_held(self) -> None:
+        if self._held and self.done.done():  # his App takes the keys typed after ``sit``
+            held, self._held = self._held, b""
+            self.session.push_early(held)
+        elif not self._waiting() and self._held:
             held, self._held = self._held, b""
             self.feed(held)
+
+    def answered(self) -> None:
+        """The owner of a table answered a change of his (``tui.pending``): shown, then his next keys."""
+        if not self.done.done():
+            self.paint()
+        self._run_held()
 
     def relang(self, lang: str) -> None:
         self.lang = lang
@@ -301,12 +321,12 @@ class HallDoor(HallVerbs):
         if self.done.done():  # his next step (his App) takes these keys
             self.session.push_early(data)
             return
-        if self._tasks:  # an answer still on its way (admin …): the keys after it wait for it
+        if self._waiting():  # an answer still on its way (admin …, a move): the keys after it wait for it
             self._held += data[:max(0, self.session.server.config.input_burst - len(self._held))]
             return
         keys = self.editor.feed(data)
         for i, line in enumerate(keys.lines):
-            if self.done.done() or self._tasks:
+            if self.done.done() or self._waiting():
                 rest = ("".join(x + "\r" for x in keys.lines[i:]) + self.editor.text).encode("utf-8")
                 if self.done.done():
                     self.session.push_early(rest)

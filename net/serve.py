@@ -84,7 +84,8 @@ async def _serve_node(config: Config, store: Any) -> int:
     from net.cluster.notices import NoticeError
     from net.server import SuknoServer
 
-    node = Node(config.node, store, config.store_url, ttl=config.node_lease_ttl)
+    node = Node(config.node, store, config.store_url, ttl=config.node_lease_ttl,
+                call_timeout=config.node_call_timeout)
     try:
         await node.start_notices()
         with store.nodes_starting():  # two nodes starting at once do not both open a table

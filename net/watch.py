@@ -17,6 +17,7 @@ import time
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.game import IllegalAction
+from engine.pending import InOrder
 from engine.table import TableError
 from net.spectate import Member
 from net.texts import SPECTATOR_VERBS, text
@@ -108,6 +109,8 @@ class Watch:
         self._done: asyncio.Future[tuple[str, Any] | None] | None = None
         self._rewatch: asyncio.Task[None] | None = None
         self._inbox_seq = 0
+        self.order = InOrder(self.command)
+        """His lines in order: one typed while a change waits for another node (issue 15) runs after it."""
 
     async def run(self, table_id: int) -> tuple[str, Any] | None:
         """Watch a table in the shared view until the watcher leaves; the next step."""
@@ -189,11 +192,21 @@ class Watch:
         if self._done is not None and not self._done.done():
             self._done.set_result(step)
 
+    def _refused(self, err: IllegalAction) -> None:
+        """A change's refusal from the table's owner (issue 15), in the watcher's language."""
+        if self.member is not None:
+            self.member.say_note(explain(err, self.host.lang, self.host.ascii))
+
     def command(self, line: str) -> None:
         """A watcher's command line: say, look, sit, watch, leave, quit, help."""
         host = self.host
         member, club, name, lang = self.member, host.server.club, host.name, host.lang
         if member is None or name is None or self.table_id is None:
+            return
+        order = self.order
+        if order.hold(line):
+            if order.full:
+                member.say_note(tr(lang, "cmd.wait_answer"))
             return
         word, _, rest = line.partition(" ")
         verb = SPECTATOR_VERBS.get(word.lower())
@@ -210,8 +223,8 @@ class Watch:
                 if not chat_allowed(club, name, time.monotonic()):
                     member.say_note(text(lang, "slow"))
                     return
-                if table.say(name, rest):
-                    member.say_note(tr(lang, "social.rail_only"))
+                order.after(table.say(name, rest),
+                            lambda rail: rail and member.say_note(tr(lang, "social.rail_only")), self._refused)
             elif verb == "look" and table is not None:
                 member.say_note(self._look(table))
             elif verb == "sit" and table is not None:
@@ -219,8 +232,8 @@ class Watch:
                     member.say_note(text(lang, "guest_sit"))
                     return
                 seat = int(rest) - 1 if rest.strip().isdigit() else None
-                club.sit(name, table.id, seat)  # the club's rules: one seat per person (issue 14)
-                self.end(("hall", None))  # the player's own App shows his seat
+                # the club's rules: one seat per person (issue 14); then the player's own App shows his seat
+                order.after(club.sit(name, table.id, seat), lambda _seat: self.end(("hall", None)), self._refused)
             elif verb == "watch":
                 target = int(rest) if rest.strip().isdigit() else -1
                 if target not in club.tables:

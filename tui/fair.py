@@ -6,10 +6,11 @@ both languages what a seal proves and what it does not.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
+from engine.pending import Pending
 from engine.record import verify
 from engine.shuffle import DealCheck, FairError
 from engine.store import StoreError
@@ -20,14 +21,17 @@ if TYPE_CHECKING:
     from tui.app import ClubApp
 
 
-def cut(app: "ClubApp", table: Table | None, text: str) -> str:
-    """Cut ``table``'s next deal for the player; the line that tells him (refusals raise ``TableError``)."""
+def cut(app: "ClubApp", table: Table | None, text: str) -> Any:
+    """Cut ``table``'s next deal for the player; the line that tells him (refusals raise ``TableError``),
+    or at a table another node owns its ``Pending`` (issue 15)."""
     lang = app.lang
     if table is None or app.player not in table.seats:
         raise TableError("table.not_seated", "You do not sit at this table.")
     if not text.strip():
         return tr(lang, "fair.cut_what")
     again = table.cut(app.player, text)
+    if isinstance(again, Pending):
+        return again.map(lambda again: tr(lang, "fair.recut_done" if again else "fair.cut_done", text=text.strip()))
     return tr(lang, "fair.recut_done" if again else "fair.cut_done", text=text.strip())
 
 

@@ -20,6 +20,7 @@ from typing import Any, Callable, Sequence
 from engine.game import Event
 from engine.social import SocialError, name_key
 from engine.table import Table, TableError
+from tui import pending
 from tui.i18n import tr
 from tui.limits import NAME_MAX, quote
 
@@ -135,9 +136,12 @@ def _invite(screen: Any, command: Any) -> None:
     if name is None:
         screen.error(screen.t("social.nobody", name=command.args[0][:NAME_MAX]))
         return
-    table.invite(app.player, name)
-    app.club.social.notify(name, "invited", {"by": app.player, "table": table.id})
-    screen.say_line(screen.t("social.invited", name=name, id=table.id))
+
+    def invited(_none: object) -> None:
+        app.club.social.notify(name, "invited", {"by": app.player, "table": table.id})
+        screen.say_line(screen.t("social.invited", name=name, id=table.id))
+
+    pending.after(screen, table.invite(app.player, name), invited)
 
 
 def _rule(screen: Any, command: Any) -> None:
@@ -155,8 +159,8 @@ def _rule(screen: Any, command: Any) -> None:
         return
     if table.in_deal():
         raise TableError("table.in_deal_rule", "The table's rules change between deals.")
-    table.set_rule(screen.club_app.player, key, value[:16])
-    screen.say_line(rules_line(table, screen.club_app.lang))
+    pending.after(screen, table.set_rule(screen.club_app.player, key, value[:16]),
+                  lambda _none: screen.say_line(rules_line(table, screen.club_app.lang)))
 
 
 def rules_line(table: Table, lang: str) -> str:

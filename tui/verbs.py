@@ -20,7 +20,7 @@ from rich.text import Text
 
 from engine.game import Event, IllegalAction
 from engine.table import Table
-from tui import commands, refusals, social
+from tui import commands, pending, refusals, social
 from tui.admin_verb import run_admin
 from tui.chat import chat_allowed
 from tui.commands import BOT_WORDS, GAME_VERBS, HALL_VERBS, Command, UnknownCommand
@@ -61,9 +61,12 @@ class HallVerbs:
     # -- a typed line -------------------------------------------------------------
 
     def run_line(self, line: str, echo: bool = True) -> None:
-        """Run one typed line; never lets an exception reach the screen (``echo``: shown as typed first)."""
+        """Run one typed line; never lets an exception reach the screen.  While a change of this
+        person's waits for another node's answer, the line waits too (``tui.pending``: in order)."""
         if echo:
             self.echo(line)
+        if pending.hold(self, line):
+            return
         try:
             command = commands.parse(line)
         except UnknownCommand as err:
@@ -131,8 +134,9 @@ class HallVerbs:
             table = self.table_here()
             if table is None:
                 app.club.say(app.player, command.rest)
-            elif table.say(app.player, command.rest):
-                self.say_line(self.t("social.rail_only"), style="dim")
+            else:
+                pending.after(self, table.say(app.player, command.rest),
+                              lambda rail: rail and self.say_line(self.t("social.rail_only"), style="dim"))
         elif verb in ("sit", "watch"):
             self.sit_or_watch(command)
         elif verb == "stand":
@@ -140,9 +144,11 @@ class HallVerbs:
             if table is None or app.player not in table.seats:
                 self.error(self.t("table.not_seated"))
                 return
-            app.club.stand(app.player, table.id)
-            self.say_line(self.t("cmd.stood", id=table.id))
-            getattr(app, "back_to_hall", app.show_hall)()
+            def stood(_table: Table) -> None:
+                self.say_line(self.t("cmd.stood", id=table.id))
+                getattr(app, "back_to_hall", app.show_hall)()
+
+            pending.after(self, app.club.stand(app.player, table.id), stood)
         elif verb == "leave":
             if self.table_here() is None:
                 self.error(self.t("cmd.already_hall"))
@@ -182,7 +188,8 @@ class HallVerbs:
         elif verb == "cut":
             from tui import fair
 
-            self.say_line(fair.cut(app, self.table_here() or app.club.where(app.player), command.rest))
+            pending.after(self, fair.cut(app, self.table_here() or app.club.where(app.player), command.rest),
+                          self.say_line)
         elif verb == "verify":
             from tui import fair
 
@@ -225,8 +232,14 @@ class HallVerbs:
                     self.error(self.t("cmd.bad_seat", value=args[1]))
                     return
                 seat = int(args[1]) - 1
-            seat = app.club.sit(app.player, table.id, seat)  # the club's rules: one seat, no guest, not closing
-            self.say_line(self.t("cmd.sat", id=table.id, seat=seat + 1))
+
+            def sat(seat: int) -> None:
+                self.say_line(self.t("cmd.sat", id=table.id, seat=seat + 1))
+                app.show_table(table.id)
+
+            # the club's rules: one seat, no guest, not closing
+            pending.after(self, app.club.sit(app.player, table.id, seat), sat)
+            return
         app.show_table(table.id)
 
     def sit_bot(self, args: tuple[str, ...]) -> None:
@@ -246,9 +259,12 @@ class HallVerbs:
                 self.error(self.t("cmd.bad_seat", value=args[1]))
                 return
             seat = int(args[1]) - 1
-        name = app.club.sit_bot(table.id, seat, by=app.player)
-        if self.table_here() is not table:  # at that table its log tells it already: once (issue 13 item 17)
-            self.say_line(self.t("cmd.bot_sat", name=name, id=table.id, seat=(table.seat_of(name) or 0) + 1))
+
+        def seated(name: str) -> None:
+            if self.table_here() is not table:  # at that table its log tells it already: once (issue 13 item 17)
+                self.say_line(self.t("cmd.bot_sat", name=name, id=table.id, seat=(table.seat_of(name) or 0) + 1))
+
+        pending.after(self, app.club.sit_bot(table.id, seat, by=app.player), seated)
 
     def show_help(self, topic: str) -> None:
         """``help [topic]``: a topic, or one game verb in the game's own words (``help golets``);

@@ -12,18 +12,21 @@ Every node holds every table of the club in memory, each either **owned** or a *
   advanced by the journal's notices (``NOTIFY sukno_journal``, sent in the journal's own
   transaction: only committed entries), and draws its sessions' views and spectator renders from
   it.  Its ``Table.remote`` sends every change (sit, stand, start, act, say, cut, away, back…) to
-  the owner over **the bus** and waits for the answer.
+  the owner over **the bus** and returns at once an ``engine.pending.Pending``: the loop never
+  waits for another node.
 
 The bus is ``NOTIFY sukno_bus`` with small JSON texts (no card is ever in one):
 
 * ``call`` {id, from, table, op, args}: the owner of ``table`` applies it through the club's door
   and the engine, on its loop, and answers with ``reply`` {id, to, ok, result | key, message,
   params}: done, or the usual refusal (its catalogue key, so the player reads it in his language).
-  The caller waits at most ``CALL_TIMEOUT`` (the loop of the caller's node waits with it: a round
-  trip is a few milliseconds, ``tests/bench/nodes_bench.py`` (b)); no answer is a refusal
-  (``cluster.no_answer``), e.g. while an owner that died is being replaced.  The answer is read in
-  the listening thread (the caller's loop is the one waiting), then the replica is brought up to
-  date from the journal before the call returns, so the caller's screen shows what it did.
+  The caller's loop goes on meanwhile; the reply, heard on the loop, first brings the replica up
+  to date from the journal, then settles the call's ``Pending`` (so the screen that asked shows
+  what it did).  No answer in ``CALL_TIMEOUT`` settles it as a refusal (``cluster.no_answer``, a
+  timer on the loop), e.g. while an owner that died is being replaced; a late answer is dropped.
+  Whoever asked (``tui.pending`` for the screens, the hall door and the text mode; the watchers,
+  the bot protocol and the admin) keeps each person's commands in order: one typed after a
+  pending one runs when the first is answered.
 * ``event`` {table, node, kind, seat, data}: public table events that are not in the journal
   (chat, away and back), told to the replicas' watchers and players.
 * ``owner`` {table, node}: a node took a table over; the others tell it which of its players are
@@ -54,10 +57,11 @@ import statistics
 import threading
 import time
 from collections import deque
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from engine.game import Event, IllegalAction
 from engine.keeper import TableKeeper
+from engine.pending import Pending
 from engine.replica import Replica
 from engine.store import StoreError
 from engine.table import TableError
@@ -70,8 +74,14 @@ JOURNAL_CHANNEL = "sukno_journal"
 LEASE_TTL = 3.0
 """Seconds a lease lasts unless renewed: how long a dead owner's tables wait for a new owner."""
 CALL_TIMEOUT = 2.0
-"""How long a change sent to a table's owner waits for the answer.  A table whose owner did not
-answer, or whose lease has run out, refuses at once until the leases show an owner again."""
+"""How long a change sent to a table's owner may go unanswered (``[node] call_timeout``); nobody
+waits meanwhile.  A table whose owner did not answer, or whose lease has run out, refuses at once
+until the leases show an owner again."""
+ANSWER_SHARE = 0.75
+"""The share of ``call_timeout`` within which the owner must begin a call (``until``, wall clock):
+a call that reaches it later (it was paused, or slow) is refused, never applied, since its sender
+may have said "nothing happened" already; the rest of the time is for the answer's way back.
+It compares wall clocks: the nodes' clocks must agree to well within that (NTP keeps them so)."""
 QUIET_OPS = ("away", "back")
 """Calls the club makes itself (a session ends or begins): a refusal is logged, never raised."""
 RELAYED = ("say", "away", "stepped_away", "back")
@@ -97,9 +107,8 @@ class Node:
         """Wakes the club's clock (``Runtime``) after a takeover: the table has deadlines again."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._calls = itertools.count(1)
-        self._waiting: dict[str, list[Any]] = {}  # call id → [threading.Event, reply]
-        self._waiting_lock = threading.Lock()
-        self._dirty: set[Any] = set()
+        self._waiting: dict[str, _Call] = {}  # call id → the call waiting for its answer (on the loop only)
+        self._dirty: dict[Any, int] = {}  # replica → the highest journal seq heard of since its last read
         self._flush_due = False
         self._relays: dict[Any, Callable[[], None]] = {}
         self._stop = threading.Event()
@@ -123,7 +132,6 @@ class Node:
         self.notices.on(JOURNAL_CHANNEL, self._journal_notice)
         self.notices.on(BUS_CHANNEL, self._bus_notice)
         self.notices.on_gap(self._resync_all)
-        self.notices.on_thread(BUS_CHANNEL, self._reply_in_thread)
         await self.notices.start()
 
     def claim(self, club: Any, now: float) -> None:
@@ -250,68 +258,89 @@ class Node:
 
     # -- the bus: calls to an owner --------------------------------------------------------------
 
-    def call(self, table_id: Any, op: str, *args: Any) -> Any:
-        """On the loop, for a replica: ``op`` done by the owner; its result, or its refusal raised."""
+    def call(self, table_id: Any, op: str, *args: Any) -> Pending | None:
+        """On the loop, for a replica: send ``op`` to the owner and return at once its ``Pending``
+        (never waits: the loop goes on serving every other session).  A table whose owner did not
+        answer lately refuses at once (``TableError``).  The quiet calls (away, back: the club's own)
+        return None; their refusal is logged."""
         try:
-            return self._call(table_id, op, *args)
+            pending = self._call(table_id, op, *args)
         except TableError as err:
             if op not in QUIET_OPS:
                 raise
-            log.warning("node %s: %s of %s at table %s not told to its owner: %s", self.name, op, args[0],
-                        table_id, err.message)
+            self._quiet_refusal(table_id, op, args, err)
             return None
+        if op in QUIET_OPS:
+            pending.then(None, lambda err: self._quiet_refusal(table_id, op, args, err))
+            return None
+        return pending
 
-    def _call(self, table_id: Any, op: str, *args: Any) -> Any:
+    def _quiet_refusal(self, table_id: Any, op: str, args: tuple[Any, ...], err: IllegalAction) -> None:
+        log.warning("node %s: %s of %s at table %s not told to its owner: %s", self.name, op, args[0] if args else "",
+                    table_id, getattr(err, "message", err))
+
+    def _call(self, table_id: Any, op: str, *args: Any) -> Pending:
         if self._silent.get(table_id, 0.0) > time.monotonic():
-            raise TableError("cluster.no_answer", "The node that runs this table did not answer; "
-                             "nothing happened. Try again in a few seconds.")
+            raise _no_answer()
         call_id = f"{self.name}:{next(self._calls)}"
-        message = {"t": "call", "id": call_id, "from": self.name, "table": table_id, "op": op, "args": list(args)}
-        waiter: list[Any] = [threading.Event(), None]
-        with self._waiting_lock:
-            self._waiting[call_id] = waiter
-        sent = time.perf_counter()
+        until = round(time.time() + self.call_timeout * ANSWER_SHARE, 3)  # after that the owner refuses it
+        message = {"t": "call", "id": call_id, "from": self.name, "table": table_id, "op": op, "args": list(args),
+                   "until": until}
+        pending = Pending(op)
+        loop = self._loop or asyncio.get_running_loop()
+        timer = loop.call_later(self.call_timeout, self._expire, call_id)
+        self._waiting[call_id] = _Call(pending, table_id, op, time.perf_counter(), timer)
         try:
-            try:
-                self._send(message)
-            except NoticeError:
-                raise TableError("cluster.no_answer", "The node that runs this table did not answer; "
-                                 "nothing happened. Try again in a few seconds.") from None
-            if not waiter[0].wait(self.call_timeout):
-                self._silent[table_id] = time.monotonic() + self.ttl  # or until a new owner shows
-                raise TableError("cluster.no_answer", "The node that runs this table did not answer; "
-                                 "nothing happened. Try again in a few seconds.")
-        finally:
-            with self._waiting_lock:
-                self._waiting.pop(call_id, None)
-        reply = waiter[1]
-        self.round_trips.append(time.perf_counter() - sent)
-        replica = self.replicas.get(table_id)
-        if replica is not None:
-            try:
-                replica.sync(self._now())  # what the owner did, on this node's screens before we return
-            except StoreError as err:
-                log.warning("node %s: replica of table %s not read: %s", self.name, table_id, err)
-        if not reply.get("ok"):
-            params = reply.get("params") if isinstance(reply.get("params"), dict) else {}
-            raise TableError(str(reply.get("key") or "cluster.failed"), str(reply.get("message") or ""), **params)
-        return _result(op, reply.get("result"))
+            self._send(message, failed=lambda _reason: self._unsent(call_id))
+        except NoticeError:  # too long for a notice: never sent
+            self._waiting.pop(call_id, None)
+            timer.cancel()
+            raise _no_answer() from None
+        return pending
 
-    def _reply_in_thread(self, payload: str) -> None:
-        """In the listening thread: an answer to one of our calls (our loop is the one waiting)."""
-        if '"reply"' not in payload:
+    def _unsent(self, call_id: str) -> None:
+        """On the loop: the call could not be sent (the database unreachable): refused, nothing done."""
+        call = self._waiting.pop(call_id, None)
+        if call is not None:
+            call.timer.cancel()
+            call.pending.refuse(_no_answer())
+
+    def _expire(self, call_id: str) -> None:
+        """On the loop: no answer in ``call_timeout``; the call is refused (a late answer is dropped)."""
+        call = self._waiting.pop(call_id, None)
+        if call is None:
+            return
+        self._silent[call.table_id] = time.monotonic() + self.ttl  # or until a new owner shows
+        call.pending.refuse(_no_answer())
+
+    def _answered(self, message: dict[str, Any]) -> None:
+        """On the loop: the owner's answer to one of our calls.  The replica is brought up to date from
+        the journal first, so whoever asked shows what the call did."""
+        call = self._waiting.pop(message.get("id"), None)  # type: ignore[arg-type]
+        if call is None:  # answered after its time ran out: refused already; but the owner lives
+            table_id = message.get("table")
+            if table_id in self.replicas:
+                self._silent.pop(table_id, None)
+            return
+        call.timer.cancel()
+        self.round_trips.append(time.perf_counter() - call.sent)
+        replica = self.replicas.get(call.table_id)
+        if replica is not None and message.get("ok"):
+            try:
+                replica.sync(self._now())  # what the owner did, on this node's screens before "done"
+            except StoreError as err:
+                log.warning("node %s: replica of table %s not read: %s", self.name, call.table_id, err)
+        if not message.get("ok"):
+            params = message.get("params") if isinstance(message.get("params"), dict) else {}
+            call.pending.refuse(TableError(str(message.get("key") or "cluster.failed"),
+                                           str(message.get("message") or ""), **params))
             return
         try:
-            message = json.loads(payload)
-        except ValueError:
+            value = _result(call.op, message.get("result"))
+        except (TypeError, ValueError):
+            call.pending.refuse(TableError("cluster.failed", "That could not be done on the node that runs this table."))
             return
-        if message.get("t") != "reply" or message.get("to") != self.name:
-            return
-        with self._waiting_lock:
-            waiter = self._waiting.get(message.get("id"))
-        if waiter is not None:
-            waiter[1] = message
-            waiter[0].set()
+        call.pending.resolve(value)
 
     def _bus_notice(self, payload: str) -> None:
         """On the loop: a call for a table we own, an event for a replica, a new owner."""
@@ -321,7 +350,10 @@ class Node:
             return
         kind = message.get("t")
         table_id = message.get("table")
-        if kind == "call" and table_id in self.owned:
+        if kind == "reply":
+            if message.get("to") == self.name:
+                self._answered(message)
+        elif kind == "call" and table_id in self.owned:
             self._serve(message)
         elif kind == "event" and table_id in self.replicas and message.get("node") != self.name:
             data = message.get("data") if isinstance(message.get("data"), dict) else {}
@@ -340,10 +372,15 @@ class Node:
     def _serve(self, message: dict[str, Any]) -> None:
         """The owner's side of a call: through the club's door and the engine, then the answer."""
         table_id, op, args = message["table"], message.get("op"), message.get("args")
-        reply: dict[str, Any] = {"t": "reply", "id": message.get("id"), "to": message.get("from")}
+        reply: dict[str, Any] = {"t": "reply", "id": message.get("id"), "to": message.get("from"), "table": table_id}
         try:
             if op not in OPS or not isinstance(args, list):
                 raise TableError("cluster.failed", "That could not be done on the node that runs this table.")
+            until = message.get("until")
+            if isinstance(until, (int, float)) and time.time() > until:  # this node was paused, or slow:
+                log.warning("node %s: a call %s from %s on table %s came too late; refused", self.name, op,
+                            message.get("from"), table_id)
+                raise _no_answer()  # its sender told "nothing happened" already: so nothing happens
             reply["result"] = _encode(op, self._apply(table_id, op, args))
             reply["ok"] = True
         except IllegalAction as err:
@@ -399,33 +436,39 @@ class Node:
         except NoticeError as err:
             log.warning("node %s: a %s notice was not sent: %s", self.name, message.get("t"), err)
 
-    def _send(self, message: dict[str, Any]) -> None:
+    def _send(self, message: dict[str, Any], failed: Callable[[str], None] | None = None) -> None:
+        """Posted to the notices' sending thread (in order): the loop never waits for PostgreSQL.
+        ``NoticeError`` at once if it is too long; ``failed(reason)`` later if it could not be sent."""
         text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
         if len(text.encode()) > MAX_PAYLOAD:
             raise NoticeError("that is too long to send to another node")
-        self.notices.notify(BUS_CHANNEL, text)
+        self.notices.post(BUS_CHANNEL, text, failed)
 
     # -- notices of the journal ---------------------------------------------------------------
 
     def _journal_notice(self, payload: str) -> None:
         """On the loop: a committed journal entry; replicas of that table read the journal (once per burst)."""
         try:
-            table_id = json.loads(payload.rsplit(" ", 1)[0])
+            text, seq_text = payload.rsplit(" ", 1)
+            table_id, seq = json.loads(text), int(seq_text)
         except ValueError:
             return
         if table_id in self.replicas:
-            self._dirty.add(table_id)
+            # seq 0 (a new session) or -1 (closed): always read; else the highest heard of (a read
+            # that has it already, e.g. the one made for our own call's answer, makes it no news)
+            self._dirty[table_id] = max(self._dirty.get(table_id, 0), seq) if seq > 0 and \
+                self._dirty.get(table_id, 1) > 0 else 0
             if not self._flush_due and self._loop is not None:
                 self._flush_due = True
                 self._loop.call_soon(self._flush)
 
     def _flush(self) -> None:
         self._flush_due = False
-        dirty, self._dirty = self._dirty, set()
+        dirty, self._dirty = self._dirty, {}
         now = self._now()
-        for table_id in dirty:
+        for table_id, seq in dirty.items():
             replica = self.replicas.get(table_id)
-            if replica is not None:
+            if replica is not None and (seq <= 0 or seq > replica.reader.read_seq):
                 try:
                     replica.sync(now)
                 except StoreError as err:
@@ -433,7 +476,7 @@ class Node:
 
     def _resync_all(self) -> None:
         """The listener came back after a lost connection: notices may have been missed."""
-        self._dirty.update(self.replicas)
+        self._dirty.update(dict.fromkeys(self.replicas, 0))
         self._flush()
 
     # -- the leases' thread ----------------------------------------------------------------------
@@ -480,6 +523,21 @@ class Node:
 
     def _now(self) -> float:
         return time.monotonic()  # the tables' clock (asyncio's loop.time() is the same)
+
+
+class _Call(NamedTuple):
+    """A call sent to a table's owner, its answer not yet in."""
+
+    pending: Pending
+    table_id: Any
+    op: str
+    sent: float
+    timer: asyncio.TimerHandle
+
+
+def _no_answer() -> TableError:
+    return TableError("cluster.no_answer", "The node that runs this table did not answer; "
+                      "nothing happened. Try again in a few seconds.")
 
 
 def _seat(value: Any) -> int | None:

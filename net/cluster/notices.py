@@ -6,7 +6,9 @@ The engine's store stays synchronous and asyncio-free; this module is the asynci
 * a **listener**, in a daemon thread: ``LISTEN`` on every channel asked for, then
   ``connection.notifies(timeout=…)``; each notice is handed to the loop with
   ``call_soon_threadsafe``, so callbacks run on the loop like everything else of the club;
-* a **sender** for ``notify`` (``SELECT pg_notify``, autocommit: sent at once), guarded by a lock.
+* a **sender** for ``notify`` (``SELECT pg_notify``, autocommit: sent at once), guarded by a lock;
+  ``post`` hands a notice to a sending thread instead, so the loop never waits for PostgreSQL
+  (the bus of ``net.cluster.node``: a slow or unreachable database stalls no session).
 
 API (used by ``net.cluster.node`` and by the club-wide hall/admin)::
 
@@ -17,6 +19,8 @@ API (used by ``net.cluster.node`` and by the club-wide hall/admin)::
                                     # may have been missed (read what you keep from the store again)
     await notices.start()           # connects, LISTENs; raises NoticeError if it cannot
     notices.notify("sukno_bus", payload)   # any thread; NoticeError if it cannot be sent
+    notices.post("sukno_bus", payload, failed)  # at once; sent by the sending thread, in order;
+                                    # failed(reason) on the loop if it could not be sent
     await notices.stop()
 
 Delivery is PostgreSQL's: a notice sent inside a transaction is delivered only when it commits,
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import queue
 import threading
 from typing import Any, Callable
 
@@ -67,6 +72,8 @@ class Notices:
         self._wanted_lock = threading.Lock()
         self._send_lock = threading.Lock()
         self._sender: Any = None
+        self._outbox: queue.SimpleQueue[tuple[str, str, Callable[[str], None] | None] | None] = queue.SimpleQueue()
+        self._poster: threading.Thread | None = None
         self._ready = threading.Event()
         self._failed: str | None = None
         self.received = 0
@@ -111,6 +118,10 @@ class Notices:
 
     async def stop(self) -> None:
         self._stop.set()
+        if self._poster is not None:
+            self._outbox.put(None)  # after what was posted before
+            await asyncio.get_running_loop().run_in_executor(None, self._poster.join, 5)
+            self._poster = None
         if self._thread is not None:
             await asyncio.get_running_loop().run_in_executor(None, self._thread.join, 5)
             self._thread = None
@@ -205,6 +216,32 @@ class Notices:
                 log.exception("notices: a gap listener failed")
 
     # -- sending ------------------------------------------------------------------------------
+
+    def post(self, channel: str, payload: str, failed: Callable[[str], None] | None = None) -> None:
+        """Send one notice soon, from the sending thread (in the order posted); never waits.
+        ``NoticeError`` at once if it is too long; ``failed(reason)`` on the loop if it cannot be sent."""
+        if len(payload.encode()) > MAX_PAYLOAD:
+            raise NoticeError(f"a notice is at most {MAX_PAYLOAD} bytes")
+        if self._poster is None:
+            self._poster = threading.Thread(target=self._post_loop, name="sukno notices out", daemon=True)
+            self._poster.start()
+        self._outbox.put((channel, payload, failed))
+
+    def _post_loop(self) -> None:
+        while True:
+            item = self._outbox.get()
+            if item is None:
+                return
+            channel, payload, failed = item
+            try:
+                self.notify(channel, payload)
+            except NoticeError as err:
+                if failed is not None:
+                    self._hand(failed, str(err))
+                else:
+                    log.warning("notices: a notice on %s was not sent: %s", channel, err)
+            except Exception:  # pragma: no cover - the thread must go on
+                log.exception("notices: posting on %s failed", channel)
 
     def notify(self, channel: str, payload: str) -> None:
         """Send one notice now (autocommit); ``NoticeError`` if it is too long or cannot be sent."""

@@ -40,13 +40,14 @@ options = {{}}
 class Node:
     """``sukno serve --node NAME`` as a child process (no name: a lone ``sukno serve --store``)."""
 
-    def __init__(self, name: str, folder: Path, url: str, ttl: float = 3.0) -> None:
+    def __init__(self, name: str, folder: Path, url: str, ttl: float = 3.0, call_timeout: float = 2.0) -> None:
         self.name = name
         data = folder / f"data-{name}"
         data.mkdir(parents=True, exist_ok=True)
         config = folder / "sukno.toml"
         if not config.exists():
-            config.write_text(CONFIG.format(ttl=ttl), "utf-8")
+            text = CONFIG.format(ttl=ttl).replace("[node]\n", f"[node]\ncall_timeout = {call_timeout}\n")
+            config.write_text(text, "utf-8")
         self.lines: list[str] = []
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "net.cli", "serve", "--config", str(config), "--data", str(data), "--port", "0",

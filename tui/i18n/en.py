@@ -45,6 +45,7 @@ MESSAGES: dict[str, str] = {
     "hall.table_open": "A new table {table} is set up for {game}.",
     # commands
     "cmd.failed": "That did not work because of an error in the club; it has been written down.",
+    "cmd.wait_answer": "Still waiting for the answer to your last command; type this again once it comes.",
     "admin.refused": "Only the club's hosts may use admin.",
     "cmd.too_long": "The line is full: it holds at most {limit} characters. Press Enter, or shorten it.",
     "cmd.unknown": "I do not know {word!r}. Did you mean {suggest}? Type help for the commands.",

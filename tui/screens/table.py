@@ -17,7 +17,7 @@ from engine.cards import Card
 from engine.game import Action
 from engine.table import Table
 from engine.view import RecordSheet, View
-from tui import commands
+from tui import commands, pending
 from tui.commands import GAME_VERBS, HALL_VERBS, Command
 from tui.i18n import money
 from tui.pull import puller
@@ -139,9 +139,9 @@ class TableScreen(ClubScreen):
             if app.player not in self.table.seats:
                 self.error(self.t("cmd.spectator_no_act"))
                 return True
-            started = self.table.start(app.player, now=app.clock())
-            if not any(e.kind == "deal_start" for e in started):
-                self.say_line(self.t("cmd.ready"))
+            pending.after(self, self.table.start(app.player, now=app.clock()),
+                          lambda started: any(e.kind == "deal_start" for e in started)
+                          or self.say_line(self.t("cmd.ready")))
             return True
         if command.card is None and verb not in self.table.game_cls.verbs:
             if verb in GAME_ONLY:  # another game's verb: this table is a table, say what its game knows
@@ -161,11 +161,14 @@ class TableScreen(ClubScreen):
                 return True
         before = my_cards(self)
         self.tview.chosen.clear()
-        self.table.act(app.player, commands.action_text(command), now=app.clock())
-        if verb == "buy":
-            tell_bought(self, before, command)
-        elif verb in ("take", "draw", "discard"):
-            tell_own(self, before, verb)
+
+        def acted(_events: object) -> None:
+            if verb == "buy":
+                tell_bought(self, before, command)
+            elif verb in ("take", "draw", "discard"):
+                tell_own(self, before, verb)
+
+        pending.after(self, self.table.act(app.player, commands.action_text(command), now=app.clock()), acted)
         return True
 
     def explain(self, err) -> str:
@@ -202,7 +205,7 @@ class TableScreen(ClubScreen):
 
     # -- picking cards --------------------------------------------------------------
 
-    def run_line(self, line: str) -> None:
+    def run_line(self, line: str, echo: bool = True) -> None:
         """A bare number with nothing after it picks that card of the hand (1–12); all else is a command.
 
         ``10h``, ``8s``, ``9ч`` and ``тк`` are cards (``commands.parse``), never a position.
@@ -211,11 +214,12 @@ class TableScreen(ClubScreen):
         first = text.split()[0].lower() if text.split() else ""
         if self.tview.sheet_shown and commands.ALIASES.get(first, first) != "score":
             self.action_sheet()  # any other line: back to the felt, where its answer shows
-        if text.isdigit() and len(text) <= 2 and self.tview.my_hand():
-            self.echo(line)
+        if text.isdigit() and len(text) <= 2 and self.tview.my_hand() and not pending.busy(self.club_app):
+            if echo:
+                self.echo(line)
             self.pick(int(text) - 1)
             return
-        super().run_line(line)
+        super().run_line(line, echo)
 
     def on_hand_card_chosen(self, message: Hand.CardChosen) -> None:
         self.pick(message.index)

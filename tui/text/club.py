@@ -176,6 +176,10 @@ class TextClub(HallVerbs):
         if self.spawn is not None:
             self.spawn(work)
 
+    def answered(self) -> None:
+        """A change sent to another node was answered (``tui.pending``): its lines go out now."""
+        self.wake()
+
     def push_screen(self, screen: Any) -> None:
         self.error(self.t("text.no_screen"))
 

@@ -1,0 +1,134 @@
+"""A change whose answer comes later: a replica's change sent to the table's owner (issue 15).
+
+On a node that does not own a table, ``Table.remote`` sends each change (sit, act, say…) over the
+bus and returns at once a ``Pending``: the event loop goes on serving every other session while
+the owner checks the change.  When the answer comes, the net layer (``net.cluster.node``) brings
+the replica up to date from the journal and then ``resolve``s it (done, with the engine's usual
+result) or ``refuse``s it (the owner's ``IllegalAction``, or ``cluster.no_answer`` when no answer
+came in time).  Whoever asked registers what to do then with ``then``; ``when`` lets a caller treat
+a local (immediate) result and a pending one alike.
+
+Pure: no asyncio, no threads, no clock; callbacks run where ``resolve``/``refuse`` is called (the
+loop), each exactly once, in the order they were registered.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from typing import Any, Callable
+
+from engine.game import IllegalAction
+
+log = logging.getLogger("sukno.pending")
+
+Done = Callable[[Any], None]
+Refused = Callable[[IllegalAction], None]
+
+
+class Pending:
+    """The answer of the table's owner to one change, not yet known."""
+
+    __slots__ = ("op", "_settled", "_value", "_error", "_waiting")
+
+    def __init__(self, op: str = "") -> None:
+        self.op = op
+        self._settled = False
+        self._value: Any = None
+        self._error: IllegalAction | None = None
+        self._waiting: list[tuple[Done | None, Refused | None]] = []
+
+    @property
+    def settled(self) -> bool:
+        return self._settled
+
+    def then(self, done: Done | None = None, refused: Refused | None = None) -> Pending:
+        """Call ``done(result)`` or ``refused(error)`` once the answer is known (at once if it is)."""
+        if self._settled:
+            self._call(done, refused)
+        else:
+            self._waiting.append((done, refused))
+        return self
+
+    def map(self, function: Callable[[Any], Any]) -> Pending:
+        """A pending whose result is ``function(result)`` (a refusal passes through)."""
+        mapped = Pending(self.op)
+        self.then(lambda value: mapped.resolve(function(value)), mapped.refuse)
+        return mapped
+
+    def resolve(self, value: Any = None) -> None:
+        self._settle(value, None)
+
+    def refuse(self, error: IllegalAction) -> None:
+        self._settle(None, error)
+
+    def _settle(self, value: Any, error: IllegalAction | None) -> None:
+        if self._settled:
+            return  # the first answer wins (a late reply after a timeout is dropped)
+        self._settled, self._value, self._error = True, value, error
+        waiting, self._waiting = self._waiting, []
+        for done, refused in waiting:
+            self._call(done, refused)
+
+    def _call(self, done: Done | None, refused: Refused | None) -> None:
+        try:
+            if self._error is None:
+                if done is not None:
+                    done(self._value)
+            elif refused is not None:
+                refused(self._error)
+            else:
+                log.info("pending %s refused, nobody listening: %s", self.op, self._error)
+        except Exception:  # one caller's bug must not keep the others from their answer
+            log.exception("a callback of pending %s failed", self.op)
+
+
+def when(result: Any, done: Done, refused: Refused | None = None) -> Pending | None:
+    """``done(result)`` now for a local result; for a ``Pending``, once it is answered (returned)."""
+    if isinstance(result, Pending):
+        return result.then(done, refused)
+    done(result)
+    return None
+
+
+class InOrder:
+    """One session's requests, each handled only after the answer to the one before (issue 15:
+    a person's B is never applied before his A is answered).  ``run(item)`` handles one item;
+    while an answer is awaited, ``hold`` keeps the next ones (at most ``limit``: bounded input)."""
+
+    def __init__(self, run: Callable[[Any], None], limit: int = 32) -> None:
+        self._run = run
+        self.limit = limit
+        self.busy = False
+        self.held: deque[Any] = deque()
+
+    def hold(self, item: Any) -> bool:
+        """True if ``item`` must wait (kept, or dropped past ``limit``: see ``full``); False: run it now."""
+        if not self.busy:
+            return False
+        if len(self.held) < self.limit:
+            self.held.append(item)
+        return True
+
+    @property
+    def full(self) -> bool:
+        return len(self.held) >= self.limit
+
+    def after(self, result: Any, done: Done, refused: Refused) -> None:
+        """``done(result)`` now for a local result; for a ``Pending``, once answered, then the held items."""
+        if not isinstance(result, Pending):
+            done(result)
+            return
+        self.busy = True
+        result.then(lambda value: self._settle(done, value), lambda err: self._settle(refused, err))
+
+    def _settle(self, function: Callable[[Any], None], value: Any) -> None:
+        self.busy = False  # ``function`` may send the next change (and wait again)
+        try:
+            function(value)
+        finally:
+            while self.held and not self.busy:
+                try:
+                    self._run(self.held.popleft())
+                except Exception:  # one bad request must not keep the next ones waiting forever
+                    log.exception("a held request failed")
