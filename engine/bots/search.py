@@ -557,7 +557,7 @@ class SearchBot(Bot):
         self.deal_views.append(view)  # Копилка: what each take brought (kopilka_worlds.took)
         action = None
         started, cpu = time.perf_counter(), time.thread_time()
-        if self.game == "speculator":
+        if self.cls().clocked:  # Спекулянт: decisions inside windows the clock closes
             action, searched = self._speculate(view, legal, ruled)
             if searched is not None:
                 self.searched += searched

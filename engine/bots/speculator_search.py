@@ -36,6 +36,8 @@ from engine.games.speculator import CARDS_EACH, Speculator
 WAIT = Action("wait")
 """The candidate of doing nothing now (``choose`` answers None)."""
 REVEAL, READY = Action("reveal"), Action("ready")
+REDEAL = "speculator"
+"""The event of the K♠ turned up (R65): all is dealt again from the deal's next deck."""
 SHARES = (0.8, 1.0)
 """Bids weighed, as shares of the best card's worth (those over the highest bid)."""
 MARGIN = 2.0
@@ -61,7 +63,7 @@ def world(view: View, events: Sequence[Event], rng: random.Random) -> Speculator
     for event in events:
         if event.kind == "reveal" and event.seat is not None:
             segments[-1].append((event.seat, event.data["card"]))
-        if event.kind == "speculator":
+        if event.kind == REDEAL:
             segments.append([])
     decks = [_deck(segment, eldest, n, size, rng) for segment in segments]
     decks += [rng.sample(decks[0], size) for _ in range(8)]  # redeals to come: unknown
