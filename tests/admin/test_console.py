@@ -34,6 +34,7 @@ def out_lines(app) -> str:
     return "\n".join(line.text for line in app.query_one("#out").lines)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_console_runs_commands_and_shows_the_club(config):
     """Typing open adds a table the live panel shows; Up recalls the line; errors are shown, not raised."""
     async with admin_server(config) as server:

@@ -50,6 +50,7 @@ def open_umask():
         os.umask(old)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_every_file_is_private_after_a_played_deal(config, open_umask):
     """With umask 000: a new club, a deal played to its end (journal, ledger, record), a ban and an audit line:
     the folder is 0700 and every file in it 0600 (the socket too)."""

@@ -47,6 +47,7 @@ async def test_admin_verb_for_admins_only(config):
     ]
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_admin_is_a_key_not_a_name(config):
     """``[admin] accounts = ["Boss"]`` with no such account at start: nobody may register Boss or Воss
     (Cyrillic В, о), and a player who never had Boss's key is no admin; an account that existed with a key

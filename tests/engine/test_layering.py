@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 
 def test_engine_imports_no_ui_or_network() -> None:
     code = (
@@ -105,6 +107,7 @@ def import_circles(root) -> list[list[str]]:
     return circles
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_no_import_circle_in_the_house() -> None:
     """Issue 14: no module of engine/, tui/ or net/ imports, at load time, a module that imports it back."""
     from pathlib import Path

@@ -96,6 +96,7 @@ def _table_door_calls(path: pathlib.Path) -> list[str]:
     return found
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_no_module_but_the_club_and_the_table_calls_the_tables_doors() -> None:
     """Every session kind (tui, text mode, watcher, admin, bot protocol, autoplay) goes through the club."""
     own = {ROOT / "engine" / "club.py", ROOT / "engine" / "table.py"}

@@ -26,6 +26,7 @@ def write(tmp_path: Path, data: object) -> Path:
     return path
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_replay_prints_the_output_object() -> None:
     status, out, _ = run(RECORDS / "stukolka_D1.json")
     assert status == 0
@@ -47,6 +48,7 @@ def test_an_illegal_action_stops_with_its_index_and_reason(tmp_path: Path) -> No
     assert "deal 1, action 7" in err
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_a_record_stopping_mid_deal_is_not_over(tmp_path: Path) -> None:
     data = json.loads((RECORDS / "stukolka_D1.json").read_text(encoding="utf-8"))
     data["deals"][0]["actions"] = data["deals"][0]["actions"][:8]

@@ -74,11 +74,13 @@ def test_shuffle_prints_the_vector_decks_and_the_seal() -> None:
     ["--seed", SEED_HEX, "--deck", "36", "--redeal", "-1"],
     ["--deck", "36"],
 ])
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_shuffle_refuses_bad_arguments_with_status_2(args: list[str]) -> None:
     status, out, err = run("shuffle", *args)
     assert status == 2 and out == "" and err
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_a_sealed_record_verifies_deal_by_deal(tmp_path: Path) -> None:
     data = sealed_record()
     status, out, _ = run("verify", str(write(tmp_path, data)))
@@ -99,6 +101,7 @@ def test_a_record_without_fair_lists_not_sealed_and_still_replays(tmp_path: Path
     assert status == 0 and json.loads(out)["ok"] is True
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_one_swapped_card_fails_naming_the_deal(tmp_path: Path) -> None:
     data = sealed_record()
     deck = data["deals"][1]["decks"][0]
@@ -110,6 +113,7 @@ def test_one_swapped_card_fails_naming_the_deal(tmp_path: Path) -> None:
     assert "deal 2" in err
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_a_wrong_seal_fails_naming_the_deal(tmp_path: Path) -> None:
     data = sealed_record()
     data["deals"][2]["fair"]["seal"] = "0" * 64
@@ -117,6 +121,7 @@ def test_a_wrong_seal_fails_naming_the_deal(tmp_path: Path) -> None:
     assert status == 1 and out.splitlines()[-1].startswith("deal 3: NOT fair: seal mismatch")
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_a_changed_cut_fails_naming_the_deal(tmp_path: Path) -> None:
     data = sealed_record()
     data["deals"][0]["fair"]["cut"] = data["deals"][0]["fair"]["cut"].replace("cut 0", "cut 1")
@@ -145,6 +150,7 @@ def test_a_missing_file_exits_2(tmp_path: Path) -> None:
     assert status == 2 and "no such file" in err
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.parametrize("game", ["kopilka", "french3", "ukr_pairs", "speculator"])
 def test_every_game_sealed_verifies(tmp_path: Path, game: str) -> None:
     status, out, _ = run("verify", str(write(tmp_path, sealed_record(game, deals=2, seed=4))))

@@ -146,6 +146,7 @@ async def test_watcher_commands_and_leave(config):
         await until(lambda: not server.club.is_online("Wanda"), what="Wanda offline")
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_guest_may_watch_but_not_sit(config):
     """A guest watches and is told he cannot sit."""
     async with running(config) as server:
@@ -230,6 +231,7 @@ async def test_commands_typed_ahead_in_one_burst_act_in_order(config):
         await anna.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_watch_given_as_the_ssh_command(config):
     """``ssh -t host watch 1`` goes straight to the table's watchers; leave then opens the hall."""
     async with running(config) as server:

@@ -111,6 +111,7 @@ async def test_two_people_of_one_size_and_language_see_the_shared_rows_alike(con
             await c.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_the_door_keeps_the_command_line_keys(config):
     """Tab completes (options in the hint), Up recalls, F1 is help, Ctrl+C says how to leave, Left edits."""
     async with running(config) as server:
@@ -138,6 +139,7 @@ async def test_the_door_keeps_the_command_line_keys(config):
         await anna.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_sitting_gives_the_app_and_leaving_gives_the_door_back(config):
     """``sit 1`` from the door: his App draws the table (no 'connection dropped' for him); ``leave``: a door."""
     async with running(config) as server:

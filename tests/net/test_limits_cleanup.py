@@ -55,6 +55,7 @@ async def test_tiny_watcher_window_is_told_and_recovers_on_resize(tmp_path):
         await w.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_watcher_resize_moves_him_to_another_bucket(tmp_path):
     """Resizing from 80x24 to 120x40 moves the watcher to that bucket's hub; the old hub closes."""
     async with running(make_config(tmp_path / "data")) as server:

@@ -13,6 +13,7 @@ def config(tmp_path):
     return make_config(tmp_path / "data")
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_two_sessions_of_one_account_watch_and_one_leaves(config):
     """Item 3: the watcher count stays 1 while the account's other session still watches."""
     async with running(config) as server:

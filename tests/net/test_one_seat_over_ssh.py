@@ -14,6 +14,7 @@ REFUSAL = {
 }
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.parametrize("lang", sorted(REFUSAL))
 async def test_a_watcher_seated_elsewhere_cannot_take_a_second_seat(tmp_path, lang):
     config = make_config(tmp_path / "data", tables=[{"game": "stukolka"}, {"game": "stukolka"}])

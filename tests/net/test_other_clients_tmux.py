@@ -40,6 +40,7 @@ async def _choose_name_and_quit(tmux: Tmux, name: str) -> None:
     await tmux.wait("CLIENT-EXIT=0")
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @needs_tmux
 @pytest.mark.skipif(not (shutil.which("dbclient") and shutil.which("dropbearconvert")),
                     reason="needs Dropbear's client: apt-get install dropbear-bin")
@@ -64,6 +65,7 @@ async def test_dropbear_client_in_tmux(tmp_path):
             await tmux.run("kill-server")
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @needs_tmux
 @pytest.mark.skipif(not (shutil.which("plink") and shutil.which("puttygen")),
                     reason="needs PuTTY's tools: apt-get install putty-tools")

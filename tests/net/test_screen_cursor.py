@@ -12,6 +12,7 @@ from sshclient import connect, make_config, new_key, running
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_the_cursor_is_shown_at_the_caret_of_the_command_line(tmp_path):
     config = make_config(tmp_path / "data")
     async with running(config) as server:

@@ -36,6 +36,7 @@ async def test_no_pty_is_refused_with_one_line(config):
         await until(lambda: not server.sessions, what="session forgotten")
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_new_key_registers_then_known_key_goes_to_hall(config):
     """An unknown key chooses a name; the same key later is greeted by it; names are unique."""
     key = new_key()
@@ -96,6 +97,7 @@ def test_locale_from_client_env():
     assert locale_of({}) == ("en", False)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_language_and_ascii_follow_lang(config):
     """The App gets lang=ru for a Russian LANG and ascii=True for a non-UTF-8 one."""
     async with running(config, player_app=_player) as server:
@@ -107,6 +109,7 @@ async def test_language_and_ascii_follow_lang(config):
         await c.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_garbage_and_escapes_change_nothing(config):
     """Invalid UTF-8, stray escapes and a flood of input leave the session working."""
     async with running(config, player_app=_player) as server:
@@ -153,6 +156,7 @@ async def test_disconnect_cleans_up(config):
         assert not tasks
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_input_flood_is_capped_and_others_stay_served(config):
     """Half a megabyte pasted at once is cut to the input burst; the session and the club go on."""
     config.input_burst = 2048

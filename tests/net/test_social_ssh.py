@@ -190,6 +190,7 @@ async def test_key_link_lets_a_second_key_in_and_key_remove_shuts_it_out(tmp_pat
         await anna.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_away_lets_the_stand_in_play_and_shows_beside_the_name(tmp_path):
     """Anna (text mode) types away mid-deal: the stand-in finishes her deal; who shows the note; back ends it."""
     config = make_config(tmp_path / "d", tables=BOTS)
@@ -259,6 +260,7 @@ async def test_private_table_invite_and_no_watchers_kept_across_a_restart(tmp_pa
         assert (opened.private, opened.watchers) == (True, "friends")
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_bell_on_a_tell_and_bell_off_kept(tmp_path):
     """Text mode: a tell rings (the bell is on there by default); bell off stops it and survives a reconnect."""
     config = make_config(tmp_path / "d")

@@ -156,6 +156,7 @@ async def test_bell_on_the_screen_and_mode_text_kept_for_the_next_visit(tmp_path
         await again.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_a_watcher_in_text_mode_hears_public_events_and_no_hidden_card(tmp_path):
     """``watch 1`` in text mode: sentences of the public events; hand, table and trick hide every hand."""
     config = make_config(tmp_path / "data", tables=TABLES)

@@ -29,6 +29,7 @@ def _config(data):
     return config
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_a_player_typing_16000_letters_does_not_stall_another(tmp_path):
     """In the hall (a door, no App: issue 16) the line stops at its bound and Boris is answered meanwhile."""
     async with running(_config(tmp_path / "data")) as server:

@@ -30,6 +30,7 @@ async def _host_keys(port: int, count: int) -> set[str]:
     return seen
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_workers_refuse_sqlite_with_the_reason(tmp_path):
     out = subprocess.run([sys.executable, "-m", "net.cli", "serve", "--workers", "2", "--port", "0",
                           "--data", str(tmp_path / "data")], cwd=ROOT, capture_output=True, text=True, timeout=60)
@@ -38,6 +39,7 @@ def test_workers_refuse_sqlite_with_the_reason(tmp_path):
     assert not (tmp_path / "data").exists()  # nothing made
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_workers_count_is_bounded(tmp_path, pg_url):
     out = subprocess.run([sys.executable, "-m", "net.cli", "serve", "--workers", "0", "--store", pg_url,
                           "--port", "0", "--data", str(tmp_path / "data")],

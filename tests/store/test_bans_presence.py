@@ -68,6 +68,7 @@ def test_every_node_sees_every_node_s_sessions_and_a_node_leaving_takes_its_own(
         b.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_a_dead_node_s_sessions_vanish_after_the_bound(open_again):
     """A node that stops beating (killed) drops out of ``presence(within)`` once ``within`` has passed."""
     a, b = open_again(), open_again()

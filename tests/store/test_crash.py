@@ -16,6 +16,7 @@ from engine.store_sqlite import SqliteStore
 WRITER = Path(__file__).with_name("crash_writer.py")
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.parametrize("seed", [1, 2])
 def test_everything_committed_survives_sigkill(tmp_path: Path, seed: int) -> None:
     db = tmp_path / "sukno.db"

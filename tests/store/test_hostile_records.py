@@ -28,6 +28,7 @@ def check_refused(path: Path, words: str) -> None:
     assert json.loads(out)["ok"] is False
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_a_deeply_nested_file(tmp_path: Path) -> None:
     path = tmp_path / "nested.json"
     path.write_text('{"format": "sukno-record/1", "deals": ' + "[" * 100_000 + "]" * 100_000 + "}")
@@ -44,6 +45,7 @@ def test_a_number_of_5000_digits(tmp_path: Path) -> None:
     check_refused(path, "digits")
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_a_bid_of_4400_digits(tmp_path: Path) -> None:
     data = json.loads((RECORDS / "speculator_E1.json").read_text("utf-8"))
     deal = next(d for d in data["deals"] if any(": bid " in a for a in d["actions"]))
@@ -69,6 +71,7 @@ def test_names_with_spaces_around_them_are_refused(tmp_path: Path, name: str) ->
     check_refused(path, "'players' must be a list of names")
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_a_huge_value_is_quoted_in_one_short_line(tmp_path: Path) -> None:
     data = json.loads((RECORDS / "stukolka_D1.json").read_text("utf-8"))
     data["options"] = {"a": "x\n" * 50_000}

@@ -101,6 +101,7 @@ def test_a_takeover_waits_for_the_write_in_flight_and_then_sees_it(pg_url: str) 
         b.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_a_node_paused_inside_a_write_is_cut_off_and_its_write_rolled_back(pg_url: str) -> None:
     """A node stopped mid-transaction holds the lease row locked; the database ends its session after
     idle_timeout, so the takeover goes on and the paused write never lands."""

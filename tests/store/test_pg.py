@@ -159,6 +159,7 @@ def test_db_upgrade_makes_the_schema_and_serve_refuses_a_newer_one(pg_url: str, 
     assert bad.returncode == 78 and "postgresql://" in bad.stderr
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_serve_opens_the_club_on_postgresql(pg_url: str, tmp_path: Path) -> None:
     """``sukno serve --store URL`` opens (its tables journaled there), then stops on SIGTERM."""
     data = tmp_path / "data"
@@ -223,6 +224,7 @@ def test_an_unreachable_database_is_not_tried_again_at_every_write(pg_url: str, 
     store.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_export_reads_a_record_from_postgresql(pg_url: str) -> None:
     import json
     import random

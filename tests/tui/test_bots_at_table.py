@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from screen import rows, text, type_line
 
 from engine.club import Club
@@ -17,6 +18,7 @@ def tick(club: Club, now: float) -> None:
         club.tick(now)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_sit_bot_then_bots_play_and_the_clock_runs_out():
     now = [100.0]
     club = Club([{"game": "french3", "think": 0, "clock": 30}], seed=8)

@@ -60,6 +60,7 @@ async def test_the_seal_is_on_the_felt_the_seed_only_after_the_deal(lang: str) -
         assert table.sealed.seal[:8] in screen.splitlines()[0]  # and the next deal's seal is in the header
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_cut_is_refused_to_a_watcher_and_during_a_deal_with_a_reason() -> None:
     club = Club([{"game": "stukolka"}], seed=3)
     table = club.tables[1]

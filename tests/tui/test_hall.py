@@ -16,6 +16,7 @@ def club(fake_game) -> Club:
     return Club([{"game": "highcard", "seats": 3}, {"game": "highcard"}], seed=1)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_welcome_asks_for_a_name_until_register_accepts(club):
     asked: list[str] = []
 
@@ -42,6 +43,7 @@ async def test_welcome_asks_for_a_name_until_register_accepts(club):
     assert club.online() == []
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_hall_look_tables_who_and_errors(club, size):
     app = ClubApp(club, "anna")
@@ -101,6 +103,7 @@ async def test_tab_completes_verbs_and_history_recalls_lines(club):
         assert "Possible:" in text(app)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_lang_switches_and_russian_verbs_work(club):
     app = ClubApp(club, "anna")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -117,6 +120,7 @@ async def test_lang_switches_and_russian_verbs_work(club):
         assert "Стол 2" in text(app)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_a_guest_may_watch_and_talk_but_not_sit(club):
     watched: list[int] = []
     app = ClubApp(club, "guest1", guest=True, on_watch=watched.append)
@@ -130,6 +134,7 @@ async def test_a_guest_may_watch_and_talk_but_not_sit(club):
         assert isinstance(app.screen, HallScreen)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_quit_exits_and_leaving_keeps_the_seat(club):
     app = ClubApp(club, "anna")
     async with app.run_test(size=(80, 24)) as pilot:

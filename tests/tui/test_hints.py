@@ -54,6 +54,7 @@ async def test_the_three_handers_buy_names_the_cards_and_bare_buy_asks(lang, hin
         assert game.bought[0] == 0 and game.to_act() == (1,)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_the_buyer_learns_which_cards_came_in_and_nobody_else_does():
     club = Club([{"game": "french3", "clock": 0}], seed=232)
     app = ClubApp(club, "anna")

@@ -37,6 +37,7 @@ def club(tmp_path):
     store.close()
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_balance_shows_the_ledger_and_the_hall_header_has_it(club):
     app = ClubApp(club, "Boris")
     async with app.run_test(size=(100, 30)) as pilot:
@@ -77,6 +78,7 @@ async def test_history_lists_the_session_and_replay_steps_through_it(club):
         assert not isinstance(app.screen, ReplayScreen)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_bad_replay_ids_and_russian_words(club):
     app = ClubApp(club, "Gleb", lang="ru")
     async with app.run_test(size=(100, 30)) as pilot:

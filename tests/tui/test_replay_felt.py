@@ -28,6 +28,7 @@ def signed(amount: int, lang: str = "en") -> str:
     return ("+" if amount > 0 else "") + money(amount, lang)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_stukolka_d1_steps_to_its_last_action_and_shows_the_right_money() -> None:
     record = load_record(RECORDS / "stukolka_D1.json")
     expected = json.loads((RECORDS / "stukolka_D1.expected.json").read_text())
@@ -60,6 +61,7 @@ async def test_stukolka_d1_steps_to_its_last_action_and_shows_the_right_money() 
     assert app.return_code in (0, None)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_a_trick_lies_on_the_felt_as_it_falls_and_the_step_is_told_below() -> None:
     record = load_record(RECORDS / "stukolka_D1.json")
     app = ReplayApp(record, "D1")

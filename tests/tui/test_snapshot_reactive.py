@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from screen import text, type_line
 
 from engine.club import Club
@@ -17,6 +18,7 @@ from tui.app import ClubApp
 from tui.i18n import money
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_the_screen_draws_the_snapshot_it_pulled():
     club = Club([{"game": "stukolka", "clock": 0}], seed=4)
     app = ClubApp(club, "anna")

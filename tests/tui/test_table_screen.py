@@ -79,6 +79,7 @@ async def test_playing_the_fake_game_from_the_command_line(fake_game, size):
         assert hand_of(app) == mine[1:]
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_tab_completes_legal_cards_and_garbage_changes_nothing(fake_game):
     club = Club([{"game": "highcard"}], seed=4)
     app = ClubApp(club, "anna")
@@ -102,6 +103,7 @@ async def test_tab_completes_legal_cards_and_garbage_changes_nothing(fake_game):
         assert game.deals[-1].actions == before
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_a_spectator_inside_the_app_sees_no_hand(fake_game):
     club = Club([{"game": "highcard"}], seed=2)
     table = club.tables[1]
@@ -206,6 +208,7 @@ async def test_every_registered_game_renders_through_a_deal(game_name):
         assert "Traceback" not in text(app)
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_a_bug_in_a_game_is_one_line_not_a_traceback(fake_game, monkeypatch):
     club = Club([{"game": "highcard"}], seed=4)
     app = ClubApp(club, "anna")
@@ -221,6 +224,7 @@ async def test_a_bug_in_a_game_is_one_line_not_a_traceback(fake_game, monkeypatc
         assert app.is_running
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.skipif("speculator" not in registry(), reason="Спекулянт has not landed")
 async def test_a_trade_window_shows_a_timer_bar():
     now = [100.0]

@@ -46,6 +46,7 @@ async def test_command_line_holds_its_bound_and_says_why(club):
         assert text(app).count("The line is full") == 2
 
 
+@pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_a_paste_that_does_not_fit_is_refused_whole(club):
     """Half a megabyte pasted: nothing of it is inserted (not cut mid-word), and the line says why."""
     app = ClubApp(club, "anna")
