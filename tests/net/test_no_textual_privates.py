@@ -127,3 +127,22 @@ mine = getattr(session, "_early", b"")
 failure = tc.app_failure(app)
 '''
     assert offences(good, "good.py") == []
+
+
+def test_watching_is_owned_by_the_session_not_mixed_in() -> None:
+    """``net.watch.Watch`` is an object the session holds (``session.watch``), not a base class; it reads
+    its session only through ``self.host`` (typed ``WatchHost``), never as attributes of its own."""
+    from net.session import Session
+    from net.watch import Watch
+
+    assert not any(cls.__module__ == "net.watch" for cls in Session.__mro__)
+    tree = ast.parse((NET / "watch.py").read_text())
+    watch = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Watch")
+    own = {n.name for n in watch.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    own |= {t.attr for n in ast.walk(watch) if isinstance(n, (ast.Assign, ast.AnnAssign))
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"}
+    used = {n.attr for n in ast.walk(watch)
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self"}
+    assert "host" in own and used <= own, sorted(used - own)
+    assert set(Watch.__init__.__code__.co_varnames[:2]) == {"self", "host"}
