@@ -103,6 +103,9 @@ class Club:
         self.watchers_elsewhere: dict[int, int] = {}
         """Watchers of each table on the other nodes of the club (``net.presence``): counted in listings."""
         """Names online on another node of the club (kept by ``net.cluster``): online for ``is_online``."""
+        self.numbers_taken: Callable[[], list[int]] = lambda: []
+        """Table numbers taken elsewhere (a node of several: every table any node ever leased), so a
+        table opened here never takes another node's number."""
         self._guests: set[str] = set()
         self.feed = Feed()
         self.robots: set[str] = set()
@@ -162,7 +165,7 @@ class Club:
         settings: dict[str, Any] | None = None,
     ) -> Table:
         if table_id is None or table_id in self.tables or table_id in self._kept_ids:
-            table_id = max([*self.tables, *self._kept_ids], default=0) + 1
+            table_id = max([*self.tables, *self._kept_ids, *self.numbers_taken()], default=0) + 1
         seed = None if self._seed is None else self._seed + 1000 * table_id
         table = Table(table_id, game, options, seats, seed=seed, allow_debt=allow_debt, settings=settings)
         if self.store is not None:
@@ -171,6 +174,18 @@ class Club:
             table.keeper = keeper
         self._add(table)
         self._emit([Event("table_open", None, {"table": table_id, "game": game})])
+        return table
+
+    def adopt(self, live: Any, now: float | None = None, node: str = "elsewhere") -> Table:
+        """A table another node of the club opened (``live``: its journal in the shared store): kept
+        here too, as it stands, and the hall hears ``table_open`` with the node's name (never sent on).
+        The caller makes it a replica (``net.cluster``).  ``StoreError``/``TableError`` if it does not
+        replay."""
+        header = live.header
+        table = Table(live.table_id, header.game, header.options, len(header.extra["table"]["seats"]))
+        TableKeeper(self.store, table).restore(live, now)  # type: ignore[arg-type]
+        self._add(table)
+        self._emit([Event("table_open", None, {"table": table.id, "game": header.game, "node": node})])
         return table
 
     def _add(self, table: Table) -> None:

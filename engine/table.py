@@ -696,8 +696,12 @@ class Table:
         return (id(game), len(game.deals), len(game.deals[-1].actions), tuple(game.to_act()), game.deadline())
 
     def restart_clocks(self, now: float | None) -> None:
-        """A restored table: a bot's move or a turn clock counts from ``now``."""
+        """A restored table: a bot's move or a turn clock counts from ``now``, and so do the grace and the
+        stand-in of one away since a time this table never knew (a replica's mirror, now taken over)."""
         self.auto.note(self._turn(), now)
+        for name in self.away_now():
+            if self.auto.away.get(name) is None:
+                self.auto.went_away(name, now)
 
     def _autoplay(self, now: float) -> list[Event]:
         """Make what ``engine.autoplay`` says is due: bot moves, run-out clocks, a grace's end."""
@@ -895,6 +899,38 @@ class Table:
     def log_since(self, seq: int = 0) -> list[LogEntry]:
         """Log entries after ``seq`` (0: all that are kept)."""
         return self.feed.since(seq)
+
+    def hear_rail(self, name: str, text: str) -> None:
+        """A watcher's words on the rail, said at another node's copy of this table (``net.cluster``):
+        this copy's watchers read them too (never the players, as ``say``)."""
+        clean = sanitize(text)
+        if clean:
+            self.rail.publish([Event("rail", None, {"name": name, "text": clean})])
+            self.feed.notify([Event("rail", None, {})])
+
+    def away_now(self) -> list[str]:
+        """Seated people who are away (gone, or stepped away): their grace runs, a stand-in may play."""
+        return [n for n in self.auto.away if n in self.seats]
+
+    def mirror(self, events: list[Event], now: float | None = None, *, tell: bool = True) -> None:
+        """A replica hears its owner's news that is not in the journal (``net.cluster``): who is away and
+        whom a stand-in plays for follow it (the felt shows them as on the owner), then it is told
+        (``tell=False``: the owner's state as it stands, for a replica just made; nothing to tell)."""
+        if self.remote is not None:
+            for event in events:
+                name = (event.data or {}).get("name")
+                if not isinstance(name, str):
+                    continue
+                if event.kind in ("away", "stepped_away") and name in self.seats and name not in self.auto.away:
+                    self.auto.went_away(name, None)  # no time: a replica runs no clock of its own
+                elif event.kind in ("back", "gone"):
+                    self.auto.forget(name)
+                elif event.kind == "stand_in" and name in self.auto.away:
+                    self.auto.told(name)
+        if tell:
+            self._emit(events, now)
+        else:
+            self.feed.notify([Event("table", None, {"table": self.id})])  # screens redraw the felt
 
     def tell(self, events: list[Event], now: float | None = None) -> None:
         """Tell the subscribers what the table did not make here: a replica's news from the journal

@@ -21,7 +21,8 @@ def puller(table: Table, viewer: str | None, is_online: Callable[[str], bool] | 
     def pull(seq: int, rail_seq: int) -> Snapshot:
         away: list[str] = []
         if is_online is not None:
-            away = [n for n in table.seated() if not is_bot(n) and (not is_online(n) or (
+            gone = set(table.away_now())  # the table's own word (on a replica: its owner's)
+            away = [n for n in table.seated() if not is_bot(n) and (n in gone or not is_online(n) or (
                 is_away is not None and is_away(n)))]
         return table.pull(viewer, seq, rail_seq, away=away)
 

@@ -28,7 +28,17 @@ The bus is ``NOTIFY sukno_bus`` with small JSON texts (no card is ever in one):
   the bot protocol and the admin) keeps each person's commands in order: one typed after a
   pending one runs when the first is answered.
 * ``event`` {table, node, kind, seat, data}: public table events that are not in the journal
-  (chat, away and back), told to the replicas' watchers and players.
+  (chat, away and back, a stand-in taking over, a clock run out, the rail's summary), told to the
+  replicas' watchers and players; a replica's felt follows who is away and whom a stand-in plays
+  for (``Table.mirror``).  A replica just made asks ``away?`` {table, from} and the owner answers
+  ``away`` {table, to, away, stand_ins}: the state as it stands.
+* ``rail`` {table, node, name, text}: a watcher's words on the rail during a deal (said on any
+  node, they are the owner's: ``say`` is a call), told to every replica's watchers.
+* ``opened`` {table, node}: a table opened at runtime on ``node`` (``sukno admin open``), its lease
+  taken there first: every other node reads its journal, adds it (``Club.adopt``) and keeps it as a
+  replica, so it can be watched and sat at from any node.  A node that missed the notice learns it
+  from the leases its thread reads (a live lease of a table it does not know).  A table closed by
+  its owner lets its lease go (``net.cluster.clubwide`` tells the others to drop it).
 * ``owner`` {table, node}: a node took a table over; the others tell it which of its players are
   online with them (``back``), so nobody's stand-in plays for a player who is here.
 
@@ -84,7 +94,7 @@ may have said "nothing happened" already; the rest of the time is for the answer
 It compares wall clocks: the nodes' clocks must agree to well within that (NTP keeps them so)."""
 QUIET_OPS = ("away", "back")
 """Calls the club makes itself (a session ends or begins): a refusal is logged, never raised."""
-RELAYED = ("say", "away", "stepped_away", "back")
+RELAYED = ("say", "away", "stepped_away", "back", "stand_in", "gone", "timeout", "rail_summary")
 """Public table events that are not in the journal: the owner tells the replicas."""
 OPS = ("sit", "sit_bot", "stand", "set_rule", "invite", "say", "start", "cut", "act", "away", "back")
 
@@ -120,6 +130,7 @@ class Node:
         self._silent: dict[Any, float] = {}  # replica → refused at once until then (its owner did not
         # answer, or its lease ran out)
         self._leases_seen: dict[Any, tuple[str, int]] = {}
+        self._learning: set[Any] = set()  # tables of a live lease this node did not know, being learnt
         self.presence: Any = None
         """This node's ``net.presence.PresenceKeeper`` once the server runs (``attach_presence``)."""
         self._offs: list[Callable[[], None]] = []
@@ -138,6 +149,8 @@ class Node:
         """Take the lease of every table of ``club`` nobody holds; keep the others as replicas.
         Run under ``store.nodes_starting()``, with the club made under the same lock."""
         self.club = club
+        club.numbers_taken = self._numbers_taken
+        self._offs.append(club.subscribe(self._club_changed))
         for table_id, table in list(club.tables.items()):
             epoch = self.store.acquire_lease(table_id, self.name, self.ttl)
             if epoch is not None:
@@ -146,6 +159,68 @@ class Node:
                 self._replicate(table_id, now)
         log.info("node %s: owns tables %s; replicas of %s", self.name, sorted(self.owned, key=str),
                  sorted(self.replicas, key=str))
+
+    def _numbers_taken(self) -> list[int]:
+        """Every table number a node of the club ever leased (a table opened here takes a new one)."""
+        try:
+            return [t for t in self.store.leases() if isinstance(t, int)]
+        except StoreError as err:
+            log.warning("node %s: the leases could not be read for a new table's number: %s", self.name, err)
+            return []
+
+    def _club_changed(self, events: list[Event]) -> None:
+        """A table opened here (``sukno admin open``) is ours and the others hear of it; one closed here
+        lets its lease go.  Events heard from another node (``node`` in the data) are not ours."""
+        for event in events:
+            data = event.data or {}
+            table_id = data.get("table")
+            if "node" in data or not isinstance(table_id, int):
+                continue
+            if event.kind == "table_open" and table_id not in self.owned and table_id not in self.replicas:
+                self._opened_here(table_id)
+            elif event.kind == "table_close" and table_id in self.owned:
+                self.owned.pop(table_id, None)
+                unsubscribe = self._relays.pop(table_id, None)
+                if unsubscribe is not None:
+                    unsubscribe()
+                try:
+                    self.store.release_lease(table_id)
+                except StoreError as err:
+                    log.warning("node %s: lease of closed table %s not released: %s", self.name, table_id, err)
+
+    def _opened_here(self, table_id: int) -> None:
+        try:
+            epoch = self.store.acquire_lease(table_id, self.name, self.ttl)
+        except StoreError as err:
+            epoch = None
+            log.error("node %s: table %s opened here but its lease was not taken: %s", self.name, table_id, err)
+        if epoch is None:
+            log.error("node %s: table %s opened here is leased by another node; not told to the others",
+                      self.name, table_id)
+            return
+        self._own(table_id, epoch)
+        log.info("node %s: opened table %s (epoch %d); telling the other nodes", self.name, table_id, epoch)
+        self._send_quietly({"t": "opened", "table": table_id, "node": self.name})
+
+    def _learn(self, table_id: Any, node: str | None = None) -> None:
+        """On the loop: a table another node opened: read its journal, add it, keep it as a replica.
+        (Its number stays in ``_learning``: numbers are never reused, so the thread never asks again.)"""
+        self._learning.add(table_id)
+        club = self.club
+        if club is None or not isinstance(table_id, int) or table_id in club.tables:
+            return
+        try:
+            live = next((t for t in self.store.live_tables() if t.table_id == table_id), None)
+            if live is None:
+                return  # closed meanwhile (or never journaled)
+            now = self._now()
+            club.adopt(live, now, node=str(node or "elsewhere")[:64])
+        except (StoreError, TableError, KeyError, TypeError, ValueError) as err:
+            log.error("node %s: table %s opened by node %s could not be read: %s", self.name, table_id, node,
+                      getattr(err, "message", err))
+            return
+        self._replicate(table_id, now)
+        log.info("node %s: table %s opened by node %s is kept here as a replica", self.name, table_id, node)
 
     def attach_presence(self, keeper: Any) -> None:
         """The server's presence keeper: after a beat that changed its rows, this node hints the others,
@@ -193,7 +268,9 @@ class Node:
     def _own(self, table_id: Any, epoch: int) -> None:
         self.owned[table_id] = epoch
         table = self.club.tables[table_id]
-        self._relays[table_id] = table.subscribe(lambda events, tid=table_id: self._relay(tid, events))
+        offs = [table.subscribe(lambda events, tid=table_id: self._relay(tid, events)),
+                table.rail.subscribe(lambda events, tid=table_id: self._relay_rail(tid, events))]
+        self._relays[table_id] = lambda: [off() for off in offs] and None
 
     def _replicate(self, table_id: Any, now: float | None) -> None:
         """The table's log has its story already (the club's restore, or our own play until now)."""
@@ -206,6 +283,7 @@ class Node:
             replica.prime(now)
         except StoreError as err:
             log.error("node %s: replica of table %s not read: %s", self.name, table_id, err)
+        self._send_quietly({"t": "away?", "table": table_id, "from": self.name})  # who is away there now
 
     def _lost(self, table_id: Any) -> None:
         """On the loop: our lease of ``table_id`` was taken over; the table is a replica now."""
@@ -358,7 +436,23 @@ class Node:
         elif kind == "event" and table_id in self.replicas and message.get("node") != self.name:
             data = message.get("data") if isinstance(message.get("data"), dict) else {}
             seat = message.get("seat") if isinstance(message.get("seat"), int) else None
-            self.club.tables[table_id].tell([Event(str(message.get("kind")), seat, data)])
+            self.club.tables[table_id].mirror([Event(str(message.get("kind")), seat, data)])
+        elif kind == "rail" and table_id in self.replicas and message.get("node") != self.name:
+            name, text = message.get("name"), message.get("text")
+            if isinstance(name, str) and isinstance(text, str) and 0 < len(name) <= 64 and name.isprintable():
+                self.club.tables[table_id].hear_rail(name, text[:1000])
+        elif kind == "away?" and table_id in self.owned and isinstance(message.get("from"), str):
+            table = self.club.tables.get(table_id)
+            if table is not None:
+                self._send_quietly({"t": "away", "table": table_id, "to": message["from"], "away": table.away_now(),
+                                    "stand_ins": [n for n in table.bots() if n in table.away_now()]})
+        elif kind == "away" and table_id in self.replicas and message.get("to") == self.name:
+            names = [n for n in message.get("away") or [] if isinstance(n, str)]
+            stand_ins = [n for n in message.get("stand_ins") or [] if isinstance(n, str)]
+            self.club.tables[table_id].mirror([Event("away", None, {"name": n}) for n in names]
+                                              + [Event("stand_in", None, {"name": n}) for n in stand_ins], tell=False)
+        elif kind == "opened" and message.get("node") != self.name and isinstance(message.get("node"), str):
+            self._learn(table_id, message["node"])
         elif kind == "owner" and message.get("node") != self.name and self.club is not None:
             table = self.club.tables.get(table_id)
             if table is not None and table_id in self.replicas:
@@ -430,6 +524,14 @@ class Node:
                 except NoticeError as err:
                     log.warning("node %s: an event of table %s was not relayed: %s", self.name, table_id, err)
 
+    def _relay_rail(self, table_id: Any, events: list[Event]) -> None:
+        """An owned table's rail (its watchers' words during a deal), told to the other nodes' watchers."""
+        for event in events:
+            data = event.data or {}
+            if event.kind == "rail" and isinstance(data.get("name"), str):
+                self._send_quietly({"t": "rail", "table": table_id, "node": self.name, "name": data["name"],
+                                    "text": str(data.get("text", ""))[:1000]})
+
     def _send_quietly(self, message: dict[str, Any]) -> None:
         try:
             self._send(message)
@@ -494,6 +596,11 @@ class Node:
                     if not own.renew_for(table_id, self.name, epoch, self.ttl):
                         self._hand(self._lost, table_id)
                 for table_id, (holder, epoch, left) in own.leases().items():
+                    if (left > 0 and holder != self.name and table_id not in self.replicas
+                            and table_id not in self.owned and table_id not in self._learning
+                            and self.club is not None and table_id not in self.club.tables):
+                        self._learning.add(table_id)  # opened elsewhere, its notice missed: learn it
+                        self._hand(self._learn, table_id, holder)
                     if table_id not in self.replicas:
                         continue
                     if left <= 0:
