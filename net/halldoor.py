@@ -154,6 +154,8 @@ class HallDoor(HallVerbs):
         self.keys = keys
         self.club_app = _Face(self)
         self.editor = LineEditor()
+        self.placeholder = ""
+        """Shown dim in an empty command line (the welcome's "your name")."""
         self.items: deque[tuple[int, Event] | Text] = deque(maxlen=KEEP)
         self.seq = 0
         self.stale = False
@@ -333,9 +335,7 @@ class HallDoor(HallVerbs):
                     return
                 self._held, self.editor.text, self.editor.caret = rest, "", 0
                 break
-            self.hint(self.t("hall.hint"))
-            if line.strip():
-                self.run_line(line)
+            self.typed(line)
         if self.done.done():
             self.session.push_early(self.editor.text.encode("utf-8"))
             return
@@ -352,6 +352,12 @@ class HallDoor(HallVerbs):
             return
         if not self.done.done():
             self.paint()
+
+    def typed(self, line: str) -> None:
+        """One line he typed (Enter): a hall command."""
+        self.hint(self.t("hall.hint"))
+        if line.strip():
+            self.run_line(line)
 
     def _complete(self) -> None:
         club = self.session.server.club
@@ -410,13 +416,7 @@ class HallDoor(HallVerbs):
 
     def frame(self) -> list[str]:
         """Every row of his screen now (shared strings where they are shared)."""
-        width, height = self.size()
-        if (width, height) != self._size:
-            self._size = (width, height)
-            self._own_rows.clear()
-            self._header_key = self._header_seen = self._line_key = ()
-            self._hint_key = ("", 0)
-            self._sent = []
+        width, height = self._sized()
         board = self.board
         rows = [self._header(width)]
         self._tables_now = board.table_rows(self.lang, self.session.ascii, width)
@@ -431,6 +431,17 @@ class HallDoor(HallVerbs):
         rows.append(self._hint(width))
         rows.append(self._line(width))
         return rows
+
+    def _sized(self) -> tuple[int, int]:
+        """His window's size now; a new size draws every row of his own again."""
+        width, height = self.size()
+        if (width, height) != self._size:
+            self._size = (width, height)
+            self._own_rows.clear()
+            self._header_key = self._header_seen = self._line_key = ()
+            self._hint_key = ("", 0)
+            self._sent = []
+        return width, height
 
     def _item_rows(self, item: tuple[int, Event] | Text, width: int) -> list[str]:
         if isinstance(item, Text):
@@ -502,7 +513,7 @@ class HallDoor(HallVerbs):
     def _line(self, width: int) -> str:
         """The command line: one cell of padding, the text scrolled to keep the caret in view, a block caret."""
         editor = self.editor
-        key = (editor.text, editor.caret, width)
+        key = (editor.text, editor.caret, width, self.placeholder)
         if key == self._line_key:
             return self._line_row
         room = max(1, width - 2)
@@ -512,8 +523,11 @@ class HallDoor(HallVerbs):
             start += 1
         shown_before = before[start:]
         under = editor.text[editor.caret:editor.caret + 1] or " "
-        after = editor.text[editor.caret + 1:]
-        text = Text(" ") + Text(shown_before) + Text(under, style=CARET) + Text(after)
+        after: str | Text = editor.text[editor.caret + 1:]
+        if not editor.text and self.placeholder:  # as the screen's Input: the caret on the dim placeholder
+            under, after = self.placeholder[0], Text(self.placeholder[1:], style="dim")
+        text = Text(" ") + Text(shown_before) + Text(under, style=CARET) + (
+            after if isinstance(after, Text) else Text(after))
         self._line_row = render_row(text, width, LINE)
         self._caret_x = min(width, 2 + cell_len(shown_before))
         self._line_key = key

@@ -1,8 +1,8 @@
 """One SSH session's life: the pty check, who it is, the hall door, the player's App or a table's watchers, the end.
 
 A known person in the hall runs no App: a hall door (``net.halldoor``, issue 16) draws
-his screen from the hall's shared rows; a seated player's session (and a new key's
-welcome) runs his own ``ClubApp`` (his view is private), which gives him back to a door
+his screen from the hall's shared rows, and a new key's welcome is a door too
+(``net.welcomedoor``); a seated player's session runs his own ``ClubApp`` (his view is private), which gives him back to a door
 when he is in the hall again (``hold`` keeps him counted in the club meanwhile); a watcher's
 session joins the table's shared rendering (``net.spectate``; his half of the
 session is a ``net.watch.Watch`` it owns); a session in the text mode (``ssh host text``, no
@@ -385,6 +385,19 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         """The hall: a light door (``net.halldoor``) for a known person; his App for a new key, and for one
         who comes back to his seat (the App shows his table), unless ``door`` (he has just left its screen)."""
         server = self.server
+        from net.welcomedoor import WelcomeDoor, wants_welcome
+
+        if wants_welcome(self):  # a new key: the doorman asks his name in a door too (no App)
+            from net.keyring import KeyRing
+
+            self.door = WelcomeDoor(self, server.hall_board, keys=KeyRing(self))
+            try:
+                step = await self.door.run()
+            finally:
+                self.door = None
+            if step is None and not self.closed:
+                self._leave_screen()
+            return None if self.closed else step
         seated = server.club.where(self.name) is not None if self.name is not None else False
         if not server.hall_doors or self.name is None or (seated and not door):
             return await self._run_app()

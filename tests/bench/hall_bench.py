@@ -28,6 +28,7 @@ import argparse
 import asyncio
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -53,6 +54,14 @@ TARGET_CHAT_MS, TARGET_CONNECT_MS, TARGET_HALL_MB = 150, 300, 0.5
 
 def load() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def uptime() -> str:
+    """``uptime``'s line, printed beside the figures (other work on the machine moves them)."""
+    try:
+        return subprocess.run(["uptime"], capture_output=True, text=True, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "load " + load()
 
 
 class Probe(asyncssh.SSHClientSession):  # type: ignore[type-arg]
@@ -289,7 +298,7 @@ def main() -> None:
     for n in args.people:
         before = load()
         r = asyncio.run(run_n(n, args.lines, args.arrivals, args.burst))
-        print(f"\nN={n} people in the hall · load before {before}, after {load()}")
+        print(f"\nN={n} people in the hall · load before {before}, after {load()} · uptime: {uptime()}")
         print(f"  memory       per hall person {r['mb_per_person']:.3f} MB (target ≤ {TARGET_HALL_MB})"
               f"  (RSS {r['rss'][0]:.0f} → {r['rss'][1]:.0f} MB)")
         print(f"  chat line    → every screen p50 {ms(r['chat_p50'])} p99 {ms(r['chat_p99'])}"

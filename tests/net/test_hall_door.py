@@ -274,3 +274,56 @@ async def test_the_apps_last_words_are_carried_into_the_door(config):
         assert server.club.tables[1].seat_of("Boris") is None
         await same_as_model(boris, session)
         await boris.close()
+
+
+async def test_a_new_keys_welcome_is_a_door_in_both_languages(config):
+    """A new key is asked his name without an App (issue 16 item 3): the welcome's lines, its dim placeholder,
+    its refusals in his language (a bad name, a taken one, ``lang``), then the hall door with his name."""
+    async with running(config) as server:
+        await register(server.port, "Anna")
+        apps = server.apps_ended
+        vera = await connect(server.port, key=new_key())
+        await vera.wait("book of names")
+        session = next(s for s in server.sessions if s.name is None)
+        assert session.door is not None and session.app is None, "the welcome runs no App"
+        screen = vera.text()
+        assert "Welcome to the Green Baize" in screen and "key link CODE" in screen
+        assert vera.screen.display[0].startswith(" The Green Baize")
+        assert vera.screen.display[23].strip() == "your name"
+        assert vera.screen.buffer[23][1].bg != vera.screen.buffer[23][2].bg, "the caret on the placeholder's 'y'"
+        await same_as_model(vera, session)
+        vera.line("x")
+        await vera.wait("'x' will not do: use 2–16 letters")
+        vera.line("Anna")
+        await vera.wait("The name Anna is taken; choose another.")
+        vera.line("lang ru")
+        await vera.wait("Как вас записать?")
+        vera.line("!!")
+        await vera.wait("'!!' не годится")
+        assert vera.screen.display[23].strip() == "ваше имя"
+        await same_as_model(vera, session)
+        vera.line("Vera")
+        await vera.wait("Vera ·")
+        await until(lambda: session.door is not None and session.name == "Vera", what="Vera's hall door")
+        assert session.app is None and server.apps_ended == apps, "no App was started for the welcome"
+        assert "в клубе 2" in vera.screen.display[0]
+        await same_as_model(vera, session)
+        await vera.close()
+
+
+async def test_the_welcome_door_in_a_tiny_window_and_quit(config):
+    """20x6: the command line and what fits above it; ``quit`` ends the session without a name."""
+    async with running(config) as server:
+        key = new_key()
+        newcomer = await connect(server.port, key=key, cols=20, rows=6, lang="ru_RU.UTF-8")
+        await until(lambda: any(s.name is None and s.door is not None for s in server.sessions), what="a welcome")
+        session = next(s for s in server.sessions if s.name is None)
+        await newcomer.wait("ваше имя")
+        await same_as_model(newcomer, session)
+        newcomer.line("z")
+        await newcomer.wait("кириллица), цифр")  # the refusal's last rows: 4 rows of log fit
+        await same_as_model(newcomer, session)
+        newcomer.line("выход")
+        await until(lambda: session.closed, what="the session ended by quit")
+        assert server.store.account_by_key(key.get_fingerprint("sha256")) is None, "no name was written"
+        await newcomer.close()
