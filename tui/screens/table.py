@@ -31,7 +31,63 @@ from tui.widgets.tableview import TableView
 GAME_ONLY = frozenset(GAME_VERBS) - frozenset(HALL_VERBS)
 
 
-class TableScreen(ClubScreen):
+class TableVerbs:
+    """A table's command vocabulary: the table screen and the text mode (``tui.text.club.TextClub``) both
+    inherit it (no widgets here: the host gives ``table``, ``club_app``, ``legal``, ``t``, ``say_line``,
+    ``error`` and ``tview.chosen``)."""
+
+    table: Table
+    club_app: Any
+
+    def table_verbs(self, command: Command) -> bool:
+        """The table's own verbs (start, the game's verbs, a card typed alone); True when handled."""
+        app = self.club_app
+        command = commands.for_game(command, self.table.game_cls.verbs)
+        verb = command.verb
+        if verb == "score" and isinstance(self, Screen) and self.action_sheet():
+            return True  # in the text mode (no Screen) ``score`` stays sentences
+        if verb == "look" and not any(a.verb == "look" for a in self.legal()):
+            return False
+        if verb == "ready" and "ready" not in self.table.game_cls.verbs:
+            verb = "start"  # "ready" means ready to deal where the game has no verb of that name
+        if verb == "start":
+            if app.player not in self.table.seats:
+                self.error(self.t("cmd.spectator_no_act"))
+                return True
+            pending.after(self, self.table.start(app.player, now=app.clock()),
+                          lambda started: any(e.kind == "deal_start" for e in started)
+                          or self.say_line(self.t("cmd.ready")))
+            return True
+        if command.card is None and verb not in self.table.game_cls.verbs:
+            if verb in GAME_ONLY:  # another game's verb: this table is a table, say what its game knows
+                known = ", ".join(commands.verb_word(v, app.lang) for v in self.table.game_cls.verbs)
+                self.error(self.t("refuse.unknown_verb", verb=command.word, verbs=known))
+                return True
+            return False
+        if app.player not in self.table.seats:
+            self.error(self.t("cmd.spectator_no_act"))
+            return True
+        if command.card is not None:  # a card typed alone: the one legal action with it (discard 8♠ …)
+            verb = next((a.verb for a in self.legal() if a.args == (command.card,)), verb)
+            command = Command(verb, command.args, command.rest, command.word, command.card)
+        if verb == "buy":
+            command = buy_command(self, command)
+            if command is None:
+                return True
+        before = my_cards(self)
+        self.tview.chosen.clear()
+
+        def acted(_events: object) -> None:
+            if verb == "buy":
+                tell_bought(self, before, command)
+            elif verb in ("take", "draw", "discard"):
+                tell_own(self, before, verb)
+
+        pending.after(self, self.table.act(app.player, commands.action_text(command), now=app.clock()), acted)
+        return True
+
+
+class TableScreen(TableVerbs, ClubScreen):
     """One table, played or watched."""
 
     BINDINGS = [Binding("f2", "sheet", show=False)]  # the score sheet (tui.screens.sheet)
@@ -126,50 +182,7 @@ class TableScreen(ClubScreen):
     # -- commands -------------------------------------------------------------------
 
     def handle_here(self, command: Command) -> bool:
-        app = self.club_app
-        command = commands.for_game(command, self.table.game_cls.verbs)
-        verb = command.verb
-        if verb == "score" and isinstance(self, Screen) and self.action_sheet():
-            return True  # the text mode borrows this method: there ``score`` stays sentences
-        if verb == "look" and not any(a.verb == "look" for a in self.legal()):
-            return False
-        if verb == "ready" and "ready" not in self.table.game_cls.verbs:
-            verb = "start"  # "ready" means ready to deal where the game has no verb of that name
-        if verb == "start":
-            if app.player not in self.table.seats:
-                self.error(self.t("cmd.spectator_no_act"))
-                return True
-            pending.after(self, self.table.start(app.player, now=app.clock()),
-                          lambda started: any(e.kind == "deal_start" for e in started)
-                          or self.say_line(self.t("cmd.ready")))
-            return True
-        if command.card is None and verb not in self.table.game_cls.verbs:
-            if verb in GAME_ONLY:  # another game's verb: this table is a table, say what its game knows
-                known = ", ".join(commands.verb_word(v, app.lang) for v in self.table.game_cls.verbs)
-                self.error(self.t("refuse.unknown_verb", verb=command.word, verbs=known))
-                return True
-            return False
-        if app.player not in self.table.seats:
-            self.error(self.t("cmd.spectator_no_act"))
-            return True
-        if command.card is not None:  # a card typed alone: the one legal action with it (discard 8♠ …)
-            verb = next((a.verb for a in self.legal() if a.args == (command.card,)), verb)
-            command = Command(verb, command.args, command.rest, command.word, command.card)
-        if verb == "buy":
-            command = buy_command(self, command)
-            if command is None:
-                return True
-        before = my_cards(self)
-        self.tview.chosen.clear()
-
-        def acted(_events: object) -> None:
-            if verb == "buy":
-                tell_bought(self, before, command)
-            elif verb in ("take", "draw", "discard"):
-                tell_own(self, before, verb)
-
-        pending.after(self, self.table.act(app.player, commands.action_text(command), now=app.clock()), acted)
-        return True
+        return self.table_verbs(command)
 
     def explain(self, err) -> str:
         reason = super().explain(err)
@@ -269,8 +282,8 @@ class TableScreen(ClubScreen):
 
 
 # -- buying (the three-hander's widow, Стуколка's buying; issue 13 item 7) ------------------
-# Functions of the screen, not methods: the text mode borrows ``TableScreen.handle_here`` and
-# gives only ``table``, ``club_app``, ``legal``, ``t``, ``say_line`` and ``error``.
+# Functions of the screen, not methods: the text mode's ``TableVerbs`` call them and
+# give only ``table``, ``club_app``, ``legal``, ``t``, ``say_line`` and ``error``.
 
 
 def my_cards(screen: Any) -> list[Card]:

@@ -4,7 +4,7 @@ Why the screen's own verb handlers run here: the text mode must understand
 every verb the screen does, spelled the same way, and refuse in the same
 words.  So this class is a ``tui.verbs.HallVerbs`` (the club's dispatcher, the
 hall's verbs and its description, as the hall screen and the hall door have
-them), the table's verbs are the table screen's, and this class gives them
+them) and a ``tui.screens.table.TableVerbs`` (the table screen's verbs), and this class gives them
 the few things they ask a screen and an app for (``say_line``, ``error``, ``t``,
 ``table_here``, ``legal``; ``club``, ``player``, ``show_table``, ``show_hall``,
 ``watch``…).  None of them draws anything; what would be drawn is said instead.
@@ -34,7 +34,7 @@ from tui import refusals
 from tui.commands import ASK_VERBS, SETTING_VERBS, Command
 from tui.i18n import LANGS, tr
 from tui.narrate import _tidy, narrate
-from tui.screens.table import TableScreen
+from tui.screens.table import TableVerbs
 from tui.text import answers
 from tui.text.cards import in_colour, in_words
 from tui.text.prefs import Prefs
@@ -74,11 +74,8 @@ class _Chosen:
         self.chosen: set[Card] = set()
 
 
-class TextClub(HallVerbs):
+class TextClub(TableVerbs, HallVerbs):
     """One person's club as lines of text (see the module docstring)."""
-
-    # The table's verbs are the table screen's (its handler needs only what this class gives).
-    _table_verbs = TableScreen.handle_here
 
     def __init__(
         self,
@@ -360,7 +357,7 @@ class TextClub(HallVerbs):
                 self.say_line(line)
             return True
         if self.table is not None:
-            return bool(self._table_verbs(command))
+            return bool(self.table_verbs(command))
         return bool(self.refuse_game_verbs(command))
 
     def _setting(self, command: Command) -> None:
