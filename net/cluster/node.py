@@ -119,6 +119,7 @@ class Node:
         self._calls = itertools.count(1)
         self._waiting: dict[str, _Call] = {}  # call id → the call waiting for its answer (on the loop only)
         self._dirty: dict[Any, int] = {}  # replica → the highest journal seq heard of since its last read
+        self._heard: dict[Any, int] = {}  # replica → the highest journal seq heard of (0: a new session began)
         self._flush_due = False
         self._relays: dict[Any, Callable[[], None]] = {}
         self._stop = threading.Event()
@@ -403,7 +404,7 @@ class Node:
         call.timer.cancel()
         self.round_trips.append(time.perf_counter() - call.sent)
         replica = self.replicas.get(call.table_id)
-        if replica is not None and message.get("ok"):
+        if replica is not None and message.get("ok") and self._behind(call.table_id, replica):
             try:
                 replica.sync(self._now())  # what the owner did, on this node's screens before "done"
             except StoreError as err:
@@ -416,7 +417,8 @@ class Node:
         try:
             value = _result(call.op, message.get("result"))
         except (TypeError, ValueError):
-            call.pending.refuse(TableError("cluster.failed", "That could not be done on the node that runs this table."))
+            call.pending.refuse(TableError("cluster.failed",
+                                           "That could not be done on the node that runs this table."))
             return
         call.pending.resolve(value)
 
@@ -548,6 +550,13 @@ class Node:
 
     # -- notices of the journal ---------------------------------------------------------------
 
+    def _behind(self, table_id: Any, replica: Replica) -> bool:
+        """Does the replica need a read before an answer is shown?  The journal notice of what the
+        owner did is committed, so heard, before its answer (PostgreSQL delivers notices in commit
+        order); a replica that has read past every notice heard (the burst's read came first) has it."""
+        return table_id in self._dirty or replica.reader.read_seq < self._heard.get(table_id, 0) \
+            or self._heard.get(table_id, 0) == 0
+
     def _journal_notice(self, payload: str) -> None:
         """On the loop: a committed journal entry; replicas of that table read the journal (once per burst)."""
         try:
@@ -556,6 +565,7 @@ class Node:
         except ValueError:
             return
         if table_id in self.replicas:
+            self._heard[table_id] = max(self._heard.get(table_id, 0), seq) if seq > 0 else 0
             # seq 0 (a new session) or -1 (closed): always read; else the highest heard of (a read
             # that has it already, e.g. the one made for our own call's answer, makes it no news)
             self._dirty[table_id] = max(self._dirty.get(table_id, 0), seq) if seq > 0 and \

@@ -7,8 +7,10 @@ The engine's store stays synchronous and asyncio-free; this module is the asynci
   ``connection.notifies(timeout=…)``; each notice is handed to the loop with
   ``call_soon_threadsafe``, so callbacks run on the loop like everything else of the club;
 * a **sender** for ``notify`` (``SELECT pg_notify``, autocommit: sent at once), guarded by a lock;
-  ``post`` hands a notice to a sending thread instead, so the loop never waits for PostgreSQL
-  (the bus of ``net.cluster.node``: a slow or unreachable database stalls no session).
+* a **poster** for ``post``, on the loop: one task with psycopg's asynchronous connection sends
+  the notices in the order posted, so the loop never waits for PostgreSQL (the bus of
+  ``net.cluster.node``: a slow or unreachable database stalls no session) and no thread hop
+  (each one a wait for the GIL on a loaded machine) is added to a call's round trip.
 
 API (used by ``net.cluster.node`` and by the club-wide hall/admin)::
 
@@ -19,7 +21,7 @@ API (used by ``net.cluster.node`` and by the club-wide hall/admin)::
                                     # may have been missed (read what you keep from the store again)
     await notices.start()           # connects, LISTENs; raises NoticeError if it cannot
     notices.notify("sukno_bus", payload)   # any thread; NoticeError if it cannot be sent
-    notices.post("sukno_bus", payload, failed)  # at once; sent by the sending thread, in order;
+    notices.post("sukno_bus", payload, failed)  # on the loop, at once; sent in order by a task;
                                     # failed(reason) on the loop if it could not be sent
     await notices.stop()
 
@@ -33,7 +35,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import queue
 import threading
 from typing import Any, Callable
 
@@ -72,8 +73,8 @@ class Notices:
         self._wanted_lock = threading.Lock()
         self._send_lock = threading.Lock()
         self._sender: Any = None
-        self._outbox: queue.SimpleQueue[tuple[str, str, Callable[[str], None] | None] | None] = queue.SimpleQueue()
-        self._poster: threading.Thread | None = None
+        self._outbox: asyncio.Queue[tuple[str, str, Callable[[str], None] | None] | None] | None = None
+        self._poster: asyncio.Task[None] | None = None
         self._ready = threading.Event()
         self._failed: str | None = None
         self.received = 0
@@ -118,9 +119,12 @@ class Notices:
 
     async def stop(self) -> None:
         self._stop.set()
-        if self._poster is not None:
-            self._outbox.put(None)  # after what was posted before
-            await asyncio.get_running_loop().run_in_executor(None, self._poster.join, 5)
+        if self._poster is not None and self._outbox is not None:
+            self._outbox.put_nowait(None)  # after what was posted before
+            try:
+                await asyncio.wait_for(asyncio.shield(self._poster), 5)
+            except (asyncio.TimeoutError, Exception):
+                self._poster.cancel()
             self._poster = None
         if self._thread is not None:
             await asyncio.get_running_loop().run_in_executor(None, self._thread.join, 5)
@@ -218,30 +222,52 @@ class Notices:
     # -- sending ------------------------------------------------------------------------------
 
     def post(self, channel: str, payload: str, failed: Callable[[str], None] | None = None) -> None:
-        """Send one notice soon, from the sending thread (in the order posted); never waits.
-        ``NoticeError`` at once if it is too long; ``failed(reason)`` on the loop if it cannot be sent."""
+        """On the loop: send one notice soon, in the order posted; never waits.  ``NoticeError`` at
+        once if it is too long; ``failed(reason)`` (on the loop) if it cannot be sent."""
         if len(payload.encode()) > MAX_PAYLOAD:
             raise NoticeError(f"a notice is at most {MAX_PAYLOAD} bytes")
-        if self._poster is None:
-            self._poster = threading.Thread(target=self._post_loop, name="sukno notices out", daemon=True)
-            self._poster.start()
-        self._outbox.put((channel, payload, failed))
+        if self._poster is None or self._poster.done():
+            self._outbox = asyncio.Queue()
+            self._poster = asyncio.get_running_loop().create_task(self._post_loop(self._outbox))
+        assert self._outbox is not None
+        self._outbox.put_nowait((channel, payload, failed))
 
-    def _post_loop(self) -> None:
-        while True:
-            item = self._outbox.get()
-            if item is None:
-                return
-            channel, payload, failed = item
-            try:
-                self.notify(channel, payload)
-            except NoticeError as err:
-                if failed is not None:
-                    self._hand(failed, str(err))
-                else:
-                    log.warning("notices: a notice on %s was not sent: %s", channel, err)
-            except Exception:  # pragma: no cover - the thread must go on
-                log.exception("notices: posting on %s failed", channel)
+    async def _post_loop(self, outbox: asyncio.Queue[tuple[str, str, Callable[[str], None] | None] | None]) -> None:
+        import psycopg
+
+        db: Any = None
+        try:
+            while True:
+                item = await outbox.get()
+                if item is None:
+                    return
+                channel, payload, failed = item
+                for attempt in (1, 2):  # a connection PostgreSQL dropped is made again once
+                    try:
+                        if db is None or db.closed or db.broken:
+                            db = await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5)
+                        await db.execute("SELECT pg_notify(%s, %s)", (channel, payload))
+                        break
+                    except Exception as err:
+                        if db is not None:
+                            try:
+                                await db.close()
+                            except Exception:  # pragma: no cover
+                                pass
+                        db = None
+                        if attempt == 2:
+                            said = str(err).splitlines()[0][:200] if str(err) else type(err).__name__
+                            reason = f"cannot send a notice: {said}"
+                            if failed is not None:
+                                failed(reason)
+                            else:
+                                log.warning("notices: a notice on %s was not sent: %s", channel, reason)
+        finally:
+            if db is not None:
+                try:
+                    await db.close()
+                except Exception:  # pragma: no cover
+                    pass
 
     def notify(self, channel: str, payload: str) -> None:
         """Send one notice now (autocommit); ``NoticeError`` if it is too long or cannot be sent."""
