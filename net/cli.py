@@ -184,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     from net.fair_cli import add_parsers as add_fair
 
     add_fair(sub)  # verify, shuffle
-    from net.botclient import add_parser as add_bot
+    from net.bot_cli import add_parser as add_bot
 
     add_bot(sub)  # sukno bot: the bot protocol's client
     serve = sub.add_parser("serve", help="open the club: an SSH server (then: ssh -p 2222 localhost)")
