@@ -14,7 +14,7 @@ hooks (``handle_here``, ``describe``, ``table_here``, ``legal``) as a table does
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from rich.text import Text
 
@@ -206,6 +206,15 @@ class HallVerbs:
         else:
             self.error(self.t("cmd.not_at_table"))
 
+    def _seat_asked(self, args: tuple[str, ...]) -> int | None | Literal[False]:
+        """The seat a ``sit N [seat]`` line asks for (0-based), None for any free one; False, said why, for a non-number."""
+        if len(args) < 2:
+            return None
+        if not args[1].isdigit():
+            self.error(self.t("cmd.bad_seat", value=args[1]))
+            return False
+        return int(args[1]) - 1
+
     def sit_or_watch(self, command: Command) -> None:
         app = self.club_app
         verb, args = command.verb, command.args
@@ -226,12 +235,9 @@ class HallVerbs:
             self.error(self.t("cmd.guest_sit"))
             return
         if app.player not in table.seats:
-            seat = None
-            if len(args) > 1:
-                if not args[1].isdigit():
-                    self.error(self.t("cmd.bad_seat", value=args[1]))
-                    return
-                seat = int(args[1]) - 1
+            seat = self._seat_asked(args)
+            if seat is False:
+                return
 
             def sat(seat: int) -> None:
                 self.say_line(self.t("cmd.sat", id=table.id, seat=seat + 1))
@@ -253,12 +259,9 @@ class HallVerbs:
         if table is None or app.player not in table.seats:
             self.error(self.t("cmd.bot_need_seat"))
             return
-        seat = None
-        if len(args) > 1:
-            if not args[1].isdigit():
-                self.error(self.t("cmd.bad_seat", value=args[1]))
-                return
-            seat = int(args[1]) - 1
+        seat = self._seat_asked(args)
+        if seat is False:
+            return
 
         def seated(name: str) -> None:
             if self.table_here() is not table:  # at that table its log tells it already: once (issue 13 item 17)

@@ -177,3 +177,21 @@ async def test_tab_in_a_burst_completes_what_was_typed_before_it(club):
         await pilot.pause()
         await pilot.pause()
         assert app.screen.cmdline.value == "tables "
+
+
+async def test_a_seat_that_is_not_a_number_is_refused_and_changes_nothing(club):
+    """``sit N SEAT`` and ``sit bot SEAT`` read the seat alike: a word is refused by name, in his language."""
+    app = ClubApp(club, "anna")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "sit 1 x")
+        assert "'x' is not a seat number." in text(app)
+        assert club.tables[1].seats == [None, None, None] and isinstance(app.screen, HallScreen)
+        await type_line(pilot, "lang ru")
+        await type_line(pilot, "сесть 1 х")
+        assert "'х' — не номер места." in text(app)
+        assert club.tables[1].seats == [None, None, None]
+        await type_line(pilot, "сесть 1 2")
+        assert club.tables[1].seats == [None, "anna", None] and isinstance(app.screen, TableScreen)
+        await type_line(pilot, "sit bot x")
+        assert "'x' — не номер места." in text(app)
+        assert club.tables[1].seats == [None, "anna", None]
