@@ -209,16 +209,7 @@ class HallDoor(HallVerbs):
         try:
             self.describe()
             self.hint(self.t("hall.hint"))
-            session.send(ENTER_HALL_MODE.encode())
-            self._sent = []
-            self.paint()
-            if first:
-                self.run_line(first)
-                self.paint()
-            early = session.take_early()
-            if early:
-                self.feed(early)
-            return await self.done
+            return await self.open_screen(first)
         finally:
             self.board.remove(self)
             if self._inbox_off is not None:
@@ -228,6 +219,21 @@ class HallDoor(HallVerbs):
             if self._entered:
                 self._entered = False
                 club.leave(name, now=asyncio.get_running_loop().time())
+
+    async def open_screen(self, first: str | None = None) -> tuple[str, Any] | None:
+        """Take the terminal (the hall's mode, a whole first frame), run ``first`` and the keys typed
+        before the door opened, then wait until the door is done: its step, or None."""
+        session = self.session
+        session.send(ENTER_HALL_MODE.encode())
+        self._sent = []
+        self.paint()
+        if first:
+            self.run_line(first)
+            self.paint()
+        early = session.take_early()
+        if early:
+            self.feed(early)
+        return await self.done
 
     def finish(self, step: tuple[str, Any] | None) -> None:
         if not self.done.done():

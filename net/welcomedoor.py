@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 
 from net.hallview import HEADER, TITLE, render_row
-from net.halldoor import ENTER_HALL_MODE, HallDoor
+from net.halldoor import HallDoor
 from tui.commands import ALIASES
 from tui.i18n import LANGS
 from tui.limits import quote
@@ -44,19 +44,12 @@ class WelcomeDoor(HallDoor):
 
     async def run(self, first: str | None = None) -> tuple[str, Any] | None:
         """Until he has a name (``("hall", None)``) or leaves (None)."""
-        session = self.session
         try:
             self.say_line(self.t("welcome.title"))
             self.say_line(self.t("welcome.ask"))
             self.say_line(self.t("welcome.link"), style="dim")
             self.hint(self.t("welcome.ask"))
-            session.send(ENTER_HALL_MODE.encode())
-            self._sent = []
-            self.paint()
-            early = session.take_early()
-            if early:
-                self.feed(early)
-            return await self.done
+            return await self.open_screen()
         finally:
             for task in list(self._tasks):
                 task.cancel()
