@@ -12,27 +12,21 @@ App when a linked account has a seat).
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
 from net.hallview import HEADER, TITLE, render_row
 from net.halldoor import HallDoor
-from tui.commands import ALIASES
-from tui.i18n import LANGS
-from tui.limits import quote
-from tui.screens.welcome import valid_name
-from tui.social import LINK_LINE_MAX, link_words
+from tui.social import LINK_LINE_MAX
+from tui.welcoming import WelcomeVerbs
 
 if TYPE_CHECKING:
     from net.hallview import HallBoard
     from net.session import Session
 
-log = logging.getLogger("sukno.hall")
 
-
-class WelcomeDoor(HallDoor):
+class WelcomeDoor(HallDoor, WelcomeVerbs):
     """The welcome as a door: his own rows only (no table list, no hall news), until he has a name."""
 
     def __init__(self, session: Session, board: HallBoard, *, keys: Any = None) -> None:
@@ -55,38 +49,25 @@ class WelcomeDoor(HallDoor):
                 task.cancel()
 
     def typed(self, line: str) -> None:
-        """The line is a name, never a hall command (as the welcome screen's ``on_input_submitted``)."""
-        name = line.strip()
-        if not name:
-            return
-        word, _, rest = name.partition(" ")
-        verb = ALIASES.get(word.lower())
-        if verb == "quit":
-            self.finish(None)
-            return
-        if verb == "lang" and rest.strip().lower() in LANGS:
-            self.relang(rest.strip().lower())
-            self.say_line(self.t("welcome.ask"))
-            return
-        code = link_words(name)
-        if code is not None:  # ``key link CODE``: this new key joins an account made with another (issue 20)
-            linked = self.keys.link(code) if self.keys is not None else "social.key_none"
-            if linked.startswith("social."):
-                self.error(self.t(linked))
-                return
-            self.finish(("hall", None))  # the key ring gave the session its name
-            return
-        if not valid_name(name):
-            self.error(self.t("welcome.bad_name", name=quote(name)))
-            return
-        try:
-            error = self.session.register(name)
-        except Exception:  # the book of names failing must not show a traceback
-            log.exception("register %r failed", name)
-            error = self.t("cmd.failed")
-        if error:
-            self.error(error)
-            return
+        """The line is a name, never a hall command (``tui.welcoming``, as the welcome screen)."""
+        self.welcome_line(line)
+
+    def welcome_quit(self) -> None:
+        self.finish(None)
+
+    def welcome_lang(self, lang: str) -> None:
+        self.relang(lang)
+
+    def welcome_keys(self) -> Any:
+        return self.keys
+
+    def welcome_linked(self, name: str) -> None:
+        self.finish(("hall", None))  # the key ring gave the session its name
+
+    def welcome_register(self, name: str) -> str | None:
+        return self.session.register(name)
+
+    def welcome_named(self, name: str) -> None:
         self.finish(("hall", None))
 
     def relang(self, lang: str) -> None:

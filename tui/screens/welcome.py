@@ -2,29 +2,21 @@
 
 from __future__ import annotations
 
-import re
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Input, Static
 
-from tui.commands import ALIASES
-from tui.i18n import LANGS, tr
-from tui.limits import NAME_MAX, quote
-from tui.social import LINK_LINE_MAX, link_words
-from tui.screens.base import ClubScreen, log
+from tui.i18n import tr
+from tui.screens.base import ClubScreen
+from tui.social import LINK_LINE_MAX
 from tui.widgets.cmdline import CommandLine
 from tui.widgets.log import EventLog
-
-NAME = re.compile(r"^[A-Za-z0-9_\-\u0400-\u04FF]{2,%d}$" % NAME_MAX)
-"""2–16 letters (Latin or Cyrillic), digits, ``_`` or ``-``."""
+from tui.welcoming import WelcomeVerbs
 
 
-def valid_name(name: str) -> bool:
-    return bool(NAME.match(name))
-
-
-class WelcomeScreen(ClubScreen):
+class WelcomeScreen(ClubScreen, WelcomeVerbs):
     """Asks for a name until ``register`` accepts one, then opens the hall."""
 
     def compose(self) -> ComposeResult:
@@ -54,41 +46,29 @@ class WelcomeScreen(ClubScreen):
         (every class of the MRO) unless the default is prevented (issue 13 item 2)."""
         event.stop()
         event.prevent_default()
-        name = event.value.strip()
+        line = event.value
         self.cmdline.value = ""
-        if not name:
-            return
-        word, _, rest = name.partition(" ")
-        verb = ALIASES.get(word.lower())
-        if verb == "quit":
-            self.club_app.exit()
-            return
-        if verb == "lang" and rest.strip().lower() in LANGS:
-            self.club_app.set_lang(rest.strip().lower())
-            self.say_line(self.t("welcome.ask"))
-            return
-        code = link_words(name)
-        if code is not None:  # ``key link CODE``: this new key joins an account made with another (issue 20)
-            keys = getattr(self.club_app, "keys", None)
-            linked = keys.link(code) if keys is not None else "social.key_none"
-            if linked.startswith("social."):
-                self.error(self.t(linked))
-                return
-            self.club_app.player = linked
-            self.club_app.enter_club()
-            return
-        if not valid_name(name):
-            self.error(self.t("welcome.bad_name", name=quote(name)))
-            return
+        self.welcome_line(line)
+
+    def welcome_quit(self) -> None:
+        self.club_app.exit()
+
+    def welcome_lang(self, lang: str) -> None:
+        self.club_app.set_lang(lang)
+
+    def welcome_keys(self) -> Any:
+        return getattr(self.club_app, "keys", None)
+
+    def welcome_linked(self, name: str) -> None:
+        self.club_app.player = name
+        self.club_app.enter_club()
+
+    def welcome_register(self, name: str) -> str | None:
         app = self.club_app
-        try:
-            error = app.register(name) if app.register is not None else (
-                self.t("welcome.taken", name=name) if app.club.is_online(name) else None)
-        except Exception:  # the book of names failing must not show a traceback
-            log.exception("register %r failed", name)
-            error = self.t("cmd.failed")
-        if error:
-            self.error(error)
-            return
-        app.player = name
-        app.enter_club()
+        if app.register is not None:
+            return app.register(name)
+        return self.t("welcome.taken", name=name) if app.club.is_online(name) else None
+
+    def welcome_named(self, name: str) -> None:
+        self.club_app.player = name
+        self.club_app.enter_club()
