@@ -130,6 +130,21 @@ async def quiet(people: list[Person], gap: float = 0.2, timeout: float = 15.0) -
         await asyncio.sleep(gap / 3)
 
 
+async def chat_line(people: list[Person], i: int) -> tuple[Person, list[Person], bytes, float]:
+    """Line ``i`` said by ``people[i % n]`` once the hall is quiet, waited for on every other screen:
+    the speaker, those others, the line's token and when it was sent (each other's ``seen(token)`` is his arrival)."""
+    speaker = people[i % len(people)]
+    others = [p for p in people if p is not speaker]
+    token = f"zq{i:03d}x{os.getpid() % 1000:03d}".encode()
+    for p in others:
+        p.probe.expect(token)
+    await quiet(people, 0.2)
+    t0 = time.perf_counter()
+    speaker.line("say " + token.decode())
+    await until(lambda: all(p.seen(token) for p in others), 60, "a chat line on every screen")
+    return speaker, others, token, t0
+
+
 def make_people(prefix: str, count: int, keys: dict[str, Any], start: int = 0) -> list[Person]:
     out = []
     for i in range(count):
@@ -227,15 +242,7 @@ async def run_n(n: int, lines: int, arrivals: int, burst: int) -> dict[str, Any]
         cpu0 = (await server.ask("stats"))["cpu_s"]
         mine0 = time.process_time()
         for i in range(lines):
-            speaker = people[i % n]
-            others = [p for p in people if p is not speaker]
-            token = f"zq{i:03d}x{os.getpid() % 1000:03d}".encode()
-            for p in others:
-                p.probe.expect(token)
-            await quiet(people, 0.2)
-            t0 = time.perf_counter()
-            speaker.line("say " + token.decode())
-            await until(lambda: all(p.seen(token) for p in others), 60, "a chat line on every screen")
+            _, others, token, t0 = await chat_line(people, i)
             chat += [p.seen(token) - t0 for p in others]
             await quiet(people, 0.1)
             for p in others:

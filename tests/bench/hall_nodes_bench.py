@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +25,7 @@ ROOT = HERE.parents[1]
 sys.path[:0] = [str(ROOT), str(HERE), str(ROOT / "tests"), str(ROOT / "tests" / "net")]
 
 import asyncssh  # noqa: E402
-from hall_bench import TITLE, load, make_people, quiet  # noqa: E402
+from hall_bench import TITLE, chat_line, load, make_people, quiet  # noqa: E402
 from nodekit import CONFIG, Node  # noqa: E402
 from pgkit import PgCluster, Unavailable  # noqa: E402
 from ssh_load import pct, until  # noqa: E402
@@ -59,15 +57,7 @@ async def one_setup(url: str, folder: Path, n: int, lines: int, nodes_count: int
         local: list[float] = []
         remote: list[float] = []
         for i in range(lines):
-            speaker = people[i % n]
-            others = [p for p in people if p is not speaker]
-            token = f"zq{i:03d}x{os.getpid() % 1000:03d}".encode()
-            for p in others:
-                p.probe.expect(token)
-            await quiet(people, 0.2)
-            t0 = time.perf_counter()
-            speaker.line("say " + token.decode())
-            await until(lambda: all(p.seen(token) for p in others), 60, "a chat line on every screen")
+            speaker, others, token, t0 = await chat_line(people, i)
             for p in others:
                 took = p.seen(token) - t0
                 chat.append(took)
