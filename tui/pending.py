@@ -6,7 +6,7 @@ what to show when the answer comes (``done(result)``; a refusal is shown as any 
 person's language).  Until then the person's next typed lines wait here (``hold``) and run, in
 the order typed, once the answer is shown: nobody's B is applied before his A is answered.
 
-The state hangs on the session's ``club_app`` (the ``ClubApp``, the hall door's face, the text
+The state is kept by the session's ``club_app`` (the ``ClubApp``, the hall door's face, the text
 mode's club), so it outlives the screen that asked (``sit`` then shows the table screen).  Lines
 held run on the session's current command screen.
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 from collections import deque
 from typing import Any, Callable
+from weakref import WeakKeyDictionary
 
 from textual.message_pump import MessagePump
 
@@ -36,17 +37,20 @@ class _State:
         self.held: deque[str] = deque()
 
 
+_STATES: WeakKeyDictionary[Any, _State] = WeakKeyDictionary()
+"""Each session's state, by its ``club_app``: kept beside it, never written onto it, gone with it."""
+
+
 def _state(app: Any) -> _State:
-    state = getattr(app, "_sukno_pending", None)
+    state = _STATES.get(app)
     if state is None:
-        state = _State()
-        app._sukno_pending = state
+        state = _STATES[app] = _State()
     return state
 
 
 def busy(app: Any) -> bool:
     """True while one of this session's changes waits for its answer."""
-    state = getattr(app, "_sukno_pending", None)
+    state = _STATES.get(app)
     return state is not None and state.busy
 
 
