@@ -13,6 +13,10 @@ Built on ``net.cluster.notices`` (LISTEN/NOTIFY), on two channels of its own:
 
 A notice is a hint: a node that was not listening misses hall lines (they are chat, not records);
 who is online and the bans are the store's (``net.presence``, ``net.bans``).
+
+Every notice here is *posted* (``Notices.post``: sent in order by a task on psycopg's asynchronous
+connection), never sent with a blocking call on the loop: a database that is slow or unreachable
+delays the line to the other nodes, never a session of this one (issue 15).
 """
 
 from __future__ import annotations
@@ -37,11 +41,14 @@ ASK_TIMEOUT = 5.0
 MAX_NAME, MAX_TEXT = 64, 1000
 
 
-def _send(notices: Any, channel: str, message: dict[str, Any]) -> None:
+def _send(notices: Any, channel: str, message: dict[str, Any],
+          failed: Callable[[str], None] | None = None) -> None:
+    """On the loop: posted, never waited for.  ``NoticeError`` at once if too long; ``failed(reason)``
+    later (on the loop) if PostgreSQL could not be told; without it the notices log the failure."""
     text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
     if len(text.encode()) > MAX_PAYLOAD:
         raise NoticeError("that is too long to send to another node")
-    notices.notify(channel, text)
+    notices.post(channel, text, failed)
 
 
 def _load(payload: str) -> dict[str, Any] | None:
@@ -78,9 +85,12 @@ class HallRelay:
             if event.kind == "say":
                 message["text"] = str(data.get("text", ""))[:MAX_TEXT]
             try:
-                _send(self.notices, HALL_CHANNEL, message)
+                _send(self.notices, HALL_CHANNEL, message, lambda why, kind=event.kind: self._unsent(kind, why))
             except NoticeError as err:
-                log.warning("node %s: a hall %s was not sent to the other nodes: %s", self.node, event.kind, err)
+                self._unsent(event.kind, str(err))
+
+    def _unsent(self, kind: str, why: str) -> None:
+        log.warning("node %s: a hall %s was not sent to the other nodes: %s", self.node, kind, why)
 
     def _remote(self, payload: str) -> None:
         message = _load(payload)
@@ -126,9 +136,13 @@ class AdminRelay:
         ask_id = next(self._ids)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[ask_id] = future
+        def unsent(why: str) -> None:
+            if not future.done():
+                future.set_exception(NoticeError(why))
+
         try:
             _send(self.notices, ADMIN_CHANNEL, {"t": "ask", "id": ask_id, "from": self.node, "to": node,
-                                                 "argv": argv, "who": who})
+                                                 "argv": argv, "who": who}, unsent)
             answer = await asyncio.wait_for(future, self.timeout)
         except NoticeError as err:
             return False, 1, f"could not ask node {node}: {err}"
