@@ -227,6 +227,7 @@ class HallDoor(HallVerbs):
         session.send(ENTER_HALL_MODE.encode())
         self._sent = []
         self.paint()
+        session.flush_now()  # his first frame to the socket now: the others' notice of him is drawn after
         if first:
             self.run_line(first)
             self.paint()

@@ -12,6 +12,10 @@ not by any session, so a hall spread over nodes only needs the events.
 Bursts are coalesced: the first event after a quiet moment is drawn on the next
 turn of the loop, later ones at most once per ``TICK``, or per ``BUSY`` times
 what the last drawing cost when that is longer (500 people: about 3 × 25 ms).
+Arrivals and leavings wait ``ARRIVALS`` more: twenty people connecting at once
+are told to the hall in a frame or two, not twenty, and each newcomer's own
+first frame (sent at once by his door) never waits behind the others' notices
+of him; a chat line heard meanwhile is drawn at its own time, with them.
 """
 
 from __future__ import annotations
@@ -40,6 +44,9 @@ BUSY = 3.0
 """The hall's drawing takes at most about 1/BUSY of the loop while events keep coming."""
 GAP_MAX = 0.25
 """Seconds between two drawings at most, however costly a drawing was."""
+ARRIVALS = 0.1
+"""Seconds an arrival or a leaving waits before the hall is drawn (the others of a burst join it)."""
+ARRIVAL_KINDS = frozenset({"enter", "leave"})
 TABLE_ROWS = 12
 """Rows of the table list at most (as the screen's ``max-height: 12``)."""
 
@@ -154,6 +161,7 @@ class HallBoard:
         self._rule: dict[int, str] = {}
         self._off: Callable[[], None] | None = None
         self._handle: asyncio.Handle | None = None
+        self._due = 0.0  # when the drawing in ``_handle`` is due (loop time)
         self._last = 0.0
         self._gap = TICK
         self._money = False
@@ -185,11 +193,17 @@ class HallBoard:
         self.generation += 1
         if any(e.kind not in QUIET_KINDS for e in events):
             self._money = True
-        if self._handle is not None:
-            return
         loop = asyncio.get_running_loop()
-        wait = self._last + self._gap - loop.time()
-        self._handle = loop.call_soon(self._flush) if wait <= 0 else loop.call_later(wait, self._flush)
+        now = loop.time()
+        due = self._last + self._gap
+        if all(e.kind in ARRIVAL_KINDS for e in events):
+            due = max(due, now + ARRIVALS)
+        if self._handle is not None:
+            if due >= self._due:
+                return  # drawn with the events already waiting
+            self._handle.cancel()  # a chat line during a burst of arrivals: at its own time
+        self._due = due
+        self._handle = loop.call_soon(self._flush) if due <= now else loop.call_later(due - now, self._flush)
 
     def _flush(self) -> None:
         self._handle = None

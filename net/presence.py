@@ -42,6 +42,9 @@ LONE_BEAT = 60.0
 """A server alone (no ``--node``) beats this seldom when nothing changed: only it reads its rows."""
 WITHIN = 10.0
 """A node silent this long is taken for dead: its sessions are no longer shown (≥ a few beats)."""
+SETTLE = 0.1
+"""Seconds an arrival's snapshot waits, so that a burst of arrivals (twenty connecting at once) is
+one snapshot, not one of every session per arrival on the loop (issue 16)."""
 HINT_CHANNEL = "sukno_presence"
 """A node's rows changed: read them now (the payload is the node's name, nothing else)."""
 
@@ -63,9 +66,11 @@ def place_of(server: Any, session: Any) -> str:
 
 
 def _cut(text: Any, field: str) -> str:
+    """``text`` bounded to its field, anything unprintable shown as ``?`` (the usual printable text is
+    not looked at character by character: a snapshot cuts six fields of every session)."""
     limit = PRESENCE_LIMITS[field]
-    shown = "".join(ch if ch.isprintable() else "?" for ch in str(text))
-    return shown[:limit]
+    shown = str(text)[:limit]
+    return shown if shown.isprintable() else "".join(ch if ch.isprintable() else "?" for ch in shown)
 
 
 def watchers(rows: list[Presence]) -> dict[int, int]:
@@ -97,6 +102,7 @@ class PresenceKeeper:
         self._others: list[Presence] = []  # every other live node's sessions, as last read
         self._dead: dict[str, float] = {}  # nodes taken for dead here (a lease taken over) → until
         self._off: list[Callable[[], None]] = []
+        self._settling: asyncio.TimerHandle | None = None  # an arrival's snapshot, waiting ``SETTLE``
         self.reads = 0
         self.hint: Callable[[], None] | None = None
         """Called in the thread after a beat that changed a row (a node sends ``HINT_CHANNEL``)."""
@@ -222,8 +228,14 @@ class PresenceKeeper:
             self._thread.start()
 
     def _club_events(self, events: list[Any]) -> None:
-        if any(e.kind in ("enter", "leave") and "node" not in (e.data or {}) for e in events):
-            asyncio.get_running_loop().call_soon(self.snapshot)  # after the session is in (or out of) the set
+        if self._settling is None and any(e.kind in ("enter", "leave") and "node" not in (e.data or {})
+                                          for e in events):
+            # After the session is in (or out of) the set, and after the others of a burst: one snapshot.
+            self._settling = asyncio.get_running_loop().call_later(SETTLE, self._settled)
+
+    def _settled(self) -> None:
+        self._settling = None
+        self.snapshot()
 
     async def _run(self) -> None:
         while True:
@@ -235,6 +247,9 @@ class PresenceKeeper:
         for off in self._off:
             off()
         self._off = []
+        if self._settling is not None:
+            self._settling.cancel()
+            self._settling = None
         if self._task is not None:
             self._task.cancel()
             self._task = None

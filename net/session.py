@@ -264,6 +264,14 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.driver is not None and self.paused:
             self._schedule_poll()
 
+    def flush_now(self) -> None:
+        """Hand what is written so far to the socket at once, not at the end of this turn of the loop
+        (``net.door.OneSend``): a newcomer's first frame goes before the hall is drawn for the others."""
+        transport = getattr(self.conn.conn, "_transport", None) if self.conn.conn is not None else None
+        flush = getattr(transport, "flush", None)
+        if flush is not None:
+            flush()
+
     def _schedule_poll(self) -> None:
         if self._poll is None and not self.closed:
             self._poll = asyncio.get_running_loop().call_later(0.1, self._polled)

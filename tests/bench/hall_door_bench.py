@@ -60,6 +60,9 @@ class _Session:
     def send(self, data: bytes) -> None:
         self.sent += len(data)
 
+    def flush_now(self) -> None:
+        pass
+
     def take_early(self) -> bytes:
         return b""
 

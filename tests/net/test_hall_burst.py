@@ -1,0 +1,215 @@
+"""A burst of people connecting to a crowded hall (issue 16): the newcomer first, the others told together.
+
+The doors here run on stand-in sessions whose bytes go through the server's own
+``net.door.OneSend`` to a recording socket, so the order of the journal is the
+order the bytes leave the server; each screen is read through pyte.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pyte
+import pytest
+
+from engine.club import Club
+from net import hallview
+from net.config import DEFAULTS
+from net.door import OneSend
+from net.halldoor import HallDoor, make_board
+from sshclient import until
+from tui.text.prefs import Prefs
+
+Journal = list[tuple[str, str, bytes]]
+
+
+class _Socket:
+    """The bottom of a connection: what is written here has left the server (in the journal's order)."""
+
+    def __init__(self, journal: Journal, name: str, screen: pyte.Screen) -> None:
+        self.journal, self.name = journal, name
+        self.stream = pyte.ByteStream(screen)
+
+    def write(self, data: bytes) -> None:
+        self.journal.append(("socket", self.name, bytes(data)))
+        self.stream.feed(bytes(data))
+
+    def is_closing(self) -> bool:
+        return False
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+
+class _Config:
+    input_burst = 65536
+
+
+class _Server:
+    def __init__(self, club: Club) -> None:
+        self.club = club
+        self.config = _Config()
+
+
+class Person:
+    """A stand-in session with a hall door: its bytes through OneSend to its socket, and from there to pyte."""
+
+    def __init__(self, server: _Server, board: Any, journal: Journal, name: str, lang: str = "en",
+                 size: tuple[int, int] = (80, 24)) -> None:
+        self.server, self.name, self.lang, self.size = server, name, lang, size
+        self.ascii = self.guest = self.paused = False
+        self.prefs = Prefs()
+        self.carried: list[Any] = []
+        self.journal = journal
+        self.screen = pyte.Screen(*size)  # what left the server, on his terminal
+        self.transport = OneSend(_Socket(journal, name, self.screen))  # type: ignore[arg-type]
+        self.door = HallDoor(self, board)  # type: ignore[arg-type]
+        self.task = asyncio.ensure_future(self.door.run())
+
+    # what a door asks of its session
+    def app_size(self) -> tuple[int, int]:
+        return self.size
+
+    def send(self, data: bytes) -> None:
+        self.journal.append(("queued", self.name, data))
+        self.transport.write(data)
+
+    def flush_now(self) -> None:
+        self.transport.flush()
+
+    def take_early(self) -> bytes:
+        return b""
+
+    def push_early(self, data: bytes) -> None:
+        pass
+
+    def _schedule_poll(self) -> None:
+        pass
+
+    def hold(self) -> None:
+        pass
+
+    def release_hold(self) -> None:
+        pass
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def socket_writes(self, journal: Journal) -> list[bytes]:
+        return [data for kind, who, data in journal if kind == "socket" and who == self.name]
+
+
+async def hall(names: list[str], langs: dict[str, str] | None = None) -> tuple[Club, Any, Journal, list[Person]]:
+    club = Club(DEFAULTS["tables"], seed=1)
+    board = make_board(club)
+    journal: Journal = []
+    server = _Server(club)
+    people = [Person(server, board, journal, n, (langs or {}).get(n, "en")) for n in names]
+    last = names[-1]
+    await until(lambda: all(last in p.text() or p.name == last for p in people), what="everyone in the hall")
+    await until(lambda: board._handle is None, what="the hall quiet")
+    return club, board, journal, people
+
+
+async def leave(people: list[Person]) -> None:
+    for p in people:
+        p.door.finish(None)
+    await asyncio.gather(*(p.task for p in people), return_exceptions=True)
+
+
+async def test_the_newcomers_first_frame_leaves_before_the_others_are_told_of_him():
+    """Vera's whole first frame is on her socket before any other door has a byte of her arrival."""
+    club, board, journal, people = await hall(["Anna", "Boris", "Carol"], {"Boris": "ru"})
+    await asyncio.sleep(hallview.GAP_MAX + 0.05)  # the hall quiet longer than its widest gap: it could draw at once
+    journal.clear()
+    vera = Person(people[0].server, board, journal, "Vera")
+    await until(lambda: all("Vera" in p.text() for p in people), what="Vera's arrival on every screen")
+    first = next(i for i, (kind, who, _) in enumerate(journal) if kind == "socket" and who == "Vera")
+    others = [i for i, (_, who, _) in enumerate(journal) if who != "Vera"]
+    assert others and first < min(others), journal[:3]
+    frame = vera.socket_writes(journal)[0].decode()
+    assert "The Green Baize" in frame and "Vera" in frame and "\x1b[?1049h" in frame  # the whole screen
+    assert "Vera comes into the club." in people[0].text() and "Vera входит в клуб." in people[1].text()
+    await leave(people + [vera])
+
+
+async def test_a_burst_of_arrivals_is_one_frame_on_each_screen(monkeypatch):
+    """Five people come in one after another (each in his own turn of the loop, within the arrivals'
+    wait): the hall is drawn once, each screen gets one write with all five lines, each shown once."""
+    club, board, journal, people = await hall(["Anna", "Boris", "Carol"], {"Boris": "ru"})
+    monkeypatch.setattr(hallview, "ARRIVALS", 2.0)  # a wide window: the test does not hang on the machine's speed
+    journal.clear()
+    ticks = board.ticks
+    names = [f"New{i}" for i in range(5)]
+    for name in names:
+        club.enter(name, False, now=0.0)
+        await asyncio.sleep(0.01)
+    await until(lambda: all(all(n in p.text() for n in names) for p in people), what="the five on every screen")
+    assert board.ticks == ticks + 1
+    for p in people:
+        writes = p.socket_writes(journal)
+        assert len(writes) == 1, (p.name, len(writes))
+        line = "{} входит в клуб." if p.lang == "ru" else "{} comes into the club."
+        for n in names:
+            assert p.text().count(line.format(n)) == 1, (p.name, n, p.text())
+    await leave(people)
+
+
+async def test_a_chat_line_in_a_burst_of_arrivals_is_not_held_back(monkeypatch):
+    """Arrivals wait to be told together, a chat line does not: it is drawn at once, with them."""
+    club, board, journal, people = await hall(["Anna", "Boris"])
+    monkeypatch.setattr(hallview, "ARRIVALS", 30.0)
+    club.enter("Late", False, now=0.0)
+    await asyncio.sleep(0.05)
+    assert "Late" not in people[0].text()  # waiting for the others of a burst
+    club.say("Boris", "[bold]not markup[/bold] [link=http://x]y[/link]")
+    await until(lambda: "Boris says: [bold]not markup[/bold]" in people[0].text(), timeout=10,
+                what="the chat line well before the arrivals' wait ends")
+    assert "Late comes into the club." in people[0].text()
+    assert "[link=http://x]y[/link]" in people[0].text()  # shown as typed, never parsed as markup
+    await leave(people)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_every_arrival_of_a_burst_is_on_the_screen_once(lang):
+    """However the burst is drawn (one frame or several), every arrival is a line on the screen, once."""
+    club, board, journal, people = await hall(["Anna", "Boris"], {"Anna": lang})
+    names = [f"Burst{i}" for i in range(8)]
+    for name in names:
+        club.enter(name, False, now=0.0)
+        await asyncio.sleep(0)
+    await until(lambda: all(n in people[0].text() for n in names), what="the burst on Anna's screen")
+    line = "{} входит в клуб." if lang == "ru" else "{} comes into the club."
+    assert all(people[0].text().count(line.format(n)) == 1 for n in names)
+    await leave(people)
+
+
+@pytest.mark.slow  # real SSH clients connecting at once (pytest -m "not slow" skips it)
+async def test_people_connecting_at_once_are_lines_on_a_hall_screen_read_through_pyte(tmp_path):
+    """Anna (Russian, 100x30) is in the hall; five known keys connect at once over SSH: each is told on
+    her screen once, in her language, and her screen built from the bytes is her door's whole frame."""
+    from engine.store import make_data_folder, open_store
+    from net.config import Config
+    from sshclient import connect, make_config, new_key, running
+    from test_hall_door import same_as_model, session_of
+
+    config = make_config(tmp_path / "data")
+    make_data_folder(config.data)
+    names = ["Anna"] + [f"Gost{i}" for i in range(5)]
+    keys = {n: new_key() for n in names}
+    with open_store(config.data) as store:
+        for n in names:
+            store.create_account(n, key=keys[n].get_fingerprint("sha256"), language="en", grant=Config().grant)
+    async with running(config) as server:
+        anna = await connect(server.port, key=keys["Anna"], lang="ru_RU.UTF-8", cols=100, rows=30)
+        await anna.wait("Anna ·")
+        burst = await asyncio.gather(*(connect(server.port, key=keys[n]) for n in names[1:]))
+        for client, n in zip(burst, names[1:]):
+            await client.wait(f"{n} ·")
+        for n in names[1:]:
+            await anna.wait(f"{n} входит в клуб.")
+        assert all(anna.text().count(f"{n} входит в клуб.") == 1 for n in names[1:]), anna.text()
+        await same_as_model(anna, session_of(server, "Anna"))
+        for c in [anna, *burst]:
+            await c.close()
