@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar, Iterable, Mapping, NamedTuple, Protocol, Sequence
 
 from engine.cards import Card, CardError, deck, deck_set, format_cards, parse_card
@@ -152,6 +153,14 @@ class Event(NamedTuple):
         for key, value in self.data.items():
             parts.append(f"{key}={_plain(value, names)}")
         return " ".join(parts)
+
+
+make_event = partial(tuple.__new__, Event)
+"""``make_event((kind, seat, data))`` is ``Event(kind, seat, data)`` (all three given) made in C: the named
+tuple's generated ``__new__`` is a Python frame, and Стуколка tells some 23 events a deal (the engine bench)."""
+
+NO_DATA: Mapping[str, Any] = Event._field_defaults["data"]
+"""The very ``data`` of an ``Event`` told without any (``Event("pass", 2)``), for ``make_event``; never change it."""
 
 
 def _plain(value: Any, names: Sequence[str]) -> str:
@@ -436,7 +445,7 @@ class Game(ABC):
         self.in_deal = True
         self.deals.append(DealLog(self.dealer, [], [], [0] * self.n))
         self._changes += 1
-        events = [Event("deal_start", self.dealer, {"deal": self.deal_no})] + self._start_deal()
+        events = [make_event(("deal_start", self.dealer, {"deal": self.deal_no}))] + self._start_deal()
         self._changes += 1
         return events
 
@@ -481,13 +490,15 @@ class Game(ABC):
         return self._to_act() if self.in_deal else ()
 
     def legal_actions(self, seat: int) -> list[Action]:
+        if self._memo_at == self._changes and self._memo_seat == seat:  # listed in this state (so on his turn)
+            return list(self._memo)  # a copy: the caller may keep or change it
         if not self.in_deal or seat not in self._to_act():
             return []
         if not self.memo_legal:
             return self._legal(seat)
-        if self._memo_at != self._changes or self._memo_seat != seat:  # inline: the bench's hot path
-            self._relist(seat)
-        return list(self._memo)  # a copy: the caller may keep or change it
+        self._memo = memo = self._legal(seat)  # ``_relist`` written out: the engine bench's hot path
+        self._memo_at, self._memo_seat = self._changes, seat
+        return list(memo)
 
     def _legal_now(self, seat: int) -> list[Action]:
         """``_legal(seat)`` in this state; with ``memo_legal`` listed once per state (never change the list)."""
@@ -502,7 +513,18 @@ class Game(ABC):
         self._memo_at, self._memo_seat = self._changes, seat
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
-        """Check and perform one action; raise ``IllegalAction`` with a reason otherwise."""
+        """Check and perform one action; raise ``IllegalAction`` with a reason otherwise.
+
+        An action found in the memo of this very state and seat (a turn listed it, as a table and a
+        bot do) is legal and in its normal form already, and the seat is on turn in a running deal:
+        every check below would pass, so it is done at once (the engine bench's hot path).
+        """
+        if self._memo_at == self._changes and self._memo_seat == seat and action in self._memo:
+            self.deals[-1].actions.append((seat, action))
+            self._changes += 1
+            events = self._apply(seat, action)
+            self._changes += 1
+            return events
         if isinstance(action, str):
             action = self.parse_action(action)
         action = self._normalize(action)

@@ -27,7 +27,8 @@ import random
 from typing import Any
 
 from engine.cards import Card, Rank, Suit, deck
-from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, card_action, refuse
+from engine.game import (ADMIN, NO_DATA, Action, Event, Game, IllegalAction, Option, Viewer, card_action, make_event,
+                         refuse)
 from engine.holder import Holder
 from engine.trick import beats
 
@@ -147,13 +148,12 @@ class Stukolka(Game):
         self.phase = DONE
         self._names = _place_names(self.n)
         self._clear_deal()
+        self.cards = Holder(self._names)  # every card's one place; each deal deals a new one (``_deal``)
 
     # ------------------------------------------------------------------ deal state
 
     def _clear_deal(self) -> None:
         n = self.n
-        # Every card's one place (hands, stock, trump card, burned, discards, played, trick, undealt).
-        self.cards = Holder(self._names)
         self.trump: Suit | None = None
         self.trump_card: Card | None = None
         self.trump_where = ""  # "up" (on the stock), "aside" (out of play, shown), "shlejf" (face down), "hand"
@@ -186,10 +186,11 @@ class Stukolka(Game):
                 events.append(Event("antes", None, {"each": self.options["b"], "pot": self.pot}))
         else:
             self._to_pot(self.dealer, self.options["a"])  # R34: every dealer antes, never again on a redeal
-            events.append(Event("ante", self.dealer, {"amount": self.options["a"], "pot": self.pot}))
+            events.append(make_event(("ante", self.dealer, {"amount": self.options["a"], "pot": self.pot})))
         if self.variant == "v":
             self.phase = TRUMP_MODE  # the dealer must choose before dealing
             self.queue = [self.dealer]
+            # Every card's one place (hands, stock, trump card, burned, discards, played, trick, undealt).
             self.cards = Holder(self._names, {UNDEALT: self.deck})
             return events
         return events + self._deal()
@@ -217,7 +218,7 @@ class Stukolka(Game):
                 break
             self.trump_where = "up"
             if self.trump_card.rank != Rank.ACE:
-                events.append(Event("trump_turned", self.dealer, {"card": self.trump_card}))
+                events.append(make_event(("trump_turned", self.dealer, {"card": self.trump_card})))
                 break
             events.append(Event("redeal", self.dealer, {"card": self.trump_card}))  # R35
             self.deck = self._draw_deck()
@@ -243,13 +244,16 @@ class Stukolka(Game):
     # ------------------------------------------------------------------ protocol hooks
 
     def _to_act(self) -> tuple[int, ...]:
+        """Who acts now; () out of a deal too (before the first, and once settled: phase DONE, queue empty)."""
+        if self.phase == PLAY:  # nobody discards in play (``pending`` is set while buying or in a razrez)
+            return (self.turn,)
         if self.pending is not None:
             return (self.pending,)
-        if self.phase == PLAY:
-            return (self.turn,)
         if self.queue:
             return (self.queue[0],)
         return ()
+
+    to_act = _to_act  # the base's ``in_deal`` test around it would say the same: one call a turn fewer (the bench)
 
     def _legal(self, seat: int) -> list[Action]:
         """Listed once per state by the base (``memo_legal``): a turn lists them, ``apply`` checks against them."""
@@ -257,7 +261,7 @@ class Stukolka(Game):
         if self.pending is not None:
             return [card_action("discard", c) for c in self.cards.piles[seat]]
         if phase == PLAY:
-            return [_PLAY[c] for c in self._playable(seat)]
+            return self._legal_play(seat)
         if phase == DECLARE:
             return self._legal_declare(seat)
         if phase == BUY:
@@ -274,11 +278,11 @@ class Stukolka(Game):
         return action
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
+        phase = self.phase
+        if phase == PLAY:  # nobody discards in play (``pending`` is set while buying or in a razrez)
+            return self._apply_play(seat, action.args[0])
         if self.pending is not None:
             return self._apply_discard(seat, action.args[0])
-        phase = self.phase
-        if phase == PLAY:
-            return self._apply_play(seat, action.args[0])
         if phase == DECLARE:
             return self._apply_declare(seat, action)
         if phase == BUY:
@@ -332,10 +336,10 @@ class Stukolka(Game):
         elif verb == "pass":
             self.declared[seat] = "pass"
             self.cards.take_all(seat, DISCARDS)  # §9.2: a passer discards his hand face down
-            events = [Event("pass", seat)]
+            events = [make_event(("pass", seat, NO_DATA))]
         else:
             self.declared[seat] = verb  # knock or dark (R52: dark is committed)
-            events = [Event(verb, seat)]
+            events = [make_event((verb, seat, NO_DATA))]
         if seat == self.dealer and not self.closed:
             if verb != "pass" and len(self._ins()) == 1:
                 self.forced = seat  # R39
@@ -473,33 +477,40 @@ class Stukolka(Game):
         self.active = [(leader + i) % self.n for i in range(self.n) if (leader + i) % self.n in playing]
         self.leader = self.turn = leader
         self._lead_at = 0
-        return [Event("play_starts", leader,
-                      {"stake": self.stake, "share": self.stake // 3, "players": list(self.active)})]
+        return [make_event(("play_starts", leader,
+                            {"stake": self.stake, "share": self.stake // 3, "players": list(self.active)}))]
 
-    def _playable(self, seat: int) -> list[Card]:
-        """R41 (head the trick; trump and overtrump when void) and R42 (lead the trump ace)."""
+    def _legal_play(self, seat: int) -> list[Action]:
+        """R41 (head the trick; trump and overtrump when void) and R42 (lead the trump ace), as ``play C``.
+
+        The interned actions are picked in the same pass that picks the cards: the hot path of the bench.
+        """
         cards = self.cards
         hand = cards.piles[seat]
         trick = cards.piles[TRICK]
         if not trick:
             ace = self.trump_ace
-            return [ace] if cards.where[ace] == seat else list(hand)
-        led = trick[0] >> 4  # suits as numbers (engine.cards: suit * 16 + rank): the hot path of the bench
+            if cards.where[ace] == seat:
+                return [_PLAY[ace]]
+            return [_PLAY[c] for c in hand]
+        led = trick[0] >> 4  # suits as numbers (engine.cards: suit * 16 + rank)
         best = self.best[1]  # type: ignore[index]
         follow = [c for c in hand if c >> 4 == led]
         if follow:
             if best >> 4 == led:
-                higher = [c for c in follow if c > best]
-                return higher or follow
-            return follow  # the lead was trumped: no plain card can head it
+                higher = [_PLAY[c] for c in follow if c > best]
+                if higher:
+                    return higher
+            return [_PLAY[c] for c in follow]  # can't head it, or the lead was trumped: no plain card can
         trump = self.trump
         trumps = [c for c in hand if c >> 4 == trump]
         if trumps:
             if best >> 4 == trump:
-                higher = [c for c in trumps if c > best]
-                return higher or trumps  # overtrump if he can, else under-trump (R41)
-            return trumps
-        return list(hand)
+                higher = [_PLAY[c] for c in trumps if c > best]
+                if higher:
+                    return higher  # overtrump if he can, else under-trump (R41)
+            return [_PLAY[c] for c in trumps]
+        return [_PLAY[c] for c in hand]
 
     def _winning_card(self) -> Card:
         return self.best[1]  # type: ignore[index]
@@ -507,15 +518,15 @@ class Stukolka(Game):
     def _apply_play(self, seat: int, card: Card) -> list[Event]:
         cards = self.cards
         cards.play(card, TRICK, seat)
-        trick = cards.piles[TRICK]
+        down = len(cards.piles[TRICK])
         # The current winner is kept as cards fall, so legality (R41) never rescans the trick;
         # the highest trump wins, else the highest card of the suit led (§5.6): ``engine.trick.beats``.
-        if len(trick) == 1 or beats(card, self.best[1], self.trump):  # type: ignore[index]
+        if down == 1 or beats(card, self.best[1], self.trump):  # type: ignore[index]
             self.best = (seat, card)
-        events = [Event("play", seat, {"card": card})]
+        events = [make_event(("play", seat, {"card": card}))]
         active = self.active
-        if len(trick) < len(active):
-            self.turn = active[(self._lead_at + len(trick)) % len(active)]
+        if down < len(active):
+            self.turn = active[(self._lead_at + down) % len(active)]
             return events
         winner = self.best[0]  # type: ignore[index]
         self.tricks[winner] += 1
@@ -523,7 +534,7 @@ class Stukolka(Game):
         number = len(cards.piles[PLAYED]) // len(active)
         share = self.stake // 3
         self._to_pot(winner, -share)
-        events.append(Event("trick_won", winner, {"number": number, "cards": taken, "amount": share}))
+        events.append(make_event(("trick_won", winner, {"number": number, "cards": taken, "amount": share})))
         self.leader = self.turn = winner
         self._lead_at = active.index(winner)
         if number == 3:
@@ -539,7 +550,7 @@ class Stukolka(Game):
             if self.tricks[seat] == 0 and seat != self.forced:
                 self.remiz.append(seat)
                 self._to_pot(seat, amount)
-                events.append(Event("remiz", seat, {"amount": amount}))
+                events.append(make_event(("remiz", seat, {"amount": amount})))
         return events + self._settle()
 
     def _settle(self) -> list[Event]:
@@ -548,7 +559,7 @@ class Stukolka(Game):
         self.completed += 1
         self.last_pot_empty = self.pot == 0
         self._end_deal()
-        return [Event("deal_end", None, {"pot": self.pot})]
+        return [make_event(("deal_end", None, {"pot": self.pot}))]
 
     # ------------------------------------------------------------------ explanations
 

@@ -47,3 +47,52 @@ def test_the_memo_lists_afresh_after_every_change(name: str, options: dict, play
             game.apply(seat, rng.choice(game.legal_actions(seat)))
             checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize(("name", "options", "players"), MEMO_CONFIGS)
+def test_a_listed_action_is_still_refused_to_another_seat_and_after_the_state_moved(
+        name: str, options: dict, players: int) -> None:
+    """``apply`` takes a listed action at once (the hot path): only for the seat and state it was listed for."""
+    cls = registry()[name]
+    rng = random.Random(11)
+    game = cls([f"p{i}" for i in range(players)], cls.make_options(options))
+    decks = ShuffledDecks(cls.deck_size, 3)
+    game.start_deal(decks)
+    checked = 0
+    while game.in_deal:
+        seat = sorted(game.to_act())[0]
+        legal = game.legal_actions(seat)
+        other = (seat + 1) % players
+        if other not in game.to_act():
+            before = (game.view(-2), len(game.deals[-1].actions))
+            with pytest.raises(IllegalAction) as refused:
+                game.apply(other, legal[0])  # the memo is this seat's: another is told it is not his turn
+            assert refused.value.key == "refuse.not_turn"
+            assert (game.view(-2), len(game.deals[-1].actions)) == before  # and nothing changed
+            checked += 1
+        action = rng.choice(legal)
+        game.apply(seat, action)
+        if game.in_deal and seat in game.to_act() and action not in game._legal(seat):
+            with pytest.raises(IllegalAction):
+                game.apply(seat, action)  # listed in the state before: not legal in this one
+    assert checked > 5
+
+
+def test_stukolka_to_act_is_the_base_answer_in_and_out_of_a_deal() -> None:
+    """Стуколка answers ``to_act`` with its own hook (one call a turn fewer): () whenever no deal runs."""
+    from engine.game import Game
+    cls = registry()["stukolka"]
+    for options, players in (({"variant": "a"}, 5), ({"variant": "b"}, 4), ({"variant": "v", "dark": True,
+                                                                               "razrez": True}, 5),
+                             ({"variant": "g"}, 4)):
+        rng = random.Random(2)
+        game = cls([f"p{i}" for i in range(players)], cls.make_options(options))
+        assert game.to_act() == Game.to_act(game) == ()
+        decks = ShuffledDecks(cls.deck_size, 4)
+        for _deal in range(30):
+            game.start_deal(decks)
+            while game.in_deal:
+                assert game.to_act() == Game.to_act(game) != ()
+                seat = game.to_act()[0]
+                game.apply(seat, rng.choice(game.legal_actions(seat)))
+            assert game.to_act() == Game.to_act(game) == ()
