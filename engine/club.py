@@ -62,7 +62,7 @@ from engine.games import registry
 from engine.keeper import TableKeeper
 from engine.pending import Pending
 from engine.social import AWAY_MAX, Seating, Social, SocialError, name_key
-from engine.store import Store, StoreError
+from engine.store import Store, StoreError, TableNumberTaken
 from engine.feed import Callback, Feed, LogEntry
 from engine.table import Table, TableError, sanitize
 
@@ -72,6 +72,9 @@ _HALL_KINDS_FROM_TABLES = {"sit", "stand", "watch", "unwatch", "table_ready", "d
 _SETTING_KEYS = ("clock", "grace", "fill", "think", "takeover", "kind", *Seating.KEYS)
 SETTING_WORDS = (*_SETTING_KEYS, "bots")
 """The words of a table entry (or ``open … k=v``) that are table settings, not game options."""
+NUMBER_TRIES = 16
+"""How many numbers ``open_table`` tries when another node takes each first (issue 15: the store's
+unique table id decides; bounded, so a broken store cannot spin it)."""
 
 
 def table_settings(entry: dict[str, Any]) -> dict[str, Any]:
@@ -164,14 +167,24 @@ class Club:
         table_id: int | None = None,
         settings: dict[str, Any] | None = None,
     ) -> Table:
-        if table_id is None or table_id in self.tables or table_id in self._kept_ids:
-            table_id = max([*self.tables, *self._kept_ids, *self.numbers_taken()], default=0) + 1
-        seed = None if self._seed is None else self._seed + 1000 * table_id
-        table = Table(table_id, game, options, seats, seed=seed, allow_debt=allow_debt, settings=settings)
-        if self.store is not None:
+        tried: set[int] = set()
+        for _attempt in range(NUMBER_TRIES):
+            if table_id is None or table_id in self.tables or table_id in self._kept_ids or table_id in tried:
+                table_id = max([*self.tables, *self._kept_ids, *self.numbers_taken(), *tried], default=0) + 1
+            seed = None if self._seed is None else self._seed + 1000 * table_id
+            table = Table(table_id, game, options, seats, seed=seed, allow_debt=allow_debt, settings=settings)
+            if self.store is None:
+                break
             keeper = TableKeeper(self.store, table)
-            keeper.open_new()
+            try:
+                keeper.open_new()  # the store's unique table id decides who has the number
+            except TableNumberTaken:
+                tried.add(table_id)  # another node opened it at the same moment: the next one
+                continue
             table.keeper = keeper
+            break
+        else:
+            raise StoreError(f"no free table number after {NUMBER_TRIES} tries: {sorted(tried)} were taken", 75)
         self._add(table)
         self._emit([Event("table_open", None, {"table": table_id, "game": game})])
         return table

@@ -160,6 +160,15 @@ class StoreError(Exception):
         self.exit_status = exit_status
 
 
+class TableNumberTaken(StoreError):
+    """``open_table_journal``: that number is another table's (live, or leased by another node):
+    the store's unique table id decides, so two nodes opening at once never share one (issue 15)."""
+
+    def __init__(self, table_id: Any):
+        super().__init__(f"table {table_id!r} already has a live journal", 70)
+        self.table_id = table_id
+
+
 class AccountError(ValueError):
     """A refused account operation (bad or taken name, key of another account, unknown name)."""
 

@@ -58,6 +58,7 @@ from engine.store import (
     StoreError,
     TableHeader,
     TableId,
+    TableNumberTaken,
     ban_of,
     check_ban,
     check_presence,
@@ -472,12 +473,15 @@ class SqlStore:
         """Start the journal of a live table; refused if that table already has one."""
         _check_table_id(table_id)
         with self._tx():
-            self._fence(table_id)
+            try:
+                self._fence(table_id)
+            except StoreError:  # another node leased that number: it is taken
+                raise TableNumberTaken(table_id) from None
             done = self._x("INSERT INTO live_table (table_id, opened_at, header) VALUES (?, ?, ?) "
                            "ON CONFLICT (table_id) DO NOTHING",
                            (self._tid_in(table_id), _now(now), _dumps(header.to_json()))).rowcount
-            if done != 1:
-                raise StoreError(f"table {table_id!r} already has a live journal", 70)
+            if done != 1:  # the primary key: a table opened with it first (here, or on another node)
+                raise TableNumberTaken(table_id)
 
     def new_session(self, table_id: TableId, header: TableHeader, *, now: float | None = None) -> None:
         """The table starts a new session: a new header, the old entries dropped."""

@@ -1,0 +1,46 @@
+"""A new table's number is the store's to give (issue 15): a number another node took first is refused
+as ``TableNumberTaken`` and ``Club.open_table`` takes the next one; both backends."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pytest
+
+from engine.club import Club
+from engine.store import StoreError, TableHeader, TableNumberTaken
+
+HEADER = TableHeader("stukolka", {}, [], extra={"session": False, "table": {"seats": [None] * 4}})
+
+
+def test_a_number_opened_elsewhere_first_is_refused_and_the_club_takes_the_next(
+        store: Any, open_again: Callable[..., Any]) -> None:
+    other = open_again()  # another node's connection, opening its table 1 unknown to this club
+    try:
+        club = Club([], store=store)
+        other.open_table_journal(1, HEADER)
+        with pytest.raises(TableNumberTaken):
+            store.open_table_journal(1, HEADER)
+        assert isinstance(TableNumberTaken(1), StoreError)  # callers that knew only StoreError still catch it
+        table = club.open_table("stukolka")
+        assert table.id == 2
+        assert sorted(t.table_id for t in store.live_tables()) == [1, 2]
+        assert club.open_table("stukolka").id == 3
+    finally:
+        other.close()
+
+
+def test_a_number_leased_by_another_node_is_taken_even_without_its_journal(pg_url: str) -> None:
+    from engine.store_pg import PgStore
+
+    here, there = PgStore(pg_url), PgStore(pg_url)
+    try:
+        assert there.acquire_lease(1, "B", 30.0) == 1  # node B holds number 1 (its table not journaled yet)
+        club = Club([], store=here)  # this node has not heard of it (numbers_taken told nothing)
+        with pytest.raises(TableNumberTaken):
+            here.open_table_journal(1, HEADER)
+        assert club.open_table("stukolka").id == 2
+        assert [t.table_id for t in here.live_tables()] == [2]
+    finally:
+        here.close()
+        there.close()
