@@ -77,6 +77,9 @@ def _buys(hand: list[Card]) -> list[Action]:
 _ORDERS = {(n, dealer): tuple((dealer + 1 + i) % n for i in range(n)) for n in range(1, 8) for dealer in range(n)}
 """Seats clockwise from the eldest, the dealer last (R1), by (players, dealer): asked on every declaration."""
 
+_INS = frozenset({"knock", "golets", "dark", "razrez"})
+"""The declarations of a non-dealer who is in (``Stukolka._ins``)."""
+
 IN_PLAY = frozenset({"knock", "golets", "dark", "razrez", "compelled", "shlejf"})
 """The declarations that put a seat in the play (every other seat has passed or not yet spoken)."""
 
@@ -305,9 +308,13 @@ class Stukolka(Game):
         return self.variant == "a" and not self.golets_taken  # R36, R46: golets only in 58.а, once
 
     def _ins(self) -> list[int]:
-        """Non-dealers who are in, clockwise from the eldest."""
-        ins = ("knock", "golets", "dark", "razrez")
-        return [s for s in self._eldest_order()[:-1] if self.declared[s] in ins]
+        """Non-dealers who are in, clockwise from the eldest (a plain loop: asked on every declaration)."""
+        declared = self.declared
+        out = []
+        for seat in _ORDERS[self.n, self.dealer][:-1]:
+            if declared[seat] in _INS:
+                out.append(seat)
+        return out
 
     def _legal_declare(self, seat: int) -> list[Action]:
         if seat == self.dealer and not self.closed:
@@ -473,8 +480,13 @@ class Stukolka(Game):
         self.phase = PLAY
         self.queue = []
         self.stake = self.pot  # R43: P, always a multiple of 3
-        playing = {s for s in range(self.n) if self.declared[s] in IN_PLAY}
-        self.active = [(leader + i) % self.n for i in range(self.n) if (leader + i) % self.n in playing]
+        n, declared = self.n, self.declared
+        active: list[int] = []  # the seats in play, clockwise from the leader
+        for i in range(n):
+            seat = (leader + i) % n
+            if declared[seat] in IN_PLAY:
+                active.append(seat)
+        self.active = active
         self.leader = self.turn = leader
         self._lead_at = 0
         return [make_event(("play_starts", leader,
@@ -495,22 +507,26 @@ class Stukolka(Game):
             return [_PLAY[c] for c in hand]
         led = trick[0] >> 4  # suits as numbers (engine.cards: suit * 16 + rank)
         best = self.best[1]  # type: ignore[index]
-        follow = [c for c in hand if c >> 4 == led]
-        if follow:
-            if best >> 4 == led:
-                higher = [_PLAY[c] for c in follow if c > best]
-                if higher:
-                    return higher
-            return [_PLAY[c] for c in follow]  # can't head it, or the lead was trumped: no plain card can
         trump = self.trump
-        trumps = [c for c in hand if c >> 4 == trump]
-        if trumps:
-            if best >> 4 == trump:
-                higher = [_PLAY[c] for c in trumps if c > best]
-                if higher:
-                    return higher  # overtrump if he can, else under-trump (R41)
-            return [_PLAY[c] for c in trumps]
-        return [_PLAY[c] for c in hand]
+        follow: list[Card] = []
+        trumps: list[Card] = []
+        for card in hand:  # one plain pass (a comprehension is a frame of its own on 3.11)
+            suit = card >> 4
+            if suit == led:
+                follow.append(card)
+            elif suit == trump:
+                trumps.append(card)
+        must = follow or trumps  # follow suit; void, trump (R41)
+        if not must:
+            return [_PLAY[c] for c in hand]
+        if best >> 4 == must[0] >> 4:  # the best card is of that suit: head it if he can (overtrump, R41)
+            higher = []
+            for card in must:
+                if card > best:
+                    higher.append(_PLAY[card])
+            if higher:
+                return higher
+        return [_PLAY[c] for c in must]  # can't head it, or the lead was trumped: no plain card can head it
 
     def _winning_card(self) -> Card:
         return self.best[1]  # type: ignore[index]
