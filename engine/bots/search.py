@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from engine.bots.base import Bot, View
+from engine.bots.margin import Margin
 from engine.cards import Card
 from engine.game import ADMIN, Action, DeckError, Event, Game, GivenDecks, IllegalAction, ShuffledDecks
 from engine.games import get_game
@@ -85,6 +86,7 @@ ACTIONS: dict[str, dict[str, Any]] = {
 inside a window only (``engine.bots.speculator_search``)."""
 
 REPAIRS = 200
+"""Repair rounds of one imagined deck before it is dropped."""
 MISS_WEIGHT = 0.1
 """A world's weight is this to the power of the others' actions the rule-bot model would not take there."""
 UNJUDGED = 3
@@ -99,12 +101,7 @@ rule bot decides from the view alone (the trick players' memory of the deal woul
 KEEP_DEALS = 8
 """Deals heard but not yet replayed into the session copy, at most (more: it plays by the rules)."""
 MAX_CANDIDATES = 12
-MARGIN = 1.0
-MIN_EFFECTIVE = 1.5
-"""Fewer effective worlds than this (their weights being uneven) leave the rule bot's choice."""
-"""Standard errors by which an action must beat the rule bot's choice over the same imagined deals."""
 """Actions weighed at one decision, at most (the rule bot's choice always among them)."""
-"""Repair rounds of one imagined deck before it is dropped."""
 
 
 def _norm(value: Any) -> Any:
@@ -506,7 +503,7 @@ class SearchBot(Bot):
     kind = "search"
 
     def __init__(self, game: str, seed: int | None = None, *, budget: float | None = 0.2,
-                 iterations: int | None = None):
+                 iterations: int | None = None, margin: Margin | None = None, pot_share: bool = True):
         super().__init__(game, seed)
         from engine.bots import make_bot
 
@@ -514,6 +511,9 @@ class SearchBot(Bot):
         self.may_wait = self.rules.may_wait
         self.budget = budget
         self.iterations = iterations
+        self.margin = margin if margin is not None else Margin()  # when to leave the rule bot's choice
+        self.departed = 0  # searched decisions where it left the rule bot's choice (the bench's left%)
+        self.pot_share = pot_share  # a carried pot counts its seat's share (``_pot_share``)
         self.events: list[Event] = []  # this deal's public events, from its deal_start
         self.deal_seen = 0  # the deal number of ``events``
         self.done: dict[int, tuple[list[Event], list[Action]]] = {}  # deals heard, not yet in ``base``
@@ -622,7 +622,7 @@ class SearchBot(Bot):
         self.samples += len(rows)
         if not rows:
             return ruled, False
-        choice = spec.best(rows, weighed[0], view["pot"])
+        choice = spec.best(rows, weighed[0], view["pot"], self.margin)
         return (None if choice == spec.WAIT else choice), True
 
     def _session(self, view: View, seat: int, until: float | None = None) -> Game | None:
@@ -687,8 +687,8 @@ class SearchBot(Bot):
         """The action that did best in imagined deals; None: no deal could be imagined in time.
 
         The rule bot's choice ``ruled`` is the anchor: another action is taken only if, over the same
-        imagined deals, it beat ``ruled`` by more than ``MARGIN`` standard errors (a few noisy worlds
-        must not lure it off a sound rule)."""
+        imagined deals, it beat ``ruled`` by the bot's ``margin`` (``engine.bots.margin``: k standard
+        errors over n worlds at least; a few noisy worlds must not lure it off a sound rule)."""
         seat = view["viewer"]
         if not self.events or self.deal_seen != view["deal_no"]:
             return None
@@ -757,26 +757,16 @@ class SearchBot(Bot):
             return None
         self.searched += 1
         anchor = ruled if ruled in legal else None
-        best, best_score = anchor, 0.0
+        if anchor is not None:
+            chosen = self.margin.choose(rows, anchor, legal, weights)
+            self.departed += chosen != anchor
+            return chosen  # type: ignore[return-value]
+        best, best_score = None, 0.0  # no rule bot's choice to anchor on: the best weighted mean
         for action in legal:
-            if action == anchor:
-                continue
-            if anchor is None:
-                values = [(w, r[action]) for w, r in zip(weights, rows) if action in r]
-                total = sum(w for w, _ in values)
-                score = sum(w * v for w, v in values) / total if values else -math.inf
-                if best is None or score > best_score:
-                    best, best_score = action, score
-                continue
-            pairs = [(w, r[action] - r[anchor]) for w, r in zip(weights, rows) if action in r and anchor in r]
-            total = sum(w for w, _ in pairs)
-            n_eff = total * total / max(1e-300, sum(w * w for w, _ in pairs))  # Kish's effective size
-            if len(pairs) < 2 or n_eff < MIN_EFFECTIVE:
-                continue
-            mean = sum(w * d for w, d in pairs) / total
-            var = sum(w * (d - mean) ** 2 for w, d in pairs) / total * n_eff / (n_eff - 1)
-            score = mean - MARGIN * math.sqrt(var / n_eff)
-            if score > best_score:
+            values = [(w, r[action]) for w, r in zip(weights, rows) if action in r]
+            total = sum(w for w, _ in values)
+            score = sum(w * v for w, v in values) / total if values else -math.inf
+            if best is None or score > best_score:
                 best, best_score = action, score
         return best
 
@@ -785,7 +775,8 @@ class SearchBot(Bot):
         from engine.bots import make_bot
 
         game: Game = pickle.loads(world)
-        before = game.balances[seat] + _points(game, seat)
+        shared = _pot_share if self.pot_share else _no_share
+        before = game.balances[seat] + _points(game, seat) + shared(game)
         game.apply(seat, action)
         bots = [make_bot(self.game, "rule", seed + i) for i in range(game.n)]
         for _ in range(2000):
@@ -798,7 +789,24 @@ class SearchBot(Bot):
             if choice is None:
                 choice = legal[-1]
             game.apply(mover, choice)
-        return game.balances[seat] + _points(game, seat) - before
+        return game.balances[seat] + _points(game, seat) + shared(game) - before
+
+
+POT_CARRIED = frozenset({"stukolka"})
+"""Games whose pot is carried from deal to deal and paid out to the seats before the session ends (R44)."""
+
+
+def _pot_share(game: Game) -> float:
+    """A seat's share of a carried pot: the pot is the seats' money still to be won, ``1/n`` of it each
+    between equals.  Why: counting only the balance, a remiz paid in looks lost for good and the others'
+    winnings out of the pot cost nothing, so a pass looks free (a bias that knocked too little and
+    too much where the rules did not, over thousands of deals); the share keeps the sum zero."""
+    return game.pot / game.n if game.name in POT_CARRIED else 0.0
+
+
+def _no_share(game: Game) -> float:
+    """The balance alone (``SearchBot(pot_share=False)``: the earlier measure, for comparison)."""
+    return 0.0
 
 
 def _points(game: Game, seat: int) -> float:

@@ -16,18 +16,20 @@ the revealer's reveal is forced.  Candidates: the rule bot's choice, waiting,
 worth (``engine.bots.speculator.hold_chance``); each is played out in every
 world by rule bots on a record's rules (a round per window where each seat
 is asked once; when nobody acts the revealer's reveal closes it, as time
-would).  The rule bot's choice is left only for one that beats it by
-``MARGIN`` standard errors over the same worlds and playout seeds (``MIN_WORLDS`` at least).
+would).  The rule bot's choice is left only for one that beats it by the search bot's margin
+(``engine.bots.margin``: k standard errors over the same worlds and playout seeds, n worlds at least):
+most window decisions are worth the same either way (every seat prices the card alike), so a looser
+test mostly picks noise — and pays for it in a trade.
 """
 
 from __future__ import annotations
 
-import math
 import pickle
 import random
 from typing import Sequence
 
 from engine.bots.base import Bot, View
+from engine.bots.margin import Margin
 from engine.bots.speculator import hold_chance
 from engine.cards import Card, deck
 from engine.game import Action, Event, GivenDecks
@@ -40,11 +42,6 @@ REDEAL = "speculator"
 """The event of the K♠ turned up (R65): all is dealt again from the deal's next deck."""
 SHARES = (0.8, 1.0)
 """Bids weighed, as shares of the best card's worth (those over the highest bid)."""
-MARGIN = 2.0
-MIN_WORLDS = 4
-"""Standard errors by which a candidate must beat the rule bot's choice, over this many worlds at
-least: most window decisions are worth the same either way (every seat prices the card alike), so a
-looser test mostly picks noise — and pays for it in a trade."""
 SPREAD = 0.3
 """The least standard deviation of a candidate's difference, as a share of the pot (``best``)."""
 ROUNDS = 400
@@ -172,22 +169,10 @@ def playout(frozen: bytes, seat: int, action: Action, seed: int) -> float:
     return float(game.balances[seat] - before)
 
 
-def best(rows: list[dict[Action, float]], anchor: Action, pot: int) -> Action:
-    """The candidate that beat ``anchor`` by ``MARGIN`` standard errors over the same worlds, else it.
+def best(rows: list[dict[Action, float]], anchor: Action, pot: int, margin: Margin | None = None) -> Action:
+    """The candidate that beat ``anchor`` by ``margin`` over the same worlds, else it.
 
     The spread is taken as at least ``SPREAD`` of the pot: a card's fate is a coin of the reveals to
     come, so four worlds that all agree (a beater came in each) say little, not that it is certain."""
-    chosen, score_best = anchor, 0.0
-    floor = (SPREAD * pot) ** 2
-    for action in rows[0] if rows else ():
-        if action == anchor:
-            continue
-        diffs = [r[action] - r[anchor] for r in rows if action in r and anchor in r]
-        if len(diffs) < MIN_WORLDS:
-            continue
-        mean = sum(diffs) / len(diffs)
-        var = max(floor, sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
-        score = mean - MARGIN * math.sqrt(var / len(diffs))
-        if score > score_best:
-            chosen, score_best = action, score
-    return chosen
+    margin = margin if margin is not None else Margin()
+    return margin.choose(rows, anchor, rows[0] if rows else (), floor=(SPREAD * pot) ** 2)  # type: ignore[return-value]

@@ -164,6 +164,7 @@ class Result:
     searched: int = 0  # the search arm: decisions searched, imagined worlds, decisions left to the rules
     samples: int = 0
     fallbacks: int = 0
+    departed: int = 0  # the search arm: searched decisions that left the rule bot's choice
 
     def extend(self, other: "Result", sessions: int) -> None:
         """Add another chunk's first ``sessions`` sessions (a chunk's two arms are paired session by session)."""
@@ -174,10 +175,11 @@ class Result:
         self.searched += other.searched
         self.samples += other.samples
         self.fallbacks += other.fallbacks
+        self.departed += other.departed
 
 
 def run(case: Case, deals: int, rule: str, seed: int, others: str = "random", budget: float | None = 0.1,
-        iterations: int | None = None) -> Result:
+        iterations: int | None = None, margin: Any = None, pot_share: bool = True) -> Result:
     """Sessions until ``deals`` deals are played; the ``rule`` kind sits at the moving seat.
 
     ``rule`` "search" seats the search bot (``budget`` seconds a move) at the moving seat only (its
@@ -197,7 +199,8 @@ def run(case: Case, deals: int, rule: str, seed: int, others: str = "random", bu
         if rule == "search":
             from engine.bots.search import SearchBot
 
-            bots[seat] = SearchBot(case.game, seeds[seat], budget=budget, iterations=iterations)
+            bots[seat] = SearchBot(case.game, seeds[seat], budget=budget, iterations=iterations, margin=margin,
+                                   pot_share=pot_share)
             bots[seat].times = result.times  # its decisions with a choice, timed by the bot itself
             bots[seat].cpu = result.cpu
             searchers.append(bots[seat])
@@ -220,6 +223,7 @@ def run(case: Case, deals: int, rule: str, seed: int, others: str = "random", bu
     result.searched = sum(b.searched for b in searchers)
     result.samples = sum(b.samples for b in searchers)
     result.fallbacks = sum(b.fallbacks for b in searchers)
+    result.departed = sum(b.departed for b in searchers)
     return result
 
 
@@ -263,6 +267,12 @@ def main() -> None:
                         help="--search with --iterations: the --budget seconds cap each move too")
     parser.add_argument("--workers", type=int, default=1, choices=(1, 2),
                         help="--search: processes (2 at most: the machine's two cores are shared)")
+    parser.add_argument("--margin", type=float,
+                        help="--search: standard errors a move must beat the rule bot's by (engine.bots.margin)")
+    parser.add_argument("--no-pot-share", action="store_true",
+                        help="--search: value a Стуколка playout by the balance alone, not with 1/n of the pot")
+    parser.add_argument("--min-worlds", type=int,
+                        help="--search: worlds at least before the rule bot's choice is left (engine.bots.margin)")
     args = parser.parse_args()
     deals = args.deals or (1_000 if args.quick else 10_000)
     if args.search:
@@ -310,11 +320,12 @@ CHUNK = 50
 """Deals per unit of work of ``--workers``: each chunk plays both arms on its own seed."""
 
 
-def search_chunk(job: tuple[str, int, int, float | None, int | None]) -> tuple[Result, Result]:
+def search_chunk(job: tuple[str, int, int, float | None, int | None, Any, bool]) -> tuple[Result, Result]:
     """Both arms of one chunk (a worker process's unit): the search bot's sessions, then the rule bot's."""
-    label, deals, seed, budget, iterations = job
+    label, deals, seed, budget, iterations, margin, pot_share = job
     case = next(c for c in CASES if c.label == label)
-    searched = run(case, deals, "search", seed, others="rule", budget=budget, iterations=iterations)
+    searched = run(case, deals, "search", seed, others="rule", budget=budget, iterations=iterations,
+                   margin=margin, pot_share=pot_share)
     ruled = run(case, deals, "rule", seed, others="rule")
     return searched, ruled
 
@@ -331,13 +342,21 @@ def search_main(args: argparse.Namespace, deals: int) -> None:
     """
     from multiprocessing import get_context
 
+    from engine.bots.margin import Margin
+
+    default = Margin()
+    margin = Margin(args.margin if args.margin is not None else default.k,
+                    args.min_worlds if args.min_worlds is not None else default.min_worlds)
     budget = f"{args.iterations} worlds" if args.iterations else f"{args.budget} s"
     if args.iterations and args.cap:
         budget += f" or {args.budget} s"
-    print(f"search bot ({budget}/move) vs the rule bot in its seat, rule bots around; "
-          f"{deals} deals per line; money in kopecks per deal, ± = 95% CI")
+    print(f"search bot ({budget}/move; margin {margin.k:g} SE over {margin.min_worlds}+ worlds;"
+          f" {'balance only' if args.no_pot_share else 'pot shared'}) vs the rule bot"
+          f" in its seat, rule bots around; {deals} deals per line, seed {args.seed}; kopecks per deal, ± = 95% CI;"
+          f" load {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print(f"{'game':<12} {'search/deal':>17} {'rule/deal':>17} {'difference':>17} {'moves':>7}"
-          f" {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'cpu p99':>7} {'worlds':>6} {'rules%':>6}  verdict")
+          f" {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'cpu p50':>7} {'cpu p99':>7} {'worlds':>6} {'rules%':>6}"
+          f" {'left%':>6}  verdict")
     started = time.perf_counter()
     pool = get_context("fork").Pool(args.workers) if args.workers > 1 else None
     exact = any(case.label == args.only for case in CASES)  # "ukr_pairs" alone, not "ukr_pairs 1" too
@@ -347,7 +366,8 @@ def search_main(args: argparse.Namespace, deals: int) -> None:
         t0 = time.perf_counter()
         chunks = max(1, -(-deals // CHUNK)) if pool else 1
         budget = args.budget if not args.iterations or args.cap else None
-        jobs = [(case.label, -(-deals // chunks), args.seed * 1000 + k, budget, args.iterations)
+        jobs = [(case.label, -(-deals // chunks), args.seed * 1000 + k, budget, args.iterations, margin,
+                 not args.no_pot_share)
                 for k in range(chunks)]
         outcomes = pool.map(search_chunk, jobs, chunksize=1) if pool else [search_chunk(jobs[0])]
         searched, ruled = Result(), Result()
@@ -362,11 +382,14 @@ def search_main(args: argparse.Namespace, deals: int) -> None:
         verdict = "beats" if diff - half > 0 else ("loses" if diff + half < 0 else "no difference shown")
         worlds = searched.samples / max(1, searched.searched)
         rules = 100 * searched.fallbacks / max(1, searched.searched + searched.fallbacks)
+        left = 100 * searched.departed / max(1, searched.searched + searched.fallbacks)
+        cpu = searched.cpu or [0.0]
         print(f"{case.label:<12} {f'{s_mean:+.2f} ± {s_half:.2f}':>17} {f'{r_mean:+.2f} ± {r_half:.2f}':>17}"
               f" {f'{diff:+.2f} ± {half:.2f}':>17} {len(times):>7} {quantile(times, 0.5) * 1e3:>7.1f}"
               f" {quantile(times, 0.99) * 1e3:>7.1f} {max(times) * 1e3:>7.1f}"
-              f" {quantile(searched.cpu or [0.0], 0.99) * 1e3:>7.1f} {worlds:>6.1f} {rules:>6.1f}"
-              f"  {verdict} ({sum(searched.deals)} deals, {time.perf_counter() - t0:.0f} s)", flush=True)
+              f" {quantile(cpu, 0.5) * 1e3:>7.1f} {quantile(cpu, 0.99) * 1e3:>7.1f} {worlds:>6.1f} {rules:>6.1f}"
+              f" {left:>6.1f}  {verdict} ({sum(searched.deals)} deals, {time.perf_counter() - t0:.0f} s;"
+              f" load {' '.join(f'{x:.1f}' for x in os.getloadavg())})", flush=True)
     if pool:
         pool.close()
     print(f"total {time.perf_counter() - started:.0f} s; load {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
