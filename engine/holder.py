@@ -87,8 +87,18 @@ class Holder:
         return cards
 
     def take_all(self, source: int, to: int) -> list[Card]:
-        """Move every card of ``source`` to the end of ``to``, in order; return them."""
-        return self.take(source, len(self.piles[source]), to)
+        """Move every card of ``source`` to the end of ``to``, in order; return them.
+
+        ``take`` of the whole pile, written out: every trick and every passed hand comes this way.
+        """
+        pile = self.piles[source]
+        cards = pile[:]
+        pile.clear()  # the same list: a reader holding ``piles[source]`` sees it empty
+        self.piles[to].extend(cards)
+        where = self.where
+        for card in cards:
+            where[card] = to
+        return cards
 
     def sort(self, place: int, key: Callable[[Card], Any] | None = None) -> None:
         """Put a place's cards in order (a hand kept sorted): where they are does not change."""
