@@ -130,6 +130,9 @@ class Social:
         self._mutes: dict[str, Mute] = {}
         self.mutes_made = 0
         """Counts the mutes and unmutes made here: a read of the store begun before one is stale."""
+        self.later: Callable[[Callable[[Any], Any]], None] | None = None
+        """Set by the net layer (``net.offloop``): a mute's store write handed to a thread with its own
+        connection, so an expired mute cleared at a chat line never waits for the store (issue 15)."""
         self._inboxes: dict[str, Feed] = {}
         self._codes: dict[str, tuple[str, float]] = {}  # code → (account, expires at, wall)
         if self.store is not None:
@@ -186,14 +189,18 @@ class Social:
 
     # -- mutes -------------------------------------------------------------------------
 
-    def mute(self, name: str, seconds: float | None, reason: str, by: str) -> Mute:
-        until = None if seconds is None else self.wall() + seconds
-        mute = Mute(name, until, reason, by)
-        if self.store is not None:
-            self.store.set_mute(name, until, reason, by)
+    def mute(self, name: str, seconds: float | None, reason: str, by: str, *, keep: bool = True) -> Mute:
+        """``keep``: written to the store here (False: the caller wrote ``mute_of``'s row already)."""
+        mute = self.mute_of(name, seconds, reason, by)
+        if keep and self.store is not None:
+            self.store.set_mute(name, mute.until, reason, by)
         self._mutes[name_key(name)] = mute
         self.mutes_made += 1
         return mute
+
+    def mute_of(self, name: str, seconds: float | None, reason: str, by: str) -> Mute:
+        """The mute ``mute`` would make, not made yet (its ``until`` from now)."""
+        return Mute(name, None if seconds is None else self.wall() + seconds, reason, by)
 
     def reload_mutes(self) -> None:
         """Read the mutes from the store again: on a club of several nodes another node's admin may have
@@ -210,10 +217,14 @@ class Social:
         self._mutes = {name_key(name): Mute(name, until, reason, by) for name, until, reason, by in rows}
         return True
 
-    def unmute(self, name: str) -> bool:
+    def unmute(self, name: str, *, keep: bool = True) -> bool:
+        """``keep``: cleared in the store too (by ``later`` when set, else here)."""
         gone = self._mutes.pop(name_key(name), None)
-        if gone is not None and self.store is not None:
-            self.store.clear_mute(name)
+        if keep and gone is not None and self.store is not None:
+            if self.later is not None:
+                self.later(lambda store: store.clear_mute(name))
+            else:
+                self.store.clear_mute(name)
         self.mutes_made += 1
         return gone is not None
 

@@ -25,7 +25,7 @@ from typing import Any, Callable
 from engine import admin_ops
 from engine.admin_ops import AdminError
 from engine.game import IllegalAction
-from engine.store import StoreError
+from engine.store import AccountError, StoreError
 from engine.table import sanitize
 from net.answers import settled
 from net.bans import AUDIT_NAME, BANS_NAME, AuditLog, Ban, BanList, kind_of, shuts_out
@@ -145,7 +145,7 @@ class AdminCommands:
             from net.offloop import StoreThread
 
             reads = StoreThread(store, "sukno bans", self.STORE_PROBE)
-            reads.add("the bans", lambda own: (self.bans.made, own.bans()), self._bans_read)
+            reads.add("the bans", self.bans.read_pruned, self._bans_read)
             if getattr(self.server.config, "store_url", ""):  # a shared store: other nodes' mutes too
                 social = self.club.social
                 reads.add("the mutes", lambda own: (social.mutes_made, own.mutes()),
@@ -153,6 +153,19 @@ class AdminCommands:
             self.bans.fed = True
             self._reads = reads
             reads.start()
+            self.club.social.later = self._later
+
+    def _later(self, work: Callable[[Any], Any]) -> None:
+        """A store write nobody awaits (an expired mute cleared): the thread makes it; a failure is logged."""
+        reads = self._reads
+        if reads is None:
+            return
+
+        def said(done: asyncio.Future[Any]) -> None:
+            if not done.cancelled() and done.exception() is not None:
+                log.warning("a store write was not made: %s", done.exception())
+
+        reads.run(work).add_done_callback(said)
 
     def _bans_read(self, got: tuple[int, list[Any]]) -> None:
         """On the loop: the bans a thread read; a ban made on another node ends the sessions it hits."""
@@ -181,6 +194,7 @@ class AdminCommands:
             self._probe.cancel()
             self._probe = None
         if self._reads is not None:
+            self.club.social.later = None
             self._reads.stop(timeout=2.0)
             self._reads = None
         self._unsubscribe()
@@ -407,12 +421,35 @@ class AdminCommands:
         seconds = admin_ops.parse_duration(str(duration)) if duration is not None else None
         if kind_of(target) == "name":
             target = self._account_name(target) if self._known(target) else target
-        ban = self.bans.add(target, seconds, reason, who)
+        if self._reads is not None:  # written by the store's thread: the loop awaits it (issue 15)
+            ban = await self._off_loop(lambda run: self.bans.add_off_loop(run, target, seconds, reason, who))
+        else:
+            ban = self.bans.add(target, seconds, reason, who)
         hit = [s for s in self.server.sessions if not s.closed and self._ban_hits(ban, s)]
         await self._show_out(hit, lambda s: self._ban_text(ban, s.lang))
         until = "for ever" if ban.until is None else f"for {admin_ops.show_duration(seconds or 0)}"
         return Reply(True, f"banned {ban.kind} {ban.target} {until}" + (f" ({len(hit)} session(s) ended)" if hit else ""),
                      {"ban": _ban_json(ban), "ended": len(hit)})
+
+    STORE_WAIT = 10.0
+    """Seconds an admin's change waits for the store's thread before it is refused (the thread makes
+    it still if the store answers later)."""
+
+    async def _off_loop(self, change: Callable[[Callable[[Any], Any]], Any]) -> Any:
+        """``change(run)``: an admin's store write made by the bans' thread; its ``StoreError`` (or no
+        answer in ``STORE_WAIT`` s) a refusal that says so."""
+        reads = self._reads
+
+        def run(work: Callable[[Any], Any]) -> Any:
+            return asyncio.wait_for(asyncio.shield(reads.run(work)), self.STORE_WAIT)
+
+        try:
+            return await change(run)
+        except (StoreError, AccountError) as err:
+            raise AdminError(f"the store refused it; nothing changed: {err}") from None
+        except asyncio.TimeoutError:
+            raise AdminError(f"the store has not answered for {self.STORE_WAIT:g} s; "
+                             "the change is made if it answers later") from None
 
     async def _bans_from_elsewhere(self) -> None:
         """A ban made on another node (read from the store) ends this node's sessions it hits."""
@@ -456,7 +493,10 @@ class AdminCommands:
 
     async def do_unban(self, args: list[str], who: str) -> Reply:
         _need(args, 1, "unban NAME|FINGERPRINT|ADDRESS", 1)
-        gone = self.bans.remove(args[0])
+        if self._reads is not None:
+            gone = await self._off_loop(lambda run: self.bans.remove_off_loop(run, args[0]))
+        else:
+            gone = self.bans.remove(args[0])
         if not gone:
             raise AdminError(f"{args[0]!r} is not banned")
         return Reply(True, f"lifted the ban on {gone[0].kind} {gone[0].target}", {"lifted": [_ban_json(b) for b in gone]})
@@ -490,7 +530,13 @@ class AdminCommands:
         name = self._account_name(args[0]) if self._known(args[0]) else self._online(args[0])
         reason = sanitize(" ".join(args[1:]))
         seconds = admin_ops.parse_duration(str(duration)) if duration is not None else None
-        mute = self.club.social.mute(name, seconds, reason, who)
+        social = self.club.social
+        if self._reads is not None and social.store is not None:  # the store's thread writes it
+            mute = social.mute_of(name, seconds, reason, who)
+            await self._off_loop(lambda run: run(lambda own: own.set_mute(name, mute.until, reason, who)))
+            social.mute(name, seconds, reason, who, keep=False)
+        else:
+            mute = social.mute(name, seconds, reason, who)
         until = "for ever" if mute.until is None else f"for {admin_ops.show_duration(seconds or 0)}"
         return Reply(True, f"muted {name} {until}" + (f": {reason}" if reason else ""),
                      {"name": name, "until": mute.until, "reason": reason})
@@ -503,7 +549,11 @@ class AdminCommands:
 
     async def do_unmute(self, args: list[str], who: str) -> Reply:
         _need(args, 1, "unmute NAME", 1)
-        if not self.club.social.unmute(args[0]):
+        social = self.club.social
+        if self._reads is not None and social.store is not None and social.muted(args[0]) is not None:
+            await self._off_loop(lambda run: run(lambda own: own.clear_mute(args[0])))
+            social.unmute(args[0], keep=False)
+        elif not social.unmute(args[0]):
             raise AdminError(f"{args[0]!r} is not muted")
         return Reply(True, f"unmuted {args[0]}", {"name": args[0]})
 

@@ -152,9 +152,14 @@ class BanList:
     # -- changes -----------------------------------------------------------------------
 
     def prune(self) -> None:
+        """Drop the expired bans.  Fed by a thread (``fed``), only from the list in memory: the thread
+        deletes them from the store at its next read (``read_pruned``), never the loop (issue 15)."""
         now = self.clock()
         kept = [b for b in self.bans if b.until is None or b.until > now]
         if len(kept) != len(self.bans):
+            if self.fed:
+                self.bans = kept
+                return
             if self.store is not None:
                 self.store.prune_bans(now)
                 self.made += 1  # after the write: a read begun before it is stale
@@ -163,14 +168,56 @@ class BanList:
             self.bans = kept
             self._save()
 
-    def add(self, target: str, seconds: float | None, reason: str, by: str) -> Ban:
+    def read_pruned(self, store: Any) -> tuple[int, list[BanRow]]:
+        """In a thread, on its own connection: the expired bans deleted, then the bans read (with
+        ``made`` as it was when the read began, for ``take``)."""
+        made = self.made
+        rows = store.bans()
+        now = self.clock()
+        if any(r.until is not None and r.until <= now for r in rows):
+            store.prune_bans(now)
+            rows = [r for r in rows if r.until is None or r.until > now]
+        return made, rows
+
+    def make(self, target: str, seconds: float | None, reason: str, by: str) -> Ban:
+        """The ban ``add`` would keep (its target in its normal form), not kept yet."""
         kind = kind_of(target)
         if kind == "address":
             target = str(ipaddress.ip_network(target, strict=False))
             if target.endswith(("/32", "/128")):
                 target = target.rsplit("/", 1)[0]
         now = self.clock()
-        ban = Ban(kind, target, None if seconds is None else now + seconds, reason, by, now)
+        return Ban(kind, target, None if seconds is None else now + seconds, reason, by, now)
+
+    async def add_off_loop(self, run: Any, target: str, seconds: float | None, reason: str, by: str) -> Ban:
+        """``add`` with the store's write made by ``run`` (``net.offloop.StoreThread.run``): the loop
+        awaits it, never waits for it.  ``StoreError``: refused, nothing changed."""
+        ban = self.make(target, seconds, reason, by)
+        row = _row(ban)
+        _made, rows = await run(lambda own: (own.put_ban(row), self.read_pruned(own))[1])
+        self.made += 1  # after the write: a read begun before it is stale
+        self.take(rows)
+        return ban
+
+    async def remove_off_loop(self, run: Any, target: str) -> list[Ban]:
+        """``remove`` with the store's write made by ``run``, as ``add_off_loop``."""
+        kind, target = self._normal(target)
+        key = _key(kind, target)
+        gone, (_made, rows) = await run(lambda own: (own.drop_bans(kind, key), self.read_pruned(own)))
+        self.made += 1
+        self.take(rows)
+        return [Ban(r.kind, r.target, r.until, r.reason, r.by, r.at) for r in gone]
+
+    @staticmethod
+    def _normal(target: str) -> tuple[str, str]:
+        kind = kind_of(target)
+        if kind == "address":
+            target = str(ipaddress.ip_network(target, strict=False)).removesuffix("/32").removesuffix("/128")
+        return kind, target
+
+    def add(self, target: str, seconds: float | None, reason: str, by: str) -> Ban:
+        ban = self.make(target, seconds, reason, by)
+        kind, target = ban.kind, ban.target
         if self.store is not None:
             self.store.put_ban(_row(ban))  # StoreError: refused, nothing changed
             self.made += 1
@@ -182,9 +229,7 @@ class BanList:
         return ban
 
     def remove(self, target: str) -> list[Ban]:
-        kind = kind_of(target)
-        if kind == "address":
-            target = str(ipaddress.ip_network(target, strict=False)).removesuffix("/32").removesuffix("/128")
+        kind, target = self._normal(target)
         if self.store is not None:
             gone = [Ban(r.kind, r.target, r.until, r.reason, r.by, r.at)
                     for r in self.store.drop_bans(kind, _key(kind, target))]

@@ -10,6 +10,10 @@ to the loop with ``call_soon_threadsafe``, where it is applied like everything e
 
 A job is ``(work, then)``: ``work(store)`` runs in the thread; ``then(result)`` on the loop.  A
 ``StoreError`` is logged once until the job works again; the job is tried at the next round.
+
+``run(work)`` asks for one job once (an admin's ban, a mute, an expired mute cleared): it is done
+before the next round, and its result (or its ``StoreError``) comes back as an ``asyncio.Future``
+the loop awaits, so the loop never waits for the store itself.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ import asyncio
 import logging
 import sys
 import threading
+import time
+from collections import deque
 from typing import Any, Callable
 
 from engine.store import StoreError
@@ -53,6 +59,9 @@ class StoreThread:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._failing: set[str] = set()
+        self._poked = False
+        self._asked: deque[tuple[Work, asyncio.Future[Any]]] = deque()
+        self._asked_lock = threading.Lock()
         self.rounds = 0
 
     def add(self, label: str, work: Work, then: Then | None = None) -> None:
@@ -66,7 +75,21 @@ class StoreThread:
 
     def poke(self) -> None:
         """A round now (any thread): something changed that the store should hear or be asked about."""
+        self._poked = True
         self._wake.set()
+
+    def run(self, work: Work) -> asyncio.Future[Any]:
+        """On the loop: ``work(store)`` once, in the thread, soon; awaited for its result (a
+        ``StoreError`` is raised by the await; so is one if the thread has stopped)."""
+        loop = self._loop or asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        if self._thread is None or self._stop.is_set():
+            future.set_exception(StoreError(f"{self.name}: stopped; nothing was written"))
+            return future
+        with self._asked_lock:
+            self._asked.append((work, future))
+        self._wake.set()
+        return future
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop after the round in progress (and ``final``), waiting at most ``timeout`` s."""
@@ -81,6 +104,7 @@ class StoreThread:
     def _run(self) -> None:
         store: Any = None
         ours = False
+        due = 0.0  # when the next round is due (monotonic)
         while True:
             if store is None:
                 try:
@@ -88,11 +112,16 @@ class StoreThread:
                 except StoreError as err:
                     self._failed("connect", err)
             if store is not None:
-                self._round(store)
+                self._serve_asked(store)
+                if self._poked or time.monotonic() >= due:
+                    self._poked = False
+                    self._round(store)
+                    due = time.monotonic() + self.every
             if self._stop.is_set():
                 break
-            self._wake.wait(self.every)
+            self._wake.wait(max(0.0, due - time.monotonic()) if store is not None else self.every)
             self._wake.clear()
+        self._refuse_asked()
         if self.final is not None and store is not None:
             try:
                 self.final(store)
@@ -100,6 +129,27 @@ class StoreThread:
                 log.warning("%s: %s", self.name, err)
         if ours:
             store.close()
+
+    def _serve_asked(self, store: Any) -> None:
+        while True:
+            with self._asked_lock:
+                if not self._asked:
+                    return
+                work, future = self._asked.popleft()
+            try:
+                self._hand(lambda got, f=future: f.done() or f.set_result(got), work(store))
+            except (StoreError, ValueError) as err:  # refused (a bad name is the store's ValueError)
+                self._hand(lambda e, f=future: f.done() or f.set_exception(e), err)
+            except Exception as err:  # a bug: the asker hears of it, the thread goes on
+                log.exception("%s: a job asked of the store failed", self.name)
+                self._hand(lambda e, f=future: f.done() or f.set_exception(e), err)
+
+    def _refuse_asked(self) -> None:
+        with self._asked_lock:
+            asked, self._asked = list(self._asked), deque()
+        for _work, future in asked:
+            self._hand(lambda e, f=future: f.done() or f.set_exception(e),
+                       StoreError(f"{self.name}: stopped; nothing was written"))
 
     def _round(self, store: Any) -> None:
         self.rounds += 1

@@ -26,8 +26,9 @@ SLOW = ("beat", "presence", "leave_presence", "bans", "mutes")
 class GatedStore:
     """A store whose ``SLOW`` calls wait while ``gate`` is closed; ``hanging`` counts those waiting."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Any, slow: tuple[str, ...] = SLOW) -> None:
         self._store = store
+        self._slow = slow
         self.gate = threading.Event()
         self.gate.set()
         self._lock = threading.Lock()
@@ -37,7 +38,7 @@ class GatedStore:
 
     def __getattr__(self, name: str) -> Any:
         attr = getattr(self._store, name)
-        if name not in SLOW:
+        if name not in self._slow:
             return attr
 
         def slow(*args: Any, **kwargs: Any) -> Any:
@@ -96,6 +97,70 @@ async def test_a_slow_store_stalls_no_session(pg_url, tmp_path) -> None:
             for client in clients:
                 await client.close()
             await until(lambda: real.presence(60) == [], timeout=20, what="the rows gone with the sessions")
+    finally:
+        store.gate.set()
+        for client in clients:
+            try:
+                await client.close()
+            except Exception:  # noqa: BLE001 - closed already
+                pass
+        real.close()
+
+
+WRITES = ("put_ban", "drop_bans", "prune_bans", "set_mute", "clear_mute")
+
+
+async def test_an_admins_ban_and_mute_and_the_expired_ones_wait_for_a_slow_store_off_the_loop(
+        pg_url, tmp_path, monkeypatch) -> None:
+    """The admin's own writes (ban, mute) and the clearing of an expired ban (a new connection's gate)
+    or mute (a chat line) are made by the store's thread: while the store hangs, the admin's ``ban``
+    waits for it, and everyone else goes on; before, the loop made them and hung with them."""
+    import json
+    import time
+
+    from adminkit import sukno_admin
+
+    from engine.store_pg import PgStore
+    from net.admin_commands import AdminCommands
+
+    monkeypatch.setattr(AdminCommands, "STORE_WAIT", 60.0)  # the admin's ban waits as long as the test holds it
+    real = PgStore(pg_url, exclusive=True)
+    store = GatedStore(real, SLOW + WRITES)
+    config = make_config(tmp_path / "north", tables=[], store_url=pg_url)
+    config.node = "north"
+    clients: list[Client] = []
+    try:
+        async with admin_server(config, store=store) as server:
+            data = server.config.data
+            anna, boris = await register(server.port, "Anna"), await register(server.port, "Boris")
+            clients += [anna, boris]
+            status, out, _ = await sukno_admin(data, "--json", "mute", "Boris", "--for", "1s")
+            assert status == 0, out
+            muted_until = json.loads(out)["data"]["until"]
+            status, out, _ = await sukno_admin(data, "--json", "ban", "Zed", "--for", "1s")
+            assert status == 0, out
+            ban_until = json.loads(out)["data"]["ban"]["until"]
+            await until(lambda: time.time() > max(muted_until, ban_until) + 0.1, timeout=20, what="both expired")
+
+            store.gate.clear()  # the store hangs now, for reads and writes alike
+            await until(lambda: store.hanging >= 2, timeout=20, what="both threads hanging at the store")
+            banning = asyncio.get_running_loop().create_task(sukno_admin(data, "--json", "ban", "Vera"))
+            boris.line("say free again")  # his mute ran out: cleared as he speaks, in the store by the thread
+            await anna.wait("Boris says: free again", timeout=20)
+            gleb = await register(server.port, "Gleb")  # the gate drops the expired ban of Zed as he comes in
+            clients.append(gleb)
+            anna.line("say the loop goes on")
+            await gleb.wait("Anna says: the loop goes on", timeout=20)
+            assert not banning.done()  # the admin's ban waits for the store, and only it
+            assert threading.main_thread().name not in store.threads  # the loop never called the store
+            assert store.hung >= {"bans"} and not store.gate.is_set()
+
+            store.gate.set()
+            status, out, _ = await banning
+            assert status == 0 and json.loads(out)["data"]["ban"]["target"] == "Vera", out
+            await until(lambda: [b.target for b in real.bans()] == ["Vera"], timeout=20,
+                        what="Vera banned and Zed's expired ban gone, in the store")
+            await until(lambda: real.mutes() == [], timeout=20, what="Boris's expired mute gone from the store")
     finally:
         store.gate.set()
         for client in clients:
