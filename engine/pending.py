@@ -10,13 +10,18 @@ a local (immediate) result and a pending one alike.
 
 Pure: no asyncio, no threads, no clock; callbacks run where ``resolve``/``refuse`` is called (the
 loop), each exactly once, in the order they were registered.
+
+``Calls`` is the book of the changes sent and not yet answered: each is settled once, by whichever
+comes first of its answer, its time running out, or its sending failing; whatever comes after is
+told as *late* (``settle`` returns None) and changes nothing (issue 15: a reply arriving exactly
+as ``call_timeout`` fires).
 """
 
 from __future__ import annotations
 
 import logging
 from collections import deque
-from typing import Any, Callable
+from typing import Any, Callable, Generic, TypeVar
 
 from engine.game import IllegalAction
 
@@ -132,3 +137,52 @@ class InOrder:
                     self._run(self.held.popleft())
                 except Exception:  # one bad request must not keep the next ones waiting forever
                     log.exception("a held request failed")
+
+
+About = TypeVar("About")
+
+
+class Calls(Generic[About]):
+    """The calls waiting for an answer, each with what its sender keeps ``about`` it."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, tuple[Pending, About]] = {}
+        self.late = 0
+        """How many answers came after their call was settled (dropped)."""
+
+    def open(self, call_id: str, pending: Pending, about: About) -> None:
+        if call_id in self._open:
+            raise ValueError(f"call {call_id!r} is waiting already")
+        self._open[call_id] = (pending, about)
+
+    def __contains__(self, call_id: object) -> bool:
+        return call_id in self._open
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+    def take(self, call_id: Any) -> tuple[Pending, About] | None:
+        """The call, now no longer waiting, for its first answer; None if it was settled (late)."""
+        found = self._open.pop(call_id, None)
+        if found is None:
+            self.late += 1
+        return found
+
+    def resolve(self, call_id: Any, value: Any = None) -> About | None:
+        """Its answer, done: the pending resolved if it still waited (``about`` returned), else None."""
+        found = self.take(call_id)
+        if found is None:
+            return None
+        found[0].resolve(value)
+        return found[1]
+
+    def refuse(self, call_id: Any, error: IllegalAction) -> About | None:
+        """Its refusal, its time run out, or its sending failed: as ``resolve``."""
+        found = self.take(call_id)
+        if found is None:
+            return None
+        found[0].refuse(error)
+        return found[1]
+
+    def pending(self) -> list[About]:
+        return [about for _pending, about in self._open.values()]

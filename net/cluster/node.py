@@ -71,7 +71,7 @@ from typing import Any, Callable, NamedTuple
 
 from engine.game import Event, IllegalAction
 from engine.keeper import TableKeeper
-from engine.pending import Pending
+from engine.pending import Calls, Pending
 from engine.replica import Replica
 from engine.store import StoreError
 from engine.table import TableError
@@ -117,7 +117,7 @@ class Node:
         """Wakes the club's clock (``Runtime``) after a takeover: the table has deadlines again."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._calls = itertools.count(1)
-        self._waiting: dict[str, _Call] = {}  # call id → the call waiting for its answer (on the loop only)
+        self._waiting: Calls[_Call] = Calls()  # the calls waiting for their answer, each settled once (the loop)
         self._dirty: dict[Any, int] = {}  # replica → the highest journal seq heard of since its last read
         self._heard: dict[Any, int] = {}  # replica → the highest journal seq heard of (0: a new session began)
         self._flush_due = False
@@ -368,38 +368,40 @@ class Node:
         pending = Pending(op)
         loop = self._loop or asyncio.get_running_loop()
         timer = loop.call_later(self.call_timeout, self._expire, call_id)
-        self._waiting[call_id] = _Call(pending, table_id, op, time.perf_counter(), timer)
+        self._waiting.open(call_id, pending, _Call(pending, table_id, op, time.perf_counter(), timer))
         try:
             self._send(message, failed=lambda _reason: self._unsent(call_id))
         except NoticeError:  # too long for a notice: never sent
-            self._waiting.pop(call_id, None)
+            self._waiting.take(call_id)
             timer.cancel()
             raise _no_answer() from None
         return pending
 
     def _unsent(self, call_id: str) -> None:
         """On the loop: the call could not be sent (the database unreachable): refused, nothing done."""
-        call = self._waiting.pop(call_id, None)
+        call = self._waiting.refuse(call_id, _no_answer())  # unless it was answered first
         if call is not None:
             call.timer.cancel()
-            call.pending.refuse(_no_answer())
 
     def _expire(self, call_id: str) -> None:
         """On the loop: no answer in ``call_timeout``; the call is refused (a late answer is dropped)."""
-        call = self._waiting.pop(call_id, None)
+        call = self._waiting.refuse(call_id, _no_answer())  # unless its answer came first
         if call is None:
             return
         self._silent[call.table_id] = time.monotonic() + self.ttl  # or until a new owner shows
-        call.pending.refuse(_no_answer())
 
     def _answered(self, message: dict[str, Any]) -> None:
         """On the loop: the owner's answer to one of our calls.  The replica is brought up to date from
         the journal first, so whoever asked shows what the call did."""
-        call = self._waiting.pop(message.get("id"), None)  # type: ignore[arg-type]
+        taken = self._waiting.take(message.get("id"))
+        call = taken[1] if taken is not None else None
         if call is None:  # answered after its time ran out: refused already; but the owner lives
             table_id = message.get("table")
             if table_id in self.replicas:
                 self._silent.pop(table_id, None)
+            if message.get("ok"):  # the owner began it in time (``until``) but its answer came too late
+                log.warning("node %s: call %s on table %s was done by its owner after its time here ran out "
+                            "(its journal shows it)", self.name, str(message.get("id"))[:40], table_id)
             return
         call.timer.cancel()
         self.round_trips.append(time.perf_counter() - call.sent)

@@ -72,3 +72,44 @@ def test_in_order_holds_the_next_requests_until_the_answer_and_bounds_them() -> 
     assert done == ["local 1", "remote A", "local 2"] and order.busy  # remote B waits in turn
     answers["remote B"].refuse(TableError("cluster.no_answer", "no"))
     assert done == ["local 1", "remote A", "local 2", "remote B!", "local 3"] and not order.busy
+
+
+def _race(first: str) -> tuple[list[object], "Calls[str]"]:
+    """One call, its answer and its timeout at the same moment, ``first`` of them handled first."""
+    from engine.pending import Calls
+
+    calls: Calls[str] = Calls()
+    pending = Pending("act")
+    heard: list[object] = []
+    pending.then(lambda v: heard.append(("done", v)), lambda e: heard.append(("refused", e.key)))
+    calls.open("B:1", pending, "about B:1")
+    answer = lambda: calls.resolve("B:1", ["pass"])  # noqa: E731
+    timeout = lambda: calls.refuse("B:1", TableError("cluster.no_answer", "no answer"))  # noqa: E731
+    order = [answer, timeout] if first == "answer" else [timeout, answer]
+    results = [handle() for handle in order]
+    assert results == ["about B:1", None]  # the first settles it and is told what was kept; the second is late
+    return heard, calls
+
+
+def test_a_reply_arriving_as_the_timeout_fires_the_first_wins_once() -> None:
+    """Issue 15's race on the bus, both orders, deterministically: the answer and the timer each settle
+    the call only if they come first; the other is counted late and changes nothing."""
+    heard, calls = _race("answer")
+    assert heard == [("done", ["pass"])] and calls.late == 1 and len(calls) == 0
+    heard, calls = _race("timeout")
+    assert heard == [("refused", "cluster.no_answer")] and calls.late == 1 and "B:1" not in calls
+
+
+def test_calls_refuse_a_second_call_of_one_id_and_take_each_once() -> None:
+    import pytest
+
+    from engine.pending import Calls
+
+    calls: Calls[int] = Calls()
+    calls.open("A:1", Pending("sit"), 1)
+    with pytest.raises(ValueError):
+        calls.open("A:1", Pending("sit"), 2)
+    found = calls.take("A:1")
+    assert found is not None and found[1] == 1 and not found[0].settled  # taken, settled by whoever took it
+    assert calls.take("A:1") is None and calls.take("never sent") is None and calls.late == 2
+    assert calls.pending() == []
