@@ -65,11 +65,16 @@ async def run(config: Config) -> int:
     except StoreError as err:
         print(f"sukno serve: {err}", file=sys.stderr)
         return err.exit_status
+    from net.loopprobe import start_probe
+
+    probe = start_probe(config.node or "serve")  # off unless $SUKNO_LOOP_PROBE names a folder
     try:
         if config.node:
             return await _serve_node(config, store)
         return await _serve(config, SuknoServer(config, store=store))
     finally:
+        if probe is not None:
+            probe.stop()
         store.close()
 
 
