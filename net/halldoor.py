@@ -33,7 +33,7 @@ from rich.text import Text
 
 from engine.game import Event
 from net.hallview import (CARET, HEADER, HINT, LINE, TITLE, HallBoard, render_row,
-                           wrap_rows)
+                           shared_row, shared_wrap)
 from net.lineedit import LineEditor
 from tui import commands, pending
 from tui.i18n import money, tr
@@ -454,7 +454,7 @@ class HallDoor(HallVerbs):
         if isinstance(item, Text):
             cached = self._own_rows.get(id(item))
             if cached is None or cached[0] is not item:
-                cached = self._own_rows[id(item)] = (item, wrap_rows(item, width))
+                cached = self._own_rows[id(item)] = (item, shared_wrap(item, width))
             return cached[1]
         return self.board.event_rows(item[0], item[1], self.lang, self.session.ascii, width)
 
@@ -514,7 +514,7 @@ class HallDoor(HallVerbs):
     def _hint(self, width: int) -> str:
         if self._hint_key != (self._hint_text, width):
             self._hint_key = (self._hint_text, width)
-            self._hint_row = render_row(Text(self._hint_text), width, HINT)
+            self._hint_row = shared_row(self._hint_text, width, HINT)
         return self._hint_row
 
     def _line(self, width: int) -> str:

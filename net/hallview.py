@@ -15,7 +15,9 @@ what the last drawing cost when that is longer (500 people: about 3 × 25 ms).
 Arrivals and leavings wait ``ARRIVALS`` more: twenty people connecting at once
 are told to the hall in a frame or two, not twenty, and each newcomer's own
 first frame (sent at once by his door) never waits behind the others' notices
-of him; a chat line heard meanwhile is drawn at its own time, with them.
+of him; while others are still connecting (``HallBoard.connecting``) they wait
+for the burst's first frames, ``ARRIVALS_MAX`` at most.  A chat line heard
+meanwhile is drawn at its own time, with them.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ GAP_MAX = 0.25
 """Seconds between two drawings at most, however costly a drawing was."""
 ARRIVALS = 0.1
 """Seconds an arrival or a leaving waits before the hall is drawn (the others of a burst join it)."""
+ARRIVALS_MAX = 0.5
+"""Seconds at most that arrivals wait while people are still connecting (``HallBoard.connecting``)."""
 ARRIVAL_KINDS = frozenset({"enter", "leave"})
 TABLE_ROWS = 12
 """Rows of the table list at most (as the screen's ``max-height: 12``)."""
@@ -128,6 +132,34 @@ def wrap_rows(text: Text, width: int) -> list[str]:
     return [render_row(line, width) for line in text.wrap(console_for(width), width)]
 
 
+SHARED_MAX = 2048
+"""Lines kept rendered for everyone (``shared_wrap``, ``shared_row``); all dropped when that many."""
+_shared: dict[tuple[Any, ...], Any] = {}
+
+
+def _keep(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    found = _shared.get(key)
+    if found is None:
+        if len(_shared) >= SHARED_MAX:
+            _shared.clear()
+        found = _shared[key] = make()
+    return found
+
+
+def shared_wrap(text: Text, width: int) -> list[str]:
+    """``wrap_rows`` of a line that many see alike (the hall's description, "You stand up…"), rendered
+    once per (text, width) instead of once per person: a newcomer's first frame is mostly such lines.
+    The rows are shared: never change the list."""
+    key = ("wrap", text.plain, str(text.style), tuple(text.spans), text.justify, text.overflow, text.no_wrap,
+           width)
+    return _keep(key, lambda: wrap_rows(text, width))  # type: ignore[no-any-return]
+
+
+def shared_row(words: str, width: int, base: Style) -> str:
+    """``render_row`` of plain words (a hint) on ``base``, rendered once per (words, width, base)."""
+    return _keep(("row", words, width, base), lambda: render_row(Text(words), width, base))  # type: ignore[no-any-return]
+
+
 def blank_row(width: int) -> str:
     return render_row(Text(""), width)
 
@@ -162,6 +194,11 @@ class HallBoard:
         self._off: Callable[[], None] | None = None
         self._handle: asyncio.Handle | None = None
         self._due = 0.0  # when the drawing in ``_handle`` is due (loop time)
+        self._arrivals_since: float | None = None  # only arrivals wait to be drawn, the first heard then
+        self.connecting: Callable[[], bool] = lambda: False
+        """Someone is between his TCP connect and his first frame (the server's ``connecting``): arrivals
+        wait for the burst's last first frame (``ARRIVALS_MAX`` at most), so that no newcomer's key
+        exchange or first frame waits behind the hall drawn for hundreds."""
         self._last = 0.0
         self._gap = TICK
         self._money = False
@@ -198,6 +235,10 @@ class HallBoard:
         due = self._last + self._gap
         if all(e.kind in ARRIVAL_KINDS for e in events):
             due = max(due, now + ARRIVALS)
+            if self._handle is None:
+                self._arrivals_since = now
+        else:
+            self._arrivals_since = None
         if self._handle is not None:
             if due >= self._due:
                 return  # drawn with the events already waiting
@@ -208,6 +249,12 @@ class HallBoard:
     def _flush(self) -> None:
         self._handle = None
         loop = asyncio.get_running_loop()
+        since = self._arrivals_since
+        if since is not None and loop.time() < since + ARRIVALS_MAX and self.connecting():
+            self._due = loop.time() + TICK  # first frames first: the arrivals are told after the burst
+            self._handle = loop.call_later(TICK, self._flush)
+            return
+        self._arrivals_since = None
         self._last = loop.time()
         started = time.process_time()
         money, self._money = self._money, False

@@ -97,6 +97,9 @@ class _Connection(asyncssh.SSHServer):
         self.fingerprint: str | None = None
         self.guest = False
         self.refused: str | None = None
+        self.accepted = time.monotonic()
+        self.arriving = True
+        """Between the TCP accept and his first screen (``SuknoServer.connecting``)."""
         self.open_sessions: set[Session] = set()
         self._door_timer: asyncio.TimerHandle | None = None
         self.username = ""
@@ -113,6 +116,7 @@ class _Connection(asyncssh.SSHServer):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.conn = None
+        self.arriving = False
         self.server.connections.discard(self)
         self._disarm()
 
@@ -175,6 +179,9 @@ class _Connection(asyncssh.SSHServer):
         return Session(self.server, self)
 
 
+CONNECTING_MAX = 2.0
+"""Seconds a connection without a first screen counts as arriving (a stuck one stops counting)."""
+
 PlayerAppFactory = Callable[[Session], Any]
 SpectatorAppFactory = Callable[[HubKey, int, int], Any]
 
@@ -222,6 +229,7 @@ class SuknoServer:
         self.hall_doors = player_app is None
         """People in the hall get a light door, not an App (issue 16); a test's own player App keeps the hall."""
         self.hall_board = make_board(club)
+        self.hall_board.connecting = self.connecting  # arrivals are told once the burst has its first frames
         # SpectatorApp leaves its own bottom two rows empty for the watcher's note and command line.
         self.hubs = Hubs(spectator_app or self._spectator_app, config.buckets,
                          buffer_limit=config.buffer_limit, reserve_rows=0)
@@ -294,6 +302,12 @@ class SuknoServer:
         log.info("sukno listening on %s:%d (data %s)", config.host, self.port, config.data)
 
     # -- who comes in, who goes ---------------------------------------------------------
+
+    def connecting(self) -> bool:
+        """Someone accepted in the last ``CONNECTING_MAX`` seconds has no first screen yet (a burst is
+        arriving): the hall tells the arrivals after it (``net.hallview.HallBoard.connecting``)."""
+        since = time.monotonic() - CONNECTING_MAX
+        return any(c.arriving and c.accepted > since for c in self.connections)
 
     def guest_name(self) -> str:
         while True:

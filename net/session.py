@@ -331,6 +331,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._leave_screen()
             self.finish(1, text(self.lang, "failed"))
         finally:
+            self.conn.arriving = False
             self.release_hold()
             self._cleanup()
 
@@ -362,6 +363,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.finish(1, refusal)
             return
         step = self._first_step()
+        self.conn.arriving = False  # his first screen is drawn now, before the loop turns (a door's at once)
         while step is not None and not self.closed:
             kind, arg = step
             if kind == "text":

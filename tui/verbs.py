@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("sukno.tui")
 
 GAME_ONLY = frozenset(GAME_VERBS) - frozenset(HALL_VERBS)
+HERE_MAX = 20
+"""Names at most in ``look``'s "Here: …" (the others counted; ``who`` lists everyone)."""
 
 
 def at_a_table(app: Any, name: str) -> bool:
@@ -316,9 +318,13 @@ class HallVerbs:
         app = self.club_app
         count = len(app.club.tables)
         self.say_line(self.t("hall.describe_one" if count == 1 else "hall.describe", count=count))
-        others = [n for n in app.club.online() if n != app.player and not at_a_table(app, n)]
-        shown = [social.who_note(app.club, n, app.lang) for n in others]
-        self.say_line(self.t("hall.people", names=", ".join(shown)) if others else self.t("hall.alone"))
+        busy = {n for t in app.club.tables.values() for n in (*t.seats, *t.spectators) if n}  # at_a_table's, once
+        others = [n for n in app.club.online() if n != app.player and n not in busy]
+        shown = ", ".join(social.who_note(app.club, n, app.lang) for n in others[:HERE_MAX])
+        if len(others) > HERE_MAX:  # 500 names were 45 rows drawn for each newcomer: ``who`` lists them all
+            self.say_line(self.t("hall.people_more", names=shown, more=len(others) - HERE_MAX))
+        else:
+            self.say_line(self.t("hall.people", names=shown) if others else self.t("hall.alone"))
         for table in app.club.tables.values():
             names = ", ".join(table.seated())
             game = game_title(table, app.lang)

@@ -213,3 +213,54 @@ async def test_people_connecting_at_once_are_lines_on_a_hall_screen_read_through
         await same_as_model(anna, session_of(server, "Anna"))
         for c in [anna, *burst]:
             await c.close()
+
+
+async def test_arrivals_wait_while_people_are_connecting_and_at_most_arrivals_max(monkeypatch):
+    """While someone is between his connect and his first frame, arrivals are not drawn (the burst's
+    key exchanges first); they are drawn when the last has his frame, or after ARRIVALS_MAX anyway."""
+    club, board, journal, people = await hall(["Anna", "Boris"])
+    monkeypatch.setattr(hallview, "ARRIVALS", 0.01)
+    monkeypatch.setattr(hallview, "ARRIVALS_MAX", 30.0)
+    connecting = [True]
+    board.connecting = lambda: connecting[0]
+    club.enter("Early", False, now=0.0)
+    await asyncio.sleep(0.3)
+    assert "Early" not in people[0].text()
+    connecting[0] = False  # the burst has its first frames
+    await until(lambda: "Early comes into the club." in people[0].text(), what="the arrival once nobody connects")
+    monkeypatch.setattr(hallview, "ARRIVALS_MAX", 0.2)
+    connecting[0] = True  # someone stuck at his key exchange holds the hall's news back ARRIVALS_MAX at most
+    club.enter("Later", False, now=0.0)
+    await until(lambda: "Later comes into the club." in people[0].text(), what="the arrival after ARRIVALS_MAX")
+    await leave(people)
+
+
+async def test_the_server_counts_a_connection_as_connecting_until_his_first_screen(tmp_path):
+    """SuknoServer.connecting: true from the TCP accept to the first frame, false after (and when he goes)."""
+    from sshclient import make_config, running
+    from test_club_over_ssh import register
+
+    async with running(make_config(tmp_path / "data")) as server:
+        assert not server.connecting()
+        anna = await register(server.port, "Anna")
+        assert not server.connecting()
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)  # TCP only: no key exchange
+        await until(lambda: server.connecting(), what="a connection accepted, no screen yet")
+        writer.close()
+        await until(lambda: not server.connecting(), what="the half-open connection gone")
+        await anna.close()
+
+
+@pytest.mark.parametrize("lang,words", [("en", "Here: P00, P01, P02"), ("ru", "Здесь: P00, P01, P02")])
+async def test_a_crowded_halls_look_names_twenty_and_counts_the_rest(lang, words):
+    """A newcomer's ``look`` in a hall of 23 others names 20 and counts 3 (500 names were 45 rows drawn
+    for every newcomer); ``who`` still lists everyone."""
+    names = [f"P{i:02d}" for i in range(23)]
+    club, board, journal, people = await hall(names)
+    vera = Person(people[0].server, board, journal, "Vera", lang, size=(160, 50))
+    more = "P19 и ещё 3; наберите кто — все по именам." if lang == "ru" else "P19 and 3 more; type who for everyone."
+    await until(lambda: more in vera.text(), what="the bounded Here line")
+    assert words in vera.text() and "P20" not in vera.text()
+    vera.door.feed(b"who\r")
+    await until(lambda: "P22" in vera.text(), what="who lists everyone")
+    await leave(people + [vera])

@@ -21,6 +21,7 @@ MESSAGES: dict[str, str] = {
     "hall.describe_one": "The hall of the club. A lamp hangs low over the one table of green baize; at the far end the doorman keeps the book of names.",
     "hall.alone": "Nobody else is in the hall.",
     "hall.people": "Here: {names}.",
+    "hall.people_more": "Here: {names} and {more} more; type who for everyone.",
     "hall.table_empty": "Table {id} ({game}) stands empty.",
     "hall.table_some": "{names} {seated:plural:sits|sit} at table {id} ({game}); {free:plural:# seat is|# seats are} free.",
     "hall.table_full": "{names} {seated:plural:sits|sit} at table {id} ({game}); the table is full.",

@@ -21,6 +21,7 @@ MESSAGES: dict[str, str] = {
     "hall.describe_one": "Зал клуба. Над единственным столом зелёного сукна низко висит лампа; в дальнем конце швейцар хранит книгу имён.",
     "hall.alone": "Больше в зале никого нет.",
     "hall.people": "Здесь: {names}.",
+    "hall.people_more": "Здесь: {names} и ещё {more}; наберите кто — все по именам.",
     "hall.table_empty": "Стол {id} ({game}) пуст.",
     "hall.table_some": "За столом {id} ({game}) {seated:plural:сидит|сидят|сидят} {names}; {free:plural:свободно # место|свободно # места|свободно # мест}.",
     "hall.table_full": "За столом {id} ({game}) {seated:plural:сидит|сидят|сидят} {names}; стол полон.",
