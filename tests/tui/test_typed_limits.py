@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from screen import text
+from screen import text, type_keys
 from textual import events
 
 from engine.club import Club
@@ -30,8 +30,7 @@ async def test_command_line_holds_its_bound_and_says_why(club):
     async with app.run_test(size=(80, 24)) as pilot:
         line = app.screen.cmdline
         typed = "say " + "hello " * 50
-        await pilot.press(*typed)
-        await pilot.pause()
+        await type_keys(pilot, typed)
         assert line.value == typed[:COMMAND_MAX]
         screen = text(app)
         assert screen.count("The line is full") == 1  # told once, not once per key
@@ -41,8 +40,7 @@ async def test_command_line_holds_its_bound_and_says_why(club):
         assert line.value == ""
         assert "anna says: hello hello" in text(app)
         # room again: a new overflow is told again
-        await pilot.press(*("b" * (COMMAND_MAX + 1)))
-        await pilot.pause()
+        await type_keys(pilot, "b" * (COMMAND_MAX + 1))
         assert text(app).count("The line is full") == 2
 
 
@@ -52,7 +50,7 @@ async def test_a_paste_that_does_not_fit_is_refused_whole(club):
     app = ClubApp(club, "anna")
     async with app.run_test(size=(80, 24)) as pilot:
         line = app.screen.cmdline
-        await pilot.press(*"say hi ")
+        await type_keys(pilot, "say hi ")
         line.post_message(events.Paste("word " * 100_000))
         await pilot.pause()
         assert line.value == "say hi "
@@ -66,8 +64,7 @@ async def test_a_paste_that_does_not_fit_is_refused_whole(club):
 async def test_russian_player_reads_it_in_russian(club):
     app = ClubApp(club, "anna", lang="ru")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press(*("x" * (COMMAND_MAX + 1)))
-        await pilot.pause()
+        await type_keys(pilot, "x" * (COMMAND_MAX + 1))
         assert "Строка полна" in text(app) and str(COMMAND_MAX) in text(app)
 
 
@@ -80,13 +77,13 @@ async def test_name_field_holds_a_name(club):
     asked: list[str] = []
     app = ClubApp(club, None, register=lambda name: asked.append(name))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press(*("Konstantinopolsky" + "x" * 30))
-        await pilot.pause()
+        await type_keys(pilot, "Konstantinopolsky" + "x" * 30)
         assert app.screen.cmdline.value == ("Konstantinopolsky" + "x" * 30)[:LINK_LINE_MAX]
         assert f"at most {LINK_LINE_MAX} characters" in text(app)
         await pilot.press("enter")
         await pilot.pause()
         assert asked == [] and not isinstance(app.screen, HallScreen)
-        await pilot.press(*"Konstantinopolsk", "enter")
+        await type_keys(pilot, "Konstantinopolsk")
+        await pilot.press("enter")
         await pilot.pause()
         assert asked == ["Konstantinopolsk"] and isinstance(app.screen, HallScreen)
