@@ -34,7 +34,7 @@ class Margin:
     min_effective: float = MIN_EFFECTIVE
 
     def __post_init__(self) -> None:
-        if not (self.k >= 0 and math.isfinite(self.k)) or self.min_worlds < 2:
+        if not self.k >= 0 or self.min_worlds < 2:  # k = inf: never leave (the rules at a search's cost)
             raise ValueError(f"a margin needs k ≥ 0 and at least 2 worlds, not k={self.k}, n={self.min_worlds}")
 
     def score(self, diffs: Sequence[float], weights: Sequence[float] | None = None,
@@ -52,7 +52,10 @@ class Margin:
             return -math.inf
         mean = sum(x * d for x, d in zip(w, diffs)) / total
         var = sum(x * (d - mean) ** 2 for x, d in zip(w, diffs)) / total * n_eff / (n_eff - 1)
-        return mean - self.k * math.sqrt(max(floor, var) / n_eff)
+        se = math.sqrt(max(floor, var) / n_eff)
+        if math.isinf(self.k):
+            return -math.inf
+        return mean - self.k * se  # a gain the same in every world (se 0) is taken at any finite k
 
     def choose(self, rows: Sequence[dict[Hashable, float]], anchor: Hashable,
                candidates: Iterable[Hashable], weights: Sequence[float] | None = None,

@@ -39,7 +39,7 @@ from engine.bots.search import SearchBot  # noqa: E402
 from engine.game import Game, ShuffledDecks  # noqa: E402
 from engine.games import get_game  # noqa: E402
 
-NEVER = Margin(1e18, 2)
+NEVER = Margin(math.inf, 2)
 """The margin of the probing bot itself: it never leaves the rule bot's choice (the rules' deals)."""
 
 
@@ -52,8 +52,9 @@ class Probe(SearchBot):
     session = 0
 
     def _search(self, view, legal, ruled=None):
+        self.last_rows = None
         chosen = super()._search(view, legal, ruled)
-        rows = getattr(self, "last_rows", None)
+        rows = self.last_rows
         if chosen is None or ruled is None or not rows:
             return chosen
         seat = view["viewer"]
@@ -63,7 +64,7 @@ class Probe(SearchBot):
         truth = {a: session_playout(whole, seat, a) for a in legal}
         self.records.append({"session": self.session, "rows": rows, "weights": self.last_weights,
                              "ruled": ruled, "truth": truth, "deal": deal, "phase": view.get("phase")})
-        return chosen
+        return ruled  # the rule bot's deals, whatever the search found
 
 
 def session_playout(frozen: bytes, seat: int, action: Any) -> float:

@@ -77,7 +77,13 @@ def test_the_variance_floor_widens_the_margin():
     assert speculator_best(rows, RULED, pot=20) == RULED  # Спекулянт's floor: 0.3 of the pot
 
 
-@pytest.mark.parametrize("k,n", [(-1.0, 4), (math.nan, 4), (math.inf, 4), (2.0, 1)])
+def test_a_gain_the_same_in_every_world_is_taken_at_any_finite_k_but_never_at_infinity():
+    rows = rows_of([30.0, 30.0, 30.0, 30.0])  # no spread: the standard error is 0
+    assert Margin(1e9, 4).choose(rows, RULED, [RULED, OTHER]) == OTHER
+    assert Margin(math.inf, 4).choose(rows, RULED, [RULED, OTHER]) == RULED
+
+
+@pytest.mark.parametrize("k,n", [(-1.0, 4), (math.nan, 4), (2.0, 1)])
 def test_a_margin_that_means_nothing_is_refused(k, n):
     with pytest.raises(ValueError):
         Margin(k, n)
@@ -116,8 +122,8 @@ def play_with(margin: Margin, seat_bot_seed: int = 3) -> tuple[SearchBot, list[A
 
 
 @pytest.mark.slow  # six deals searched at 4 worlds a move twice: about 4 s under load
-def test_a_margin_never_met_plays_the_rule_bots_moves_and_a_zero_margin_leaves_them():
-    strict, chosen, ruled = play_with(Margin(1e9, 4))
+def test_an_infinite_margin_plays_the_rule_bots_moves_and_a_zero_margin_leaves_them():
+    strict, chosen, ruled = play_with(Margin(math.inf, 4))
     assert strict.searched >= 5 and strict.departed == 0
     assert chosen == ruled  # every move the rule bot's, though every decision was searched
     loose, chosen, ruled = play_with(Margin(0.0, 2))
