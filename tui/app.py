@@ -41,6 +41,7 @@ from textual.message import Message
 
 from engine.club import Club
 from tui.admin_verb import AdminRunner
+from tui.framegate import gate
 from tui.i18n import LANGS, tr
 from tui.screens.hall import HallScreen
 from tui.screens.table import TableScreen
@@ -180,6 +181,7 @@ class ClubApp(App):
             self.push_screen(TableScreen(seated))
 
     def on_unmount(self) -> None:
+        gate().forget(self)
         if self._unsubscribe is not None:
             self._unsubscribe()
         if self._inbox_off is not None:
@@ -192,7 +194,13 @@ class ClubApp(App):
     def table_callback(self, table_id: int) -> Callable[[list], None]:
         """A table subscriber that only posts a message to this app (safe from any session)."""
         app = self
-        return lambda events: app.post_message(TableChanged(table_id))
+        frames = gate()
+
+        def told(events: list) -> None:
+            if app.post_message(TableChanged(table_id)):
+                frames.owe(table_id, app)  # the watchers' hubs draw it after this App has (tui.framegate)
+
+        return told
 
     def show_table(self, table_id: int) -> None:
         self.show_hall()
@@ -287,11 +295,15 @@ class ClubApp(App):
 
     def on_table_changed(self, message: TableChanged) -> None:
         screen = self.screen
+        frames = gate()
         if isinstance(screen, TableScreen) and screen.is_mounted and screen.table.id == message.table_id:
             try:
                 screen.on_table_update()
             except Exception:  # a drawing bug must not end the session
                 log.exception("redraw of table %s failed", message.table_id)
+            if self.call_after_refresh(frames.paid, message.table_id, self):
+                return  # paid once this change is on his screen
+        frames.paid(message.table_id, self)
 
     def on_hall_changed(self, message: HallChanged) -> None:
         """The hall's news; at a table it may mean a player came or went (shown as away)."""

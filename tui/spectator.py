@@ -7,9 +7,10 @@ Interface used by ``net/spectate.py``::
 It draws the public (SPECTATOR) view with the same widgets as the players'
 screens and leaves the bottom two rows of the screen empty: the server draws each
 spectator's own note and command line there.  It redraws only on the table's events
-(posted as a coalescing message) and the timer bar's clock; nothing else
-ticks.  The viewer name is None, so its snapshots (``Table.pull``) hold the
-public view and no hand is ever in it.
+(posted as a coalescing message, once the players' own Apps have drawn them:
+``tui.framegate``) and the timer bar's clock; nothing else ticks.  The viewer
+name is None, so its snapshots (``Table.pull``) hold the public view and no
+hand is ever in it.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from textual.widgets import Static
 
 from engine.club import Club
 from tui.app import TableChanged
+from tui.framegate import gate
 from tui.pull import puller
 from tui.sharedcss import share_stylesheet
 from tui.widgets.tableview import TableView
@@ -55,10 +57,15 @@ class SpectatorApp(App):
         yield Static("", id="inputrow")
 
     def on_mount(self) -> None:
-        app = self
-        table_id = self.table.id
-        self._unsubscribe = self.table.subscribe(lambda events: app.post_message(TableChanged(table_id)))
+        self._unsubscribe = self.table.subscribe(self._told)
         self.query_one(TableView).set_lang(self.lang, self.ascii)
+
+    def _told(self, events: list) -> None:
+        """The table changed: drawn once the seated players' own Apps have drawn it (tui.framegate)."""
+        gate().after(self.table.id, self._redraw)
+
+    def _redraw(self) -> None:
+        self.post_message(TableChanged(self.table.id))
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
