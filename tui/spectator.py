@@ -27,6 +27,10 @@ from tui.pull import puller
 from tui.sharedcss import share_stylesheet
 from tui.widgets.tableview import TableView
 
+WATCH_STEP = 5.0
+"""The watchers' clock says ``<45 s`` and is drawn again every 5 s (and with every change, and each of
+the last 10 s): one tick a second was a frame a second to every watcher (tui.widgets.timer, issue 16)."""
+
 
 class SpectatorApp(App):
     """One table's public view; no input of its own."""
@@ -53,7 +57,8 @@ class SpectatorApp(App):
 
         hide = self.hide
         yield TableView(puller(self.table, None, self.club.is_online, self.club.is_away), None,
-                        hides=(lambda speaker: name_key(speaker) in hide) if hide else None)
+                        hides=(lambda speaker: name_key(speaker) in hide) if hide else None,
+                        timer_step=WATCH_STEP)
         yield Static("", id="inputrow")
 
     def on_mount(self) -> None:

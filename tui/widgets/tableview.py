@@ -71,8 +71,10 @@ class TableView(Vertical):
     """The last pull of the table (``sync`` assigns it; ``watch_snapshot`` draws it)."""
 
     def __init__(self, pull: Pull, viewer: str | None, *, clock: Callable[[], float] = time.monotonic,
-                 hides: Callable[[str], bool] | None = None, **kwargs: Any):
+                 hides: Callable[[str], bool] | None = None, timer_step: float = 1.0, **kwargs: Any):
         super().__init__(**kwargs)
+        self.timer_step = timer_step
+        """The timer bar's step (``TimerBar.step``): 1 for a person's own screen, coarser for the watchers'."""
         self.pull = pull
         self.hides = hides
         """Whether the viewer ignores a speaker (issue 20): his words are not drawn."""
@@ -97,7 +99,7 @@ class TableView(Vertical):
         yield Static("", id="tsheet")
         with Horizontal(id="hintrow"):
             yield Static("", id="hint", classes="hint")
-            yield TimerBar(clock=self.clock)
+            yield TimerBar(clock=self.clock, step=self.timer_step)
 
     @property
     def view(self) -> View:

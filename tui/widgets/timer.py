@@ -2,10 +2,16 @@
 
 The only timer in a session's app: it ticks once a second while a deadline
 exists and stops when it is gone, so an idle screen never redraws itself.
+
+The watchers' shared view ticks coarser (``step``, issue 16): a tick there is a frame to every
+watcher of the table, a thousand sends a second for a clock.  With a step of 5 it says ``<45 s``
+(an upper bound, so always true) and is drawn again only when that bound goes down, whenever
+anything else on the table changes, and each second of the last ``EXACT`` seconds.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any, Callable
 
@@ -18,6 +24,8 @@ from tui.widgets.quiet import show_text
 BAR = 10
 LOW = 0.25  # under a quarter of the time left the bar turns red, under a half yellow
 WHO = 16  # at most this many cells of the name of whose time it is (a name is at most 16)
+EXACT = 10.0
+"""A coarse bar (``step`` > 1) counts each second again in the last this many seconds."""
 
 
 GREEN, YELLOW, RED = "#6cbf6c", "#e0c040", "#ff5050"
@@ -33,6 +41,26 @@ def bar_style(left: float, span: float) -> str:
     return GREEN
 
 
+def shown_seconds(left: float, step: float = 1.0) -> str:
+    """The seconds a bar says: whole seconds (rounded up), or with a coarse ``step`` ``<45``, a bound.
+
+    The bound is the next multiple of ``step`` above ``left``: true until the next draw, due when
+    ``left`` reaches the multiple below it; in the last ``EXACT`` seconds each second again.
+    """
+    if step <= 1 or left <= EXACT:
+        return str(int(left + 0.999))
+    return f"<{(math.floor(left / step) + 1) * step:.0f}"
+
+
+def seconds_to_change(left: float, step: float = 1.0) -> float:
+    """Seconds from ``left`` until ``shown_seconds`` says something else (always > 0 while time is left)."""
+    if step <= 1 or left <= EXACT:
+        whole = int(left + 0.999)
+        return max(0.001, left - (whole - 1 + 0.001))
+    bound = (math.floor(left / step) + 1) * step
+    return max(0.001, left - max(EXACT, bound - step))
+
+
 class TimerBar(Static):
     """``boris ⏱ ███████░░░ 42 s`` until ``deadline`` (in ``clock()`` time): whose time, how much is left."""
 
@@ -40,9 +68,11 @@ class TimerBar(Static):
     TimerBar { width: 22; height: 1; }
     """
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic, **kwargs: Any):
+    def __init__(self, clock: Callable[[], float] = time.monotonic, *, step: float = 1.0, **kwargs: Any):
         super().__init__("", **kwargs)
         self.clock = clock
+        self.step = max(1.0, step)
+        """Seconds between two draws of the clock alone (1: each second; more: an upper bound, ``<45 s``)."""
         self.deadline: float | None = None
         self.span = 1.0
         self.ascii = False
@@ -63,12 +93,28 @@ class TimerBar(Static):
             self.deadline = deadline
             if deadline is not None:
                 self.span = max(1.0, deadline - self.clock())
+        if self.step > 1:
+            self._draw()  # it schedules its own next draw
+            return
         if deadline is None and self._timer is not None:
             self._timer.stop()
             self._timer = None
         elif deadline is not None and self._timer is None:
             self._timer = self.set_interval(1.0, self._draw)
         self._draw()
+
+    def _coarse_draw(self) -> None:
+        self._timer = None
+        self._draw()
+
+    def _next_draw(self, left: float) -> None:
+        """A coarse bar: the one-shot timer for the moment its words change (none after the end)."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if self.deadline is None or shown_seconds(left, self.step) == "0":
+            return
+        self._timer = self.set_timer(seconds_to_change(left, self.step) + 0.005, self._coarse_draw)
 
     def _draw(self) -> None:
         shown = self.deadline is not None
@@ -77,8 +123,13 @@ class TimerBar(Static):
             if not shown:
                 self._cells = 0  # the next timer is as wide as its own name again
         if self.deadline is None:
+            if self._timer is not None and self.step > 1:
+                self._timer.stop()
+                self._timer = None
             return
         left = max(0.0, self.deadline - self.clock())
+        if self.step > 1:
+            self._next_draw(left)
         full = round(BAR * min(1.0, left / self.span))
         fill, empty, clock = ("#", ".", "T") if self.ascii else ("█", "░", "⏱")
         style = bar_style(left, self.span)
@@ -91,7 +142,7 @@ class TimerBar(Static):
         text.append(f"{clock} ")
         text.append(fill * full, style=style)
         text.append(empty * (BAR - full), style="dim")
-        text.append(f" {int(left + 0.999):>3} {self.unit} ", style=style if style != GREEN else "")
+        text.append(f" {shown_seconds(left, self.step):>3} {self.unit} ", style=style if style != GREEN else "")
         if text.cell_len > self._cells:  # a layout pass only when a longer name (so the width) comes
             self._cells = text.cell_len
             self.styles.width = text.cell_len
