@@ -342,14 +342,19 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
         to_players: list[float] = []
         by_name = {p.name: p for p in players}
         done = 0
+        restart_frames, restart_cpu = 0, 0.0
         cpu0 = time.process_time()
         while done < actions:
             peek = await server.ask("legal")
             if peek.get("deal_over"):
+                before_stats = await server.ask("stats")
                 for p in players:
                     p.line("start")
                 await server.until(lambda r: "name" in r, "the next deal")
                 await quiet(people, 0.3)
+                after_stats = await server.ask("stats")  # a new deal's frames and CPU are not a move's
+                restart_frames += after_stats["frames"] - before_stats["frames"]
+                restart_cpu += after_stats["cpu_s"] - before_stats["cpu_s"]
                 continue
             actor = by_name[peek["name"]]
             await quiet(people, 0.2)
@@ -377,8 +382,9 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
             "p_p50": pct(to_players, 50), "p_p99": pct(to_players, 99),
             "hubs": stats["hubs"], "watching": stats["watchers"], "stale": stats_after["stale"],
             "frames": stats_after["frames"] - stats["frames"], "actions": done,
+            "move_frames": stats_after["frames"] - stats["frames"] - restart_frames,
             "gc_s": stats_after["gc_s"] - stats["gc_s"], "gc_runs": stats_after["gc_runs"] - stats["gc_runs"],
-            "cpu_s": stats_after["cpu_s"] - stats["cpu_s"], "client_cpu_s": client_cpu,
+            "cpu_s": stats_after["cpu_s"] - stats["cpu_s"] - restart_cpu, "client_cpu_s": client_cpu,
         }
     finally:
         for p in people:
@@ -413,7 +419,8 @@ def main() -> None:
         ms = lambda x: f"{x * 1000:6.0f}"  # noqa: E731
         print(f"\nN={n} watchers · load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after")
         print(f"  N={n} watchers ({r['watching']} watching in {r['hubs']} hubs), {r['actions']} actions, "
-              f"{r['frames']} shared frames, {r['stale']} stale at the end")
+              f"{r['frames']} shared frames ({r['move_frames'] / max(1, r['actions'] * r['hubs']):.2f} a move a hub,"
+              f" new deals' apart), {r['stale']} stale at the end")
         print(f"  memory     per seated player {r['mb_per_seated']:.2f} MB ({r['seated']} seated at tables 2..,"
               f" target ≤ 1.0) · per session of the first 20 (4 seated, 16 in the hall)"
               f" {r['mb_per_player']:.2f} MB · per watcher {r['mb_per_watcher']:.3f} MB"
@@ -426,7 +433,7 @@ def main() -> None:
               f" p99 {ms(r['watch_p99'])}")
         print(f"  action→screen  watchers p50 {ms(r['w_p50'])} p99 {ms(r['w_p99'])} (target ≤ 100 at 1,000)"
               f" · players p50 {ms(r['p_p50'])} p99 {ms(r['p_p99'])} (target ≤ 50)")
-        print(f"  server CPU while playing {r['cpu_s'] / r['actions'] * 1000:.0f} ms per action"
+        print(f"  server CPU while playing {r['cpu_s'] / r['actions'] * 1000:.0f} ms per action (new deals apart)"
               f" (cyclic GC {r['gc_s'] / r['actions'] * 1000:.0f} ms of it, {r['gc_runs']} collections)"
               f" · the bench's clients {r['client_cpu_s'] / r['actions'] * 1000:.0f} ms per action on the same cores")
         sys.stdout.flush()
