@@ -9,6 +9,7 @@ comes before the first write to any watcher, and no watcher's screen shows a hid
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 from sshclient import make_config, running, until
@@ -23,14 +24,17 @@ pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.m
 PLAYERS = ("Anna", "Boris", "Vera", "Gleb")
 WATCHERS = {"Wa": (80, 24), "Wb": (100, 30), "Wc": (160, 50)}
 LATE = 0.05
+QUIET = 0.4  # seconds without a write to anyone
 
 
 async def test_a_moves_frames_reach_the_players_before_any_watcher(tmp_path, monkeypatch):
     writes: list[str] = []
+    last = [time.monotonic()]
     send = Session.send
 
     def recorded(self: Session, data: bytes) -> None:
         writes.append(self.name or "?")
+        last[0] = time.monotonic()
         send(self, data)
 
     monkeypatch.setattr(Session, "send", recorded)
@@ -70,6 +74,8 @@ async def test_a_moves_frames_reach_the_players_before_any_watcher(tmp_path, mon
             action = game.legal_actions(seat)[0].text(ascii=True)
             players[actor].type(action)
             await until(lambda: players[actor].text().count(action) > 0, what="the action typed")
+            # the last move's later frames (a log's scrollbar a tick after its line) are out first
+            await until(lambda: time.monotonic() - last[0] > QUIET, what="a quiet moment")
             seq = table.last_seq
             start = len(writes)
             players[actor].type("\r")
