@@ -396,6 +396,7 @@ class Store(Protocol):
         deal_no: int | None = None,
         reason: str = "",
         now: float | None = None,
+        returning: bool = True,
     ) -> int | None: ...
     def balance(self, purse: str) -> int: ...
     def purses(self) -> dict[str, int]: ...
@@ -609,7 +610,7 @@ class TableJournal:
             seq = self.store.append(self.table_id, step.kind, payload, now=now)
             if moves:
                 self.store.post(moves, table_id=self.table_id, deal_no=step.deal_no,
-                                reason=_reason(step.kind, payload, step.events), now=now)
+                                reason=_reason(step.kind, payload, step.events), now=now, returning=False)
         self._deal = step.deal_no
         return seq
 

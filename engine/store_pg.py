@@ -6,8 +6,21 @@ the ledger, the journals and the order "apply, commit, show" holds here word
 for word, and the statements are the same (``engine.store_sql``: written once with
 ``?``, handed to psycopg as ``%s``).  Only the engine underneath differs; why these settings:
 
-* **one journaled action = one transaction**: ``TableJournal`` writes the entry
-  and the money it moved inside ``batch()``, one ``BEGIN … COMMIT``.
+* **one journaled action = one transaction = one round trip**: ``TableJournal``
+  writes the entry and the money it moved inside ``batch()``, one ``BEGIN …
+  COMMIT``, and the store sends a transaction as one psycopg pipeline: ``BEGIN``,
+  the fence (``sukno_fence``), the entry and its notice (``sukno_append``), the
+  money (``sukno_post``), ``COMMIT``, one Sync, one wait (it was 6 waits, 17
+  with money, each a context switch to the backend that may wait a scheduler
+  slice on a loaded machine).  For that nothing is read back before the
+  ``COMMIT``: migration 11's functions make the checks in SQL and raise (the
+  fence, 75; no such account; no live journal), and the store knows the seq
+  that follows (asked once per table, then kept).  ``sukno_append`` refuses any
+  other, so the seq stays gapless even if that guess is stale (another store
+  wrote the table: that one write is refused, 75, and the next asks again).
+  Every other statement inside a transaction is waited for with a Sync of its
+  own, as before, so a session paused there sits "idle in transaction"
+  (``idle_timeout`` below).
 * **synchronous_commit = on** (the default; ``synchronous_commit="off"`` may be
   given).  With ``on`` a ``COMMIT`` returns after PostgreSQL flushed its WAL
   to disk, so nothing acknowledged is lost when PostgreSQL itself, or its
@@ -78,10 +91,10 @@ import threading
 import time
 from contextlib import contextmanager
 from decimal import Decimal
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from engine.store import StoreError, TableId
-from engine.store_sql import SqlStore, _check_table_id, check_node
+from engine.store import LedgerError, StoreError, TableId
+from engine.store_sql import SqlStore, _check_table_id, _name_key, check_node
 
 psycopg: Any = None  # imported by ``_load`` when a PgStore is made: psycopg's package imports asyncio
 _conninfo: Any = None  # (its async API) at import, and importing ``engine`` must not (test_layering);
@@ -258,6 +271,71 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # 10 (SQLite's 8): when each session last typed (``sessions`` shows every node's idle time)
     ("ALTER TABLE presence ADD COLUMN active DOUBLE PRECISION",),
+    # 11 (PostgreSQL only): a journaled action's checks made inside SQL, so that its statements go in
+    # one pipeline, one round trip: each raises (SQLSTATE class SK, read by ``PgStore._refusal``)
+    # instead of handing a row back for sukno to judge before the COMMIT
+    (
+        """CREATE FUNCTION sukno_fence(p_table TEXT, p_node TEXT, p_epoch BIGINT) RETURNS void
+        LANGUAGE plpgsql AS $$
+        DECLARE holder TEXT; held BIGINT;
+        BEGIN
+            -- FOR SHARE until the commit: a takeover waits for this write, then replays it
+            SELECT node, epoch INTO holder, held FROM table_lease WHERE table_id = p_table FOR SHARE;
+            IF NOT FOUND THEN
+                IF p_node IS NULL THEN RETURN; END IF;  -- never leased, not held: one server alone
+            ELSIF holder = p_node AND held = p_epoch THEN
+                RETURN;
+            END IF;
+            RAISE EXCEPTION USING ERRCODE = 'SK075', MESSAGE = 'not this node''s table to write',
+                DETAIL = json_build_object('table', p_table, 'node', holder, 'epoch', held, 'mine', p_epoch)::text;
+        END $$""",
+        """CREATE FUNCTION sukno_append(p_table TEXT, p_seq BIGINT, p_at DOUBLE PRECISION, p_kind TEXT,
+                                        p_payload TEXT, p_channel TEXT) RETURNS void
+        LANGUAGE plpgsql AS $$
+        DECLARE last BIGINT;
+        BEGIN
+            -- the seq sukno expects must follow the last one: gapless, and never a stale guess
+            SELECT coalesce(max(seq), 0) INTO last FROM journal WHERE table_id = p_table;
+            IF last <> p_seq - 1 THEN
+                RAISE EXCEPTION USING ERRCODE = 'SK076', MESSAGE = 'the journal moved on',
+                    DETAIL = json_build_object('table', p_table, 'last', last)::text;
+            END IF;
+            IF p_seq = 1 AND NOT EXISTS (SELECT 1 FROM live_table WHERE table_id = p_table) THEN
+                RAISE EXCEPTION USING ERRCODE = 'SK070', MESSAGE = 'no live journal',
+                    DETAIL = json_build_object('table', p_table)::text;
+            END IF;
+            INSERT INTO journal VALUES (p_table, p_seq, p_at, p_kind, p_payload);
+            PERFORM pg_notify(p_channel, p_table || ' ' || p_seq);  -- delivered only if this commits
+        END $$""",
+        """CREATE FUNCTION sukno_post(p_table TEXT, p_deal BIGINT, p_reason TEXT, p_at DOUBLE PRECISION,
+                                      p_names TEXT[], p_keys TEXT[], p_amounts NUMERIC[]) RETURNS BIGINT
+        LANGUAGE plpgsql AS $$
+        DECLARE txn BIGINT; missing TEXT;
+        BEGIN
+            -- p_keys: an account's name key (its purse is spelt as the account is), NULL for a pool
+            SELECT u.name INTO missing FROM unnest(p_names, p_keys) WITH ORDINALITY AS u(name, key, i)
+                WHERE u.key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM account a WHERE a.name_key = u.key)
+                ORDER BY u.i LIMIT 1;
+            IF missing IS NOT NULL THEN
+                RAISE EXCEPTION USING ERRCODE = 'SK065', MESSAGE = 'no such account',
+                    DETAIL = json_build_object('table', p_table, 'name', missing)::text;
+            END IF;
+            INSERT INTO ledger_txn (at, table_id, deal_no, reason) VALUES (p_at, p_table, p_deal, p_reason)
+                RETURNING id INTO txn;
+            -- purses in one order (code points), as every node does: no deadlock between nodes
+            INSERT INTO purse AS p (name, balance)
+                SELECT coalesce(a.name, u.name), u.amount
+                FROM unnest(p_names, p_keys, p_amounts) AS u(name, key, amount)
+                LEFT JOIN account a ON a.name_key = u.key WHERE u.amount <> 0
+                ORDER BY coalesce(a.name, u.name) COLLATE "C"
+                ON CONFLICT (name) DO UPDATE SET balance = p.balance + EXCLUDED.balance;
+            INSERT INTO ledger_entry (txn_id, purse, amount)
+                SELECT txn, coalesce(a.name, u.name), u.amount
+                FROM unnest(p_names, p_keys, p_amounts) AS u(name, key, amount)
+                LEFT JOIN account a ON a.name_key = u.key WHERE u.amount <> 0;
+            RETURN txn;
+        END $$""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 PG_ONLY_TABLES = ("table_lease", "host_key")
@@ -316,6 +394,19 @@ class _RowBusy(Exception):
     """Inside the store only: a row another session holds locked (``NOWAIT``)."""
 
 
+class _Waited:
+    """The connection as a transaction's ordinary statements (and reads) use it: each one waited for
+    (``PgStore._wait``), as without a pipeline; a journaled action's own go through ``_db`` unanswered."""
+
+    __slots__ = ("_store",)
+
+    def __init__(self, store: PgStore) -> None:
+        self._store = store
+
+    def execute(self, sql: Any, params: Sequence[Any] | None = None) -> Any:
+        return self._store._wait(self._store._db.execute(sql, params))
+
+
 class PgStore(SqlStore):
     """``Store`` on one PostgreSQL database: the shared SQL (``engine.store_sql``) on psycopg, with the
     lease fence and the notices; see the module docstring for the choices."""
@@ -329,13 +420,15 @@ class PgStore(SqlStore):
     _amount_out = staticmethod(_amount)
 
     def _x(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        """The shared SQL (``?`` placeholders) as psycopg takes it (``%s``), each text rewritten once."""
-        return self._db.execute(_PG_SQL.get(sql) or _pg_sql(sql), params)
+        """The shared SQL (``?`` placeholders) as psycopg takes it (``%s``), each text rewritten once;
+        waited for (``_wait``): only a journaled action's own statements are sent unanswered."""
+        return self._wait(self._db.execute(_PG_SQL.get(sql) or _pg_sql(sql), params))
 
     def _many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         if rows:
             with self._db.cursor() as cur:
                 cur.executemany(_PG_SQL.get(sql) or _pg_sql(sql), rows)
+                self._wait(cur)
 
     def _insert_id(self, sql: str, params: Sequence[Any]) -> int:
         return int(self._x(sql + " RETURNING id", params).fetchone()[0])
@@ -381,6 +474,12 @@ class PgStore(SqlStore):
         self._leases: dict[str, tuple[str, int]] = {}  # table (JSON id) → (node, epoch) this store holds
         self._lock = threading.RLock()
         self._depth = 0
+        self._pipe: Any = None  # the psycopg pipeline of the transaction under way
+        self._fenced: set[str] = set()  # tables whose lease row this transaction holds FOR SHARE
+        self._seqs: dict[str, int] = {}  # table (JSON id) → its journal's last seq, as committed here
+        self._tx_seqs: dict[str, int | None] = {}  # … as this transaction leaves it (None: forget it)
+        self._waited = _Waited(self)
+        self._answered = 0.0  # when the database last answered inside the transaction (monotonic s)
         self.gone: str | None = None
         """Never set here: a database that cannot be reached is tried again at the next write."""
         try:
@@ -557,27 +656,66 @@ class PgStore(SqlStore):
 
     @contextmanager
     def _tx(self) -> Iterator[Any]:
+        """One transaction (nested calls join it), sent as one psycopg pipeline: its statements go out
+        as they are made and the COMMIT's answer is the one wait, unless a statement's rows are read
+        before (a journaled action reads none: ``_entry``, ``_fence``, ``post(returning=False)``).
+        A check that fails inside SQL aborts the rest, the COMMIT with it, and is read by ``_error``."""
         with self._lock:
             if self._depth:
                 self._depth += 1
                 try:
-                    yield self._db
+                    yield self._waited
                 finally:
                     self._depth -= 1
                 return
             db = self._ready()
             self._depth = 1
+            self._fenced.clear()
+            self._tx_seqs.clear()
+            piping = db.pipeline()
             try:
+                self._pipe = piping.__enter__()
+                self._answered = time.monotonic()
                 db.execute("BEGIN")
-                yield db
+                yield self._waited
                 db.execute("COMMIT")
+                self._pipe = None
+                piping.__exit__(None, None, None)  # the Sync: every answer, the COMMIT's last
             except BaseException as err:
+                if self._pipe is not None:
+                    self._pipe = None
+                    try:
+                        piping.__exit__(None, None, None)  # the answers queued (a failed one's error again)
+                    except psycopg.Error:
+                        pass
+                if isinstance(err, psycopg.OperationalError) and (db.closed or db.broken) and \
+                        time.monotonic() - self._answered > self._idle_ms / 1000:
+                    err = _pgerrors.IdleInTransactionSessionTimeout(str(err))  # its message lost in the pipeline
                 self._rollback()
+                for tid in (*self._tx_seqs, *self._fenced):  # perhaps a stale guess: asked again next time
+                    self._seqs.pop(tid, None)
                 if isinstance(err, psycopg.Error):
-                    raise self._translate(err) from None
+                    raise self._error(err) from None
                 raise
+            else:
+                for tid, seq in self._tx_seqs.items():
+                    if seq is None:
+                        self._seqs.pop(tid, None)
+                    else:
+                        self._seqs[tid] = seq
             finally:
+                self._pipe = None
                 self._depth = 0
+
+    def _wait(self, cursor: Any) -> Any:
+        """Inside the pipeline: wait for the statements sent so far with a Sync, so their answers (and
+        ``cursor``'s rows and row count) are in, and a session paused now sits "idle in transaction",
+        which ``idle_timeout`` ends.  (A read's flush alone would leave the database waiting for the
+        rest of the transaction, holding its locks, the lease row's too, for as long as we sleep.)"""
+        if self._pipe is not None:
+            self._pipe.sync()
+            self._answered = time.monotonic()
+        return cursor
 
     def _rollback(self) -> None:
         db = self._db
@@ -594,11 +732,37 @@ class PgStore(SqlStore):
         with self._lock:
             db = self._ready() if not self._depth else self._db
             try:
-                yield db
+                yield self._waited
             except psycopg.Error as err:
                 if not self._depth and (db.closed or db.broken):
                     self._drop()
-                raise self._translate(err) from None
+                raise self._error(err) from None
+
+    def _error(self, err: Exception) -> Exception:
+        """A psycopg error as sukno's: a check made inside SQL (SQLSTATE class SK, migration 11) as the
+        refusal sukno itself would have raised, anything else through ``_translate``."""
+        state = getattr(err, "sqlstate", None) or ""
+        if not state.startswith("SK"):
+            return self._translate(err)
+        try:
+            info = json.loads(err.diag.message_detail or "{}")  # type: ignore[attr-defined]
+            table = _tid_out(info.get("table"))
+        except (ValueError, AttributeError):
+            return self._translate(err)
+        if state == "SK075":
+            owner = (f"node {info['node']!r} holds it (epoch {info['epoch']})" if info.get("node") is not None
+                     else "nobody holds it")
+            mine = (f"this store's lease (epoch {info['mine']}) was taken over" if info.get("mine") is not None
+                    else "this store holds no lease")
+            return StoreError(f"table {table!r} is not this node's to write: {mine}; {owner}", 75)
+        if state == "SK076":
+            return StoreError(f"table {table!r}'s journal was written by another store meanwhile (it is at entry "
+                              f"{info.get('last')}); nothing of this write was kept, try again", 75)
+        if state == "SK070":
+            return StoreError(f"table {table!r} has no live journal (open_table_journal first)", 70)
+        if state == "SK065":
+            return LedgerError(f"there is no account named {info.get('name')!r} to move money to or from")
+        return self._translate(err)
 
     def _translate(self, err: Exception) -> StoreError:
         """A psycopg error as a message for a person and an exit status (never the password)."""
@@ -627,12 +791,20 @@ class PgStore(SqlStore):
 
     # --- the ledger (sums in SQL: NUMERIC is exact) -----------------------------------
 
-    def _move(self, txn: int, purse: str, amount: int) -> None:
-        """One entry, and the purse's cached balance with it, in SQL (the purse is made on first use)."""
-        value = Decimal(amount)
-        self._db.execute("INSERT INTO purse VALUES (%s, %s) "
-                         "ON CONFLICT (name) DO UPDATE SET balance = purse.balance + EXCLUDED.balance", (purse, value))
-        self._db.execute("INSERT INTO ledger_entry VALUES (%s, %s, %s)", (txn, purse, value))
+    def _ledger(self, moves: Mapping[str, int], tid: Any, deal_no: int | None, reason: str,
+                at: float) -> Callable[[], int]:
+        """The movement in one statement, ``sukno_post``: the purses' spelling, an unknown account
+        refused, the entries and the balances, all in SQL, nothing waited for; its id is read from the
+        answer once it is in (after the COMMIT; inside a batch, it waits: ``returning=False``)."""
+        merged: dict[str, list[Any]] = {}  # "anna" and "Anna" are one purse: [name as given, key, amount]
+        for name, amount in moves.items():
+            key = None if ":" in name else _name_key(name)
+            merged.setdefault(name if key is None else key, [name, key, 0])[2] += amount
+        rows = list(merged.values())
+        cursor = self._db.execute(
+            "SELECT sukno_post(%s::text, %s::bigint, %s::text, %s::float8, %s::text[], %s::text[], %s::numeric[])",
+            (tid, deal_no, reason, at, [r[0] for r in rows], [r[1] for r in rows], [Decimal(r[2]) for r in rows]))
+        return lambda: int(self._wait(cursor).fetchone()[0])
 
     def ledger_sum(self) -> int:
         """The sum of every entry ever posted: zero, always (NUMERIC sums exactly)."""
@@ -656,8 +828,24 @@ class PgStore(SqlStore):
     # --- what a journal write does besides the shared SQL ------------------------------------
 
     def _announce(self, tid: str, seq: int) -> None:
-        """Inside the write's transaction: PostgreSQL delivers the notice only if it commits."""
+        """Inside the write's transaction: PostgreSQL delivers the notice only if it commits.  A new
+        session (0) starts the journal's seqs again; a closed one (-1) is forgotten."""
+        self._tx_seqs[tid] = None if seq < 0 else 0
         self._db.execute("SELECT pg_notify(%s, %s)", (JOURNAL_CHANNEL, f"{tid} {seq}"))
+
+    def _entry(self, table_id: TableId, tid: str, kind: str, text: str, at: float) -> int:
+        """The next entry by ``sukno_append``, nothing read back: the seq is the one this store knows
+        follows (asked once per table, then kept), and the function refuses it unless it does follow
+        (another store wrote meanwhile: this write is refused and the next one asks again), refuses a
+        table with no live journal, and notifies the other nodes in the same transaction."""
+        last = self._tx_seqs[tid] if tid in self._tx_seqs else self._seqs.get(tid)
+        if last is None:
+            last = int(self._x("SELECT coalesce(max(seq), 0) FROM journal WHERE table_id = ?", (tid,)).fetchone()[0])
+        seq = last + 1
+        self._db.execute("SELECT sukno_append(%s::text, %s::bigint, %s::float8, %s::text, %s::text, %s::text)",
+                         (tid, seq, at, kind, text, JOURNAL_CHANNEL))
+        self._tx_seqs[tid] = seq
+        return seq
 
     # --- table leases (several nodes) ------------------------------------------------------------
 
@@ -693,7 +881,10 @@ class PgStore(SqlStore):
                 epoch = int(held) if mine else int(held) + 1
                 db.execute(f"UPDATE table_lease SET node = %s, epoch = %s, expires = {_DB_NOW} + %s "
                            "WHERE table_id = %s", (node, epoch, ttl, tid))
-        self._leases[tid] = (node, epoch)
+        with self._lock:
+            if self._leases.get(tid) != (node, epoch):
+                self._seqs.pop(tid, None)  # another owner may have written meanwhile: its seq asked again
+            self._leases[tid] = (node, epoch)
         return epoch
 
     def renew_lease(self, table_id: TableId, ttl: float) -> bool:
@@ -746,19 +937,16 @@ class PgStore(SqlStore):
 
     def _fence(self, table_id: TableId) -> None:
         """Inside a write's transaction: refuse it unless this store holds the table's current epoch
-        (a table nobody ever leased is written freely: one server alone).  ``FOR SHARE`` holds the
-        lease row until the commit, so a takeover waits for this write and then replays it."""
+        (a table nobody ever leased is written freely: one server alone).  ``sukno_fence`` checks it
+        in SQL, holding the lease row ``FOR SHARE`` until the commit, so a takeover waits for this
+        write and then replays it; it raises (``_error`` says why), so nothing waits for an answer.
+        Once per table and transaction: the row stays held."""
         tid = _tid_in(table_id)
-        row = self._db.execute("SELECT node, epoch FROM table_lease WHERE table_id = %s FOR SHARE",
-                               (tid,)).fetchone()
-        held = self._leases.get(tid)
-        if row is None and held is None:
+        if tid in self._fenced:
             return
-        if row is not None and held == (str(row[0]), int(row[1])):
-            return
-        owner = f"node {row[0]!r} holds it (epoch {row[1]})" if row is not None else "nobody holds it"
-        mine = f"this store's lease (epoch {held[1]}) was taken over" if held else "this store holds no lease"
-        raise StoreError(f"table {table_id!r} is not this node's to write: {mine}; {owner}", 75)
+        node, epoch = self._leases.get(tid) or (None, None)
+        self._db.execute("SELECT sukno_fence(%s::text, %s::text, %s::bigint)", (tid, node, epoch))
+        self._fenced.add(tid)
 
     # --- the club's one host key (several nodes) ---------------------------------------------
 

@@ -28,7 +28,10 @@ dialect is a few class attributes and hooks, each saying what differs:
 * ``_clock``: the heartbeat's time (the process's clock; the database's, so
   nodes' clocks need not agree);
 * ``_fence``/``_announce``: nothing on SQLite; on PostgreSQL the epoch check
-  and the ``NOTIFY`` inside a journal write's own transaction.
+  and the ``NOTIFY`` inside a journal write's own transaction;
+* ``_entry``/``_ledger``: a journal entry and a movement of money once fenced
+  (SQLite: the statements here; PostgreSQL: one function call each, nothing
+  waited for before the COMMIT, so a journaled action is one round trip).
 
 Upserts are ``INSERT … ON CONFLICT (…) DO UPDATE SET c = excluded.c`` on
 both (SQLite ≥ 3.24), never ``INSERT OR REPLACE``, which deletes the row
@@ -40,7 +43,7 @@ from __future__ import annotations
 import json
 import time
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any, ClassVar, Iterable, Iterator, Mapping, Self, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Self, Sequence
 
 from engine.record import Record, RecordError, load_record
 from engine.store import (
@@ -346,23 +349,32 @@ class SqlStore:
         deal_no: int | None = None,
         reason: str = "",
         now: float | None = None,
+        returning: bool = True,
     ) -> int | None:
-        """Record one movement of money; the entries must sum to zero.  Returns its id (None: nothing moved)."""
+        """Record one movement of money; the entries must sum to zero.  Returns its id (None: nothing
+        moved, or ``returning=False``: not asked, so PostgreSQL need not wait for it inside a batch)."""
         moves = _merge(entries)
         if not moves:
             return None
         with self._tx():
             if table_id is not None:
                 self._fence(table_id)
-            merged: dict[str, int] = {}
-            for name, amount in moves.items():  # "anna" and "Anna" are one purse
-                purse = self._purse_name(name)
-                merged[purse] = merged.get(purse, 0) + amount
-            txn = self._insert_id("INSERT INTO ledger_txn (at, table_id, deal_no, reason) VALUES (?, ?, ?, ?)",
-                                  (_now(now), self._tid_in(table_id), deal_no, reason))
-            for purse in sorted(p for p, a in merged.items() if a):  # one order: no deadlock between nodes
-                self._move(txn, purse, merged[purse])
-            return txn
+            answer = self._ledger(moves, self._tid_in(table_id), deal_no, reason, _now(now))
+        return answer() if returning else None
+
+    def _ledger(self, moves: Mapping[str, int], tid: Any, deal_no: int | None, reason: str,
+                at: float) -> Callable[[], int]:
+        """Inside ``post``'s transaction, fenced: the movement written; what gives its id (asked after the
+        transaction, so that PostgreSQL need not wait for it inside)."""
+        merged: dict[str, int] = {}
+        for name, amount in moves.items():  # "anna" and "Anna" are one purse
+            purse = self._purse_name(name)
+            merged[purse] = merged.get(purse, 0) + amount
+        txn = self._insert_id("INSERT INTO ledger_txn (at, table_id, deal_no, reason) VALUES (?, ?, ?, ?)",
+                              (at, tid, deal_no, reason))
+        for purse in sorted(p for p, a in merged.items() if a):  # one order: no deadlock between nodes
+            self._move(txn, purse, merged[purse])
+        return lambda: txn
 
     def _purse_name(self, name: str) -> str:
         """The stored name of a purse: an account's own spelling, or the pool's name."""
@@ -504,13 +516,17 @@ class SqlStore:
         tid = self._tid_in(table_id)
         with self._tx():
             self._fence(table_id)
-            row = self._x("SELECT max(seq) FROM journal WHERE table_id = ?", (tid,)).fetchone()
-            seq = int(row[0] or 0) + 1
-            if seq == 1:
-                self._live(table_id)
-            self._x("INSERT INTO journal VALUES (?, ?, ?, ?, ?)", (tid, seq, _now(now), kind, text))
-            self._announce(tid, seq)
-            return seq
+            return self._entry(table_id, tid, kind, text, _now(now))
+
+    def _entry(self, table_id: TableId, tid: Any, kind: str, text: str, at: float) -> int:
+        """Inside ``append``'s transaction, fenced: the table's next entry, announced; its seq (gapless)."""
+        row = self._x("SELECT max(seq) FROM journal WHERE table_id = ?", (tid,)).fetchone()
+        seq = int(row[0] or 0) + 1
+        if seq == 1:
+            self._live(table_id)
+        self._x("INSERT INTO journal VALUES (?, ?, ?, ?, ?)", (tid, seq, at, kind, text))
+        self._announce(tid, seq)
+        return seq
 
     def _live(self, table_id: TableId) -> None:
         if not self._x("SELECT 1 FROM live_table WHERE table_id = ?", (self._tid_in(table_id),)).fetchone():
