@@ -713,7 +713,12 @@ class PgStore(SqlStore):
         which ``idle_timeout`` ends.  (A read's flush alone would leave the database waiting for the
         rest of the transaction, holding its locks, the lease row's too, for as long as we sleep.)"""
         if self._pipe is not None:
-            self._pipe.sync()
+            try:
+                self._pipe.sync()
+            except psycopg.Error as err:
+                if not (getattr(err, "sqlstate", None) or "").startswith("SK"):
+                    raise
+                raise self._error(err) from None  # a check made in SQL refused: sukno's own error, here
             self._answered = time.monotonic()
         return cursor
 

@@ -487,11 +487,11 @@ class SqlStore:
         with self._tx():
             try:
                 self._fence(table_id)
-            except StoreError:  # another node leased that number: it is taken
+                done = self._x("INSERT INTO live_table (table_id, opened_at, header) VALUES (?, ?, ?) "
+                               "ON CONFLICT (table_id) DO NOTHING",
+                               (self._tid_in(table_id), _now(now), _dumps(header.to_json()))).rowcount
+            except StoreError:  # another node leased that number (PostgreSQL: the fence answers with the insert)
                 raise TableNumberTaken(table_id) from None
-            done = self._x("INSERT INTO live_table (table_id, opened_at, header) VALUES (?, ?, ?) "
-                           "ON CONFLICT (table_id) DO NOTHING",
-                           (self._tid_in(table_id), _now(now), _dumps(header.to_json()))).rowcount
             if done != 1:  # the primary key: a table opened with it first (here, or on another node)
                 raise TableNumberTaken(table_id)
 
