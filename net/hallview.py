@@ -17,7 +17,8 @@ are told to the hall in a frame or two, not twenty, and each newcomer's own
 first frame (sent at once by his door) never waits behind the others' notices
 of him; while others are still connecting (``HallBoard.connecting``) they wait
 for the burst's first frames, ``ARRIVALS_MAX`` at most.  A chat line heard
-meanwhile is drawn at its own time, with them.
+meanwhile is drawn at its own time, with them.  A drawing goes ``SLICE`` doors a
+turn of the loop, so that nobody's key exchange or keys wait behind 500 screens.
 """
 
 from __future__ import annotations
@@ -46,8 +47,10 @@ BUSY = 3.0
 """The hall's drawing takes at most about 1/BUSY of the loop while events keep coming."""
 GAP_MAX = 0.25
 """Seconds between two drawings at most, however costly a drawing was."""
-ARRIVALS = 0.1
+ARRIVALS = 0.05
 """Seconds an arrival or a leaving waits before the hall is drawn (the others of a burst join it)."""
+SLICE = 50
+"""Doors drawn in one turn of the loop (about 2-3 ms); the rest in the next turns."""
 ARRIVALS_MAX = 0.5
 """Seconds at most that arrivals wait while people are still connecting (``HallBoard.connecting``)."""
 ARRIVAL_KINDS = frozenset({"enter", "leave"})
@@ -195,6 +198,10 @@ class HallBoard:
         self._handle: asyncio.Handle | None = None
         self._due = 0.0  # when the drawing in ``_handle`` is due (loop time)
         self._arrivals_since: float | None = None  # only arrivals wait to be drawn, the first heard then
+        self._drawing: tuple[list[Door], bool, int, float] | None = None  # doors, money, next, CPU so far
+        self._slice: asyncio.Handle | None = None
+        self.drawn = 0
+        """Drawings finished (every door of one drawn; ``ticks`` counts those begun)."""
         self.connecting: Callable[[], bool] = lambda: False
         """Someone is between his TCP connect and his first frame (the server's ``connecting``): arrivals
         wait for the burst's last first frame (``ARRIVALS_MAX`` at most), so that no newcomer's key
@@ -220,6 +227,10 @@ class HallBoard:
             if self._handle is not None:
                 self._handle.cancel()
                 self._handle = None
+            if self._slice is not None:
+                self._slice.cancel()
+                self._slice = None
+            self._drawing = None
             self._event_rows.clear()
             self._table_rows.clear()
             self._lines.clear()
@@ -250,24 +261,46 @@ class HallBoard:
         self._handle = None
         loop = asyncio.get_running_loop()
         since = self._arrivals_since
-        if since is not None and loop.time() < since + ARRIVALS_MAX and self.connecting():
-            self._due = loop.time() + TICK  # first frames first: the arrivals are told after the burst
+        if self._drawing is not None or (since is not None and loop.time() < since + ARRIVALS_MAX
+                                         and self.connecting()):
+            # A drawing still under way; or first frames first: the arrivals are told after the burst.
+            self._due = loop.time() + TICK
             self._handle = loop.call_later(TICK, self._flush)
             return
         self._arrivals_since = None
         self._last = loop.time()
-        started = time.process_time()
         money, self._money = self._money, False
         self.ticks += 1
-        for door in list(self.doors):
+        self._drawing = (list(self.doors), money, 0, 0.0)
+        self._draw_slice()
+
+    def _draw_slice(self) -> None:
+        """``SLICE`` doors of the drawing under way, then the loop's turn (a newcomer's key exchange, a
+        typed key) before the next ``SLICE``: 500 doors are never one 30 ms block of the loop."""
+        self._slice = None
+        if self._drawing is None:
+            return
+        doors, money, at, cpu = self._drawing
+        started = time.process_time()
+        for door in doors[at:at + SLICE]:
+            if door not in self.doors:
+                continue  # gone meanwhile
             try:
                 door.news(money)
             except Exception:  # one door's bug must not keep the hall from the others
                 log.exception("the hall could not be drawn for a door")
+        cpu += time.process_time() - started
+        at += SLICE
+        if at < len(doors):
+            self._drawing = (doors, money, at, cpu)
+            self._slice = asyncio.get_running_loop().call_soon(self._draw_slice)
+            return
+        self._drawing = None
+        self.drawn += 1
         # A burst (twenty arriving at once) is drawn in fewer, larger ticks: the next drawing waits at
         # least BUSY times what this one cost, so the hall takes at most a share of the loop and the
         # newcomers' key exchanges and first frames are not queued behind hundreds of redrawn screens.
-        self._gap = max(TICK, min(GAP_MAX, BUSY * (time.process_time() - started)))
+        self._gap = max(TICK, min(GAP_MAX, BUSY * cpu))
         if len(self._event_rows) > 20000:  # old events of every width: drawn again if ever needed
             self._event_rows.clear()
 

@@ -11,8 +11,8 @@ userauth request), auth done, the shell asked, his first frame written by the do
 bytes handed to the socket; and the hall's drawings for the others (arrivals) while the burst
 lasts.  Printed per N and client: connect → first frame p50/p99, each step's p50/p99 from
 the TCP accept, the server's CPU per connect, and with ``--profile`` the server's cProfile of
-the bursts grouped as key exchange, host key signature, user auth, session start, the door's
-first frame, the hall's drawings for the others and SSH sending.  ``uptime`` beside each figure.
+the bursts: the cumulative time of the key exchange, host key signature, user auth, session start,
+the door's first frame, the hall's drawings for the others and SSH sending, and the top functions.  ``uptime`` beside each figure.
 """
 
 from __future__ import annotations
@@ -101,14 +101,15 @@ def stamp_server(out: list[dict[str, Any]]) -> None:
         return await task
 
     halldoor.HallDoor.open_screen = open_screen  # type: ignore[method-assign]
-    flush = hallview.HallBoard._flush
+    draw = hallview.HallBoard._draw_slice
 
-    def board_flush(self: Any) -> None:
+    def board_slice(self: Any) -> None:  # a drawing of the hall goes hallview.SLICE doors a turn
         t0, c0 = now(), time.process_time()
-        flush(self)
-        out.append({"board": t0, "took": now() - t0, "cpu": time.process_time() - c0, "doors": len(self.doors)})
+        first = self._drawing is not None and self._drawing[2] == 0
+        draw(self)
+        out.append({"board": t0, "took": now() - t0, "cpu": time.process_time() - c0, "first": first})
 
-    hallview.HallBoard._flush = board_flush  # type: ignore[method-assign]
+    hallview.HallBoard._draw_slice = board_slice  # type: ignore[method-assign]
 
 
 def serve(data: Path) -> None:
@@ -212,26 +213,14 @@ def report(r: dict[str, Any], clients: list[str], burst: int) -> None:
         if spans:
             lo, hi = min(s for s, _ in spans), max(e for _, e in spans)
             drawn = [b for b in boards if lo <= b["board"] <= hi]
-            print(f"      the hall drawn for the others {len(drawn)} times while the bursts lasted, "
-                  f"{sum(b['cpu'] for b in drawn) * 1000:.0f} ms CPU in all "
-                  f"({sum(b['cpu'] for b in drawn) / max(1, len(rows)) * 1000:.1f} ms a connect), "
-                  f"the longest {max((b['took'] for b in drawn), default=0) * 1000:.0f} ms")
+            print(f"      the hall drawn for the others {sum(b['first'] for b in drawn)} times while the bursts"
+                  f" lasted, {sum(b['cpu'] for b in drawn) * 1000:.0f} ms CPU in all "
+                  f"({sum(b['cpu'] for b in drawn) / max(1, len(rows)) * 1000:.1f} ms a connect), in {len(drawn)}"
+                  f" slices, the longest {max((b['took'] for b in drawn), default=0) * 1000:.0f} ms")
             before = sum(1 for _, m in rows if "sent" in m and not any(
                 m["accept"] < b["board"] < m["sent"] for b in drawn))
             print(f"      first frames sent with no drawing of the hall between accept and send: "
                   f"{before}/{len(rows)}")
-
-
-GROUPS = [
-    ("key exchange (kex, curve25519/mlkem, hash)", ("kex", "curve25519", "mlkem", "_process_kexinit", "ecdh",
-                                                      "_send_kexinit", "_process_newkeys")),
-    ("host key signature", ("sign", "ed25519")),
-    ("user auth (signature check, callbacks)", ("auth", "verify", "validate_public_key")),
-    ("session start (_serve: name, prefs, gate)", ("_serve", "name_for", "settings", "_first_step")),
-    ("the door's first frame (open_screen, paint)", ("open_screen",)),
-    ("the hall drawn for the others (board flush)", ("_flush",)),
-    ("SSH send (encrypt, packets)", ("send_packet", "encrypt", "_send")),
-]
 
 
 def print_profile(path: str) -> None:
@@ -239,7 +228,7 @@ def print_profile(path: str) -> None:
     print(f"\nserver profile of the bursts ({path}); cumulative seconds of a few entry points:")
     wanted = ["_process_kexinit", "_process_kexdh_init", "_process_ecdh_init", "_process_init",
               "sign", "verify", "_process_userauth_request", "validate_public_key", "_serve", "name_for",
-              "_load_prefs", "open_screen", "paint", "_flush", "news", "send_packet", "_send_kexinit",
+              "_load_prefs", "open_screen", "paint", "_flush", "_draw_slice", "news", "send_packet", "_send_kexinit",
               "_process_newkeys", "process_packet", "_recv_data", "data_received", "flush", "write"]
     rows = []
     for (file, line, func), (cc, nc, tt, ct, _callers) in stats.stats.items():  # type: ignore[attr-defined]

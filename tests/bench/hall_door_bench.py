@@ -105,18 +105,18 @@ async def run_n(n: int, events: int, profile: bool) -> dict[str, Any]:
     prof = cProfile.Profile() if profile else None
     firsts: list[float] = []  # a newcomer's own door and first frame, without the others' drawing
     drawing = [0.0]  # CPU seconds in the board's drawings (arrivals wait hallview.ARRIVALS: not spent here)
-    flush = board._flush
+    draw = board._draw_slice
 
-    def timed_flush() -> None:
+    def timed_slice() -> None:  # a drawing goes hallview.SLICE doors a turn of the loop
         started = time.process_time()
-        flush()
+        draw()
         drawing[0] += time.process_time() - started
 
-    board._flush = timed_flush  # type: ignore[method-assign]
+    board._draw_slice = timed_slice  # type: ignore[method-assign]
 
     async def one(kind: str, i: int) -> float:
         await asyncio.sleep(0.3)  # past the board's tick: each event is drawn on its own
-        ticks = board.ticks
+        drawn = board.drawn
         drawing[0] = 0.0
         started = time.process_time()
         if prof is not None and kind == "say":
@@ -130,7 +130,7 @@ async def run_n(n: int, events: int, profile: bool) -> dict[str, Any]:
             while not doors[-1].session.sent:  # his door's task has run: his first frame is sent
                 await asyncio.sleep(0)
         own = time.process_time() - started  # the event itself (a newcomer: his door and first frame)
-        while board.ticks == ticks:
+        while board.drawn == drawn:
             await asyncio.sleep(0.005)
         if prof is not None:
             prof.disable()

@@ -264,3 +264,20 @@ async def test_a_crowded_halls_look_names_twenty_and_counts_the_rest(lang, words
     vera.door.feed(b"who\r")
     await until(lambda: "P22" in vera.text(), what="who lists everyone")
     await leave(people + [vera])
+
+
+async def test_the_hall_is_drawn_a_slice_of_doors_a_turn_of_the_loop(monkeypatch):
+    """A chat line to a crowd is drawn SLICE doors at a time, the loop free between (a newcomer's key
+    exchange is not queued behind every screen); every door gets it, in one drawing."""
+    club, board, journal, people = await hall([f"P{i}" for i in range(6)])
+    monkeypatch.setattr(hallview, "SLICE", 2)
+    journal.clear()
+    ticks, drawn = board.ticks, board.drawn
+    club.say("P0", "one line for six")
+    while board.ticks == ticks:
+        await asyncio.sleep(0)
+    told = {who for kind, who, data in journal if kind == "queued"}
+    assert 0 < len(told) < len(people)  # the first slice drawn, the loop's turn before the next
+    await until(lambda: all("P0 says: one line for six" in p.text() for p in people), what="the line everywhere")
+    assert board.drawn == drawn + 1 and board.ticks == ticks + 1
+    await leave(people)
