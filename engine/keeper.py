@@ -76,6 +76,10 @@ class TableKeeper:
         self._since: tuple[int, int, list[int]] = (0, 0, [])  # the next record starts: deal, pot, balances
         self.read_seq = 0
         """The last journal entry ``restore`` read (a replica skips a notice of what it has read, issue 15)."""
+        self.read_state: dict[str, Any] = {}
+        """The table's state as that read left it (its last ``table`` note): a replica reads on from it."""
+        self.read_shift = 0.0
+        """How far that read moved the journal's game clocks (``replay_journal``'s shift)."""
 
     # -- opening --------------------------------------------------------------------------
 
@@ -221,6 +225,9 @@ class TableKeeper:
         table.resume(state, game, told if tell else [])
         self._noted = table.state()
         self.read_seq = entries[-1].seq if entries else 0
+        self.read_state = state
+        clocks = [float(e.payload["clock"]) for e in entries if "clock" in e.payload]
+        self.read_shift = now - max(clocks) if now is not None and clocks else 0.0
         return told
 
     def rebuild(self) -> None:

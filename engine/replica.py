@@ -17,6 +17,12 @@ a restarted owner would be) and tells the table's subscribers only what they hav
   journal with the old session: the money it moved is told from the table's money, as the
   owner told it).
 
+A read is incremental: only the entries after the last one read (``Store.journal(after=…)``) are
+played on the replica's game, from the state the last read left (its ``table`` note, its clock
+shift), exactly as ``replay_journal`` plays them; a new session (a new header), a gap in the
+sequence numbers, or anything that does not play on is read again from the start
+(``TableKeeper.restore``), which is the truth either way (``rebuilds`` counts those).
+
 What is not in the journal (chat, away/back, the rail) the owner relays over the bus.  The replica
 never writes: its ``Table.remote`` sends every change to the owner, and its ``deadline()`` is None
 (the owner runs the clocks and the bots).  Pure: no asyncio, no clock read (``now`` comes in).
@@ -29,7 +35,9 @@ from typing import TYPE_CHECKING, Any
 
 from engine.autoplay import is_bot
 from engine.game import Event
-from engine.keeper import TableKeeper
+from engine.keeper import FAIR_NOTE, RECORDED_NOTE, TABLE_NOTE, TableKeeper
+from engine.playback import play
+from engine.store import ACTION, DEAL, TICK, journal_moves
 
 if TYPE_CHECKING:
     from engine.store import Store
@@ -48,7 +56,10 @@ class Replica:
         self._told = 0
         self._over: tuple[str, int] | None = None
         self._seal: str | None = None
+        self._deal_told: list[Event] = []  # the events of the deal in play so far, as the last read left them
         self.syncs = 0
+        self.rebuilds = 0
+        """Reads from the journal's start (the first, a new session, a gap); the others read on."""
 
     def prime(self, now: float | None = None) -> None:
         """The first reading, telling nothing: the table's log already has its story (the club's restore,
@@ -70,7 +81,11 @@ class Replica:
         old = table.game
         old_in_deal = old is not None and old.in_deal
         old_balances = list(old.balances) if old is not None else []
-        told = self.reader.restore(live, now, tell=False)
+        told = None if first or new_session_header(header, self._header) else self._read_on(live)
+        if told is None:
+            told = self.reader.restore(live, now, tell=False)
+            self.rebuilds += 1
+        self._deal_told = told
         self.syncs += 1
         events: list[Event] = []
         new_session = not first and header != self._header
@@ -102,6 +117,42 @@ class Replica:
             table.tell(events, now)
         return events
 
+    def _read_on(self, live: Any) -> list[Event] | None:
+        """The entries after the last read, played on (the deal's events so far returned); None when
+        the journal must be read from its start (a gap, or what does not play on)."""
+        reader, table = self.reader, self.table
+        entries = self.store.journal(table.id, after=reader.read_seq)
+        if not entries:
+            return self._deal_told
+        if entries[0].seq != reader.read_seq + 1:
+            return None  # a gap: entries lost to a new session, or never seen
+        game = table.game
+        if game is None and any(e.kind in (DEAL, ACTION, TICK) for e in entries):
+            return None
+        state = reader.read_state
+        for entry in entries:
+            if entry.kind == TABLE_NOTE:
+                state = dict(entry.payload)
+            elif entry.kind == RECORDED_NOTE:
+                p = entry.payload
+                reader._since = (int(p["deal"]), int(p["pot"]), [int(b) for b in p["balances"]])
+        told = list(self._deal_told)
+        if game is not None:
+            clocks = [float(e.payload["clock"]) for e in entries if "clock" in e.payload]
+            clock = max(clocks) + reader.read_shift if clocks else None  # the last read's shift, kept
+            try:
+                for step in play(game, journal_moves(entries, clock=clock)):
+                    told = list(step.events) if step.kind == DEAL else told + list(step.events)
+            except Exception:  # what does not play on is read from the start (and refused there if bad)
+                return None
+            for note in entries:
+                if note.kind == FAIR_NOTE and 0 < int(note.payload.get("deal", 0)) <= len(game.deals):
+                    game.deals[int(note.payload["deal"]) - 1].fair = {
+                        k: str(note.payload[k]) for k in ("protocol", "seal", "seed", "cut")}
+        table.resume(state, game, ())
+        reader.read_state, reader.read_seq = state, entries[-1].seq
+        return told
+
     def _seat_changes(self, seats: list[str | None], ready: set[str], dealt: bool) -> list[Event]:
         """``dealt``: a deal began, so the last to say ``start`` is no longer in the ready set (cleared)."""
         table = self.table
@@ -126,3 +177,8 @@ class Replica:
                                                  "pot": table.carried_pot}))
         out.append(Event("session_over", None, {"balances": gained}))
         return out
+
+
+def new_session_header(header: str, before: str | None) -> bool:
+    """A header not the one read last: a new session (or the first read): read from the start."""
+    return before is None or header != before

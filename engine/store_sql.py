@@ -532,11 +532,12 @@ class SqlStore:
         if not self._x("SELECT 1 FROM live_table WHERE table_id = ?", (self._tid_in(table_id),)).fetchone():
             raise StoreError(f"table {table_id!r} has no live journal (open_table_journal first)", 70)
 
-    def journal(self, table_id: TableId) -> list[JournalEntry]:
-        """The table's entries in the order they were written."""
+    def journal(self, table_id: TableId, after: int = 0) -> list[JournalEntry]:
+        """The table's entries in the order they were written (those after seq ``after``: a replica's
+        next read, issue 15)."""
         with self._read():
-            rows = self._x("SELECT seq, at, kind, payload FROM journal WHERE table_id = ? ORDER BY seq",
-                           (self._tid_in(table_id),)).fetchall()
+            rows = self._x("SELECT seq, at, kind, payload FROM journal WHERE table_id = ? AND seq > ? ORDER BY seq",
+                           (self._tid_in(table_id), int(after))).fetchall()
         return [JournalEntry(int(seq), at, kind, json.loads(payload)) for seq, at, kind, payload in rows]
 
     def live_tables(self) -> list[LiveTable]:
