@@ -40,6 +40,8 @@ from net.config import Config  # noqa: E402
 from ssh_load import ServerProc, pct, until  # noqa: E402
 
 STEPS = ("accept", "kex", "auth", "shell", "frame", "sent")
+SINGLES = 5
+"""OpenSSH clients connected one at a time (the hall quiet), before the bursts."""
 
 
 # -- the server side: its steps stamped (a child process) --------------------------------
@@ -141,7 +143,7 @@ class StampedServer(ServerProc):
 async def run_n(n: int, burst: int, rounds: int, clients: list[str], profile: str | None) -> dict[str, Any]:
     data = Path(tempfile.mkdtemp(prefix="sukno-connect-bench-"))
     names = [f"H{i:04d}" for i in range(n)] + [f"B{i:04d}" for i in range(burst * rounds)] + \
-        [f"C{i:04d}" for i in range(burst * rounds)]
+        [f"C{i:04d}" for i in range(burst * rounds)] + [f"S{i:04d}" for i in range(SINGLES)]
     keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in names}
     store = open_store(data)
     for x in names:
@@ -159,6 +161,12 @@ async def run_n(n: int, burst: int, rounds: int, clients: list[str], profile: st
             await asyncio.gather(*(p.connect(server.port) for p in batch))
             await until(lambda: all(p.seen(TITLE[p.lang]) for p in batch), 120, "halls")
         await quiet(people, 0.5, 60)
+        if "openssh" in clients:  # one at a time: what a connect costs with nobody else connecting
+            singles = []
+            for i in range(SINGLES):
+                await quiet(people, 0.3)
+                singles += await openssh_burst(server.port, data, [(f"S{i:04d}", keys[f"S{i:04d}"])])
+            out["singles"] = (pct(singles, 50), max(singles, default=float("nan")))
         await server.ask("profile")
         for client in clients:
             first: list[float] = []
@@ -198,11 +206,18 @@ def report(r: dict[str, Any], clients: list[str], burst: int) -> None:
     by_name = {m["name"]: m for m in marks if "name" in m}
     boards = [m for m in marks if "board" in m]
     print(f"\nN={r['n']} in the hall · {' | '.join(r['uptime'][:1])}")
+    if "singles" in r:
+        print(f"  openssh  one at a time (the hall quiet): connect → first frame p50 {ms(r['singles'][0])}"
+              f" max {ms(r['singles'][1])}")
     for client in clients:
         c = r[client]
         print(f"  {client:8} a burst of {burst}: connect → first frame p50 {ms(c['p50'])} p99 {ms(c['p99'])}"
               f" (target p99 ≤ 300) · server CPU {c['cpu'] * 1000:.1f} ms per connect")
-        if client != "asyncssh":
+        if client != "asyncssh":  # no client stamps: each step from the server's TCP accept
+            ours = [m for name, m in by_name.items() if name.startswith("C") and "accept" in m]
+            for step in STEPS[1:]:
+                after = [m[step] - m["accept"] for m in ours if step in m]
+                print(f"      {step:6} from the server's accept p50 {ms(pct(after, 50))} p99 {ms(pct(after, 99))}")
             continue
         rows = [(t0, by_name[x["name"]]) for t0, x in c["starts"] if x["name"] in by_name]
         for step in STEPS:

@@ -281,3 +281,21 @@ async def test_the_hall_is_drawn_a_slice_of_doors_a_turn_of_the_loop(monkeypatch
     await until(lambda: all("P0 says: one line for six" in p.text() for p in people), what="the line everywhere")
     assert board.drawn == drawn + 1 and board.ticks == ticks + 1
     await leave(people)
+
+
+async def test_two_screens_of_one_size_and_language_get_the_same_bytes_for_a_chat_line():
+    """Anna and Carol (English, 80x24, full logs) get byte for byte the same frame for a chat line — the
+    shared rows and the scroll made alike for both; Boris (Russian, same size) gets his own language's."""
+    club, board, journal, people = await hall(["Anna", "Boris", "Carol"], {"Boris": "ru"})
+    anna, boris, carol = people
+    for i in range(30):  # every log full: a new line scrolls it
+        club.say("Boris", f"filler {i}")
+    await until(lambda: all("filler 29" in p.text() for p in people), what="the fillers")
+    await until(lambda: board._handle is None and board._drawing is None, what="the hall quiet")
+    journal.clear()
+    club.say("Boris", "the [b]same[/b] bytes")
+    await until(lambda: all("the [b]same[/b] bytes" in p.text() for p in people), what="the line everywhere")
+    assert anna.socket_writes(journal) == carol.socket_writes(journal) and len(anna.socket_writes(journal)) == 1
+    assert boris.socket_writes(journal) != anna.socket_writes(journal)
+    assert "Boris говорит: the [b]same[/b] bytes" in boris.text()
+    await leave(people)
