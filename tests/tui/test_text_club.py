@@ -280,3 +280,31 @@ def test_history_and_replay_tell_a_finished_game(tmp_path) -> None:
         assert lines[-1] == "There is no record 999."
     finally:
         store.close()
+
+
+def test_the_answers_read_the_typed_view_each_seat_as_the_game_holds_it() -> None:
+    """Issue 14: the text mode reads the typed view (``engine.view.View``), the felt's, not the view's dict."""
+    from engine.view import View
+    from tui.i18n import money, tr
+    from tui.text import answers
+
+    club, person, _lines = seated()
+    play_until_play_phase(club, person)
+    table = club.tables[1]
+    game = table.game
+    bot = table.seats[1]
+    view = answers.view_at(table, "anna", away=[bot])
+    assert isinstance(view, View) and answers.my_hand(view) == list(game.hands[0])
+    assert answers.view_at(table, None).hand == ()  # a watcher holds no card
+    for seat in range(4):
+        said = answers.seat_text(view, seat, "en", True)
+        assert said.startswith(f"Seat {seat + 1}: {table.seats[seat]}{' (you)' if seat == 0 else ''} — ")
+        held = len(game.hands[seat])
+        assert (f"{held} card{'s' if held != 1 else ''} in hand" in said) == bool(held)
+        assert f"money {money(game.balances[seat], 'en')}" in said
+        assert ("away" in said.split(" — ")[1].split(", ")) == (seat == 1)  # the club's presence, given
+        assert ("to act" in said) == (seat in game.to_act())
+    assert answers.hand_text(view, "en", True) == "Your hand: " + ", ".join(c.text(True) for c in game.hands[0]) + "."
+    watcher = answers.view_at(table, None)
+    assert answers.hand_text(watcher, "en", True) == tr("en", "text.hand_watching")
+    assert answers.prompt_text(table, watcher, [], "en", True) == ""  # a watcher is asked nothing

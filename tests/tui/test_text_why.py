@@ -15,7 +15,7 @@ import pytest
 from engine.club import Club
 from engine.game import Action
 from tui.hints import why
-from tui.text.answers import why_text
+from tui.text.answers import view_at, why_text
 from tui.text.club import TextClub
 
 REASONS = {
@@ -87,6 +87,6 @@ def test_no_reason_when_nothing_is_narrowed() -> None:
     club, _lines = narrowed("french3", "french3.follow", "en")
     table = club.tables[1]
     legal = table.game.legal_actions(0)
-    assert why_text(table, table.view_for("anna"), legal, "en", False).startswith("you must follow")
-    assert why_text(table, table.view_for("anna"), [], "en", False) == ""  # nothing to choose: nothing to explain
-    assert why_text(table, table.view_for(None), legal, "en", False) == ""  # a watcher has no hand
+    assert why_text(table, view_at(table, "anna"), legal, "en", False).startswith("you must follow")
+    assert why_text(table, view_at(table, "anna"), [], "en", False) == ""  # nothing to choose: nothing to explain
+    assert why_text(table, view_at(table, None), legal, "en", False) == ""  # a watcher has no hand

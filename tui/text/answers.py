@@ -1,9 +1,11 @@
 """What the felt shows, said in sentences: the hand, the trick, the seats, the pot, the clock, the turn.
 
-Each answer reads the table only through ``Table.view_for`` (a seated player's
-own view, everyone else the public one) and ``Table.log_since`` (public events),
-so a watcher's answers can never hold a hidden card.  Used by the text mode
-(``tui.text.club``) and by the screen's log (the same questions typed there).
+Each answer reads the table only through ``view_at`` — the typed view (``engine.view.View``) of
+``Table.view_for``: a seated player's own view, everyone else the public one — and
+``Table.log_since`` (public events), so a watcher's answers can never hold a hidden card.  They
+read its named fields as the felt does; ``View.extra`` only for what one game keeps beside them
+(the leader to play next, a kept last trick).  Used by the text mode (``tui.text.club``) and by
+the screen's log (the same questions typed there).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from engine.cards import Card, Suit
 from engine.feed import LogEntry
 from engine.game import Action
 from engine.table import Table
+from engine.view import View, build_view
 from tui.commands import verb_word
 from tui.hints import why
 from tui.i18n import money, tr
@@ -38,23 +41,26 @@ def one_of(words: Sequence[str], lang: str) -> str:
     return ", ".join(words[:-1]) + tr(lang, "text.or") + words[-1]
 
 
-def my_hand(view: dict[str, Any]) -> list[Card]:
-    seat = view.get("seat")
-    hands = view.get("hands") or []
-    if seat is None or seat >= len(hands) or hands[seat] is None:
-        return []
-    return [c for c in hands[seat] if isinstance(c, Card)]
+def view_at(table: Table, viewer: str | None, away: Sequence[str] | None = None) -> View:
+    """What ``viewer`` may see of ``table`` (his seat's view, else the public one), typed with the game's
+    sheet; ``away``: who the club knows is gone (presence is the club's, not the table's)."""
+    changes = {"away": list(away)} if away is not None else {}
+    return build_view(table.view_for(viewer), table.game_cls.score_view, **changes)
 
 
-def names_of(view: dict[str, Any], lang: str) -> list[str]:
-    return [n or tr(lang, "table.empty_seat") for n in view.get("names", [])]
+def my_hand(view: View) -> list[Card]:
+    return [c for c in view.hand if isinstance(c, Card)]
+
+
+def names_of(view: View, lang: str) -> list[str]:
+    return [n or tr(lang, "table.empty_seat") for n in view.names]
 
 
 # -- the answers ------------------------------------------------------------------------------
 
 
-def hand_text(view: dict[str, Any], lang: str, ascii: bool) -> str:
-    if view.get("seat") is None:
+def hand_text(view: View, lang: str, ascii: bool) -> str:
+    if view.seat is None:
         return tr(lang, "text.hand_watching")
     hand = my_hand(view)
     if not hand:
@@ -62,14 +68,14 @@ def hand_text(view: dict[str, Any], lang: str, ascii: bool) -> str:
     return tr(lang, "text.hand", listed=cards_text(hand, ascii))
 
 
-def trick_text(view: dict[str, Any], lang: str, ascii: bool) -> str:
+def trick_text(view: View, lang: str, ascii: bool) -> str:
     from tui.widgets.felt import winning_card
 
     names = names_of(view, lang)
-    trick = [(s, c) for s, c in view.get("trick") or [] if isinstance(c, Card)]
+    trick = [(s, c) for s, c in view.trick.cards if isinstance(c, Card)]
     if not trick:
-        leader = view.get("leader")
-        if view.get("in_deal") and isinstance(leader, int) and 0 <= leader < len(names):
+        leader = view.extra.get("leader")  # who leads next: not every game keeps one
+        if view.in_deal and isinstance(leader, int) and 0 <= leader < len(names):
             return tr(lang, "text.trick_empty_lead", name=names[leader])
         return tr(lang, "text.trick_empty")
     played = ", ".join(f"{names[s] if 0 <= s < len(names) else '?'} {c.text(ascii)}" for s, c in trick)
@@ -80,9 +86,9 @@ def trick_text(view: dict[str, Any], lang: str, ascii: bool) -> str:
     return line
 
 
-def last_trick(table: Table, view: dict[str, Any]) -> list[tuple[int, Card]]:
+def last_trick(table: Table, view: View) -> list[tuple[int, Card]]:
     """The last finished trick: the game's own ``last_trick`` if it keeps one, else read from the log."""
-    kept = view.get("last_trick")
+    kept = view.extra.get("last_trick")
     if kept:
         return [(s, c) for s, c in kept if isinstance(c, Card)]
     current: list[tuple[int, Card]] = []
@@ -98,7 +104,7 @@ def last_trick(table: Table, view: dict[str, Any]) -> list[tuple[int, Card]]:
     return last
 
 
-def last_text(table: Table, view: dict[str, Any], lang: str, ascii: bool) -> str:
+def last_text(table: Table, view: View, lang: str, ascii: bool) -> str:
     trick = last_trick(table, view)
     if not trick:
         return tr(lang, "text.last_none")
@@ -107,49 +113,45 @@ def last_text(table: Table, view: dict[str, Any], lang: str, ascii: bool) -> str
     return tr(lang, "text.last", listed=played)
 
 
-def seat_text(view: dict[str, Any], seat: int, lang: str, ascii: bool) -> str:
+def seat_text(view: View, seat: int, lang: str, ascii: bool) -> str:
     """``Seat 2: Boris — dealer, knocked, 1 trick, 3 cards, to act.``"""
-    names = view.get("names", [])
-    name = names[seat] if seat < len(names) and names[seat] else tr(lang, "table.empty_seat")
-    if seat == view.get("seat"):
+    place = view.seats[seat]
+    who = place.name or ""
+    name = who or tr(lang, "table.empty_seat")
+    if seat == view.seat:
         name = tr(lang, "text.you_are", name=name)
     words: list[str] = []
-    if seat == view.get("dealer") and (view.get("deal_no") or view.get("in_deal")):
+    if seat == view.dealer and (view.deal_no or view.in_deal):
         words.append(tr(lang, "table.dealer"))
-    status = view.get("status") or []
-    if seat < len(status) and status[seat]:
+    if place.status:
         from tui.widgets.felt import status_words  # "to reveal, holder", "2 tricks", "bid 30": translated
 
-        words.extend(status_words(str(status[seat]), lang))
-    tricks = view.get("tricks") or []
-    counted = seat < len(status) and any(ch.isdigit() for ch in str(status[seat] or ""))
-    if view.get("in_deal") and seat < len(tricks) and isinstance(tricks[seat], int) and not counted:
-        words.append(tr(lang, "text.tricks", n=tricks[seat]))
-    counts = view.get("hand_counts") or []
-    if view.get("in_deal") and seat < len(counts) and counts[seat]:
-        words.append(tr(lang, "text.cards_held", n=counts[seat]))
-    who = names[seat] if seat < len(names) else ""
-    if who and who in view.get("ready", []) and not view.get("in_deal"):
+        words.extend(status_words(place.status, lang))
+    counted = any(ch.isdigit() for ch in place.status)
+    if view.in_deal and not counted:
+        words.append(tr(lang, "text.tricks", n=place.tricks))
+    if view.in_deal and place.count:
+        words.append(tr(lang, "text.cards_held", n=place.count))
+    if who and who in view.ready and not view.in_deal:
         words.append(tr(lang, "status.ready_deal"))
-    if who and who in view.get("away", []):
+    if who and who in view.away:
         words.append(tr(lang, "status.away"))
-    if who and who in view.get("bots", []) and not is_bot(who):
+    if who and who in view.bots and not is_bot(who):
         words.append(tr(lang, "status.bot_plays"))
-    if seat in view.get("to_act", []):
+    if seat in view.to_act:
         words.append(tr(lang, "text.to_act"))
-    balances = view.get("balances") or []
-    if who and seat < len(balances) and isinstance(balances[seat], int):
-        words.append(tr(lang, "text.money", money=money(balances[seat], lang)))
+    if who:
+        words.append(tr(lang, "text.money", money=money(place.balance, lang)))
     details = (" — " + ", ".join(words)) if words else ""
     return tr(lang, "text.seat", no=seat + 1, name=name, details=details)
 
 
-def table_texts(table: Table, view: dict[str, Any], lang: str, ascii: bool) -> list[str]:
+def table_texts(table: Table, view: View, lang: str, ascii: bool) -> list[str]:
     from tui.screens.base import game_title
 
     head = tr(lang, "text.table_head", id=table.id, game=game_title(table, lang),
-              deal=view.get("deal_no", 0) or 0)
-    lines = [head] + [seat_text(view, seat, lang, ascii) for seat in range(len(view.get("names", [])))]
+              deal=view.deal_no)
+    lines = [head] + [seat_text(view, seat, lang, ascii) for seat in range(len(view.seats))]
     if table.spectators:
         lines.append(tr(lang, "table.look_watchers", names=", ".join(sorted(table.spectators))))
     return lines
@@ -171,21 +173,19 @@ def tables_texts(club: Any, lang: str) -> list[str]:
     return lines
 
 
-def pot_text(table: Table, view: dict[str, Any], lang: str, ascii: bool) -> str:
+def pot_text(table: Table, view: View, lang: str, ascii: bool) -> str:
     label = f"text.{table.game_cls.pot_name}"
-    line = tr(lang, label, pot=money(view.get("pot", 0) or 0, lang))
-    trump = view.get("trump")
+    line = tr(lang, label, pot=money(view.pot, lang))
+    trump = view.trump
     if isinstance(trump, Suit):
         line += " " + tr(lang, "table.look_trump", suit=trump.text(ascii))
     return line
 
 
-def score_text(view: dict[str, Any], lang: str) -> list[str]:
+def score_text(view: View, lang: str) -> list[str]:
     from tui.widgets.felt import score_text as sheet
 
-    names = view.get("names", [])
-    balances = view.get("balances") or []
-    parts = [f"{n} {money(b, lang)}" for n, b in zip(names, balances) if n and isinstance(b, int)]
+    parts = [f"{s.name} {money(s.balance, lang)}" for s in view.seats if s.name]
     lines = [tr(lang, "text.score", money=", ".join(parts))] if parts else [tr(lang, "text.score_none")]
     from tui.widgets.sheet import sheet_sentences
 
@@ -198,14 +198,14 @@ def score_text(view: dict[str, Any], lang: str) -> list[str]:
     return lines
 
 
-def time_text(table: Table, view: dict[str, Any], lang: str, now: float) -> str:
+def time_text(table: Table, view: View, lang: str, now: float) -> str:
     deadline = table.timer_deadline()
     if deadline is None:
         return tr(lang, "text.time_none")
     left = max(0, int(round(deadline - now)))
     names = names_of(view, lang)
-    to_act = [names[s] for s in view.get("to_act", []) if s < len(names)]
-    if view.get("seat") in view.get("to_act", []):
+    to_act = [names[s] for s in view.to_act if s < len(names)]
+    if view.seat in view.to_act:
         return tr(lang, "text.time_you", seconds=left)
     return tr(lang, "text.time_them", seconds=left, names=", ".join(to_act) or "—")
 
@@ -247,34 +247,34 @@ def action_phrase(legal: Sequence[Action], lang: str, ascii: bool) -> str:
     return one_of(parts, lang)
 
 
-def why_text(table: Table, view: dict[str, Any], legal: Sequence[Action], lang: str, ascii: bool) -> str:
+def why_text(table: Table, view: View, legal: Sequence[Action], lang: str, ascii: bool) -> str:
     """Why the choice is narrower than the hand, in the game's own words: ``Game.why_not`` through
     ``tui.hints.why``, the same reason the screen's hint and a refusal give (the rule is written once)."""
-    seat, names = view.get("seat"), view.get("names") or []
+    seat, names = view.seat, view.names
     if seat is None or not legal or not (0 <= seat < len(names)) or not names[seat]:
         return ""
     return why(table, names[seat], list(legal), my_hand(view), lang, ascii)
 
 
-def prompt_text(table: Table, view: dict[str, Any], legal: Sequence[Action], lang: str, ascii: bool) -> str:
+def prompt_text(table: Table, view: View, legal: Sequence[Action], lang: str, ascii: bool) -> str:
     """What a seated player is told now: his turn and his choices, whose turn it is (a person's), or to say start."""
-    if view.get("seat") is None:
+    if view.seat is None:
         return ""
     if legal:
         why = why_text(table, view, legal, lang, ascii)
         return tr(lang, "text.your_turn", actions=action_phrase(legal, lang, ascii),
                   why=f" — {why}" if why else "")
     if table.in_deal():
-        names = view.get("names", [])
-        people = [names[s] for s in view.get("to_act", []) if s < len(names) and names[s]
-                  and not is_bot(names[s]) and names[s] not in view.get("bots", [])]
+        names = view.names
+        people = [names[s] for s in view.to_act if s < len(names) and names[s]
+                  and not is_bot(names[s]) and names[s] not in view.bots]
         return tr(lang, "table.hint_wait", names=", ".join(people)) if people else ""  # a bot is quick: not said
     if not table.full():
         return tr(lang, "table.hint_need", count=table.seats.count(None))
-    me = (view.get("names") or [""])[view["seat"]]
-    if me in view.get("ready", []):
+    me = view.names[view.seat] if 0 <= view.seat < len(view.names) else ""
+    if me in view.ready:
         return ""
-    return tr(lang, "table.hint_ready", ready=len(view.get("ready", [])), total=len(table.seats))
+    return tr(lang, "table.hint_ready", ready=len(view.ready), total=len(table.seats))
 
 
 def ask(verb: str, args: Sequence[str], table: Table | None, viewer: str | None, lang: str, ascii: bool,
@@ -282,9 +282,8 @@ def ask(verb: str, args: Sequence[str], table: Table | None, viewer: str | None,
     """The answer to ``hand``, ``trick``, ``table``, ``pot``, ``score``, ``time``, ``last`` or ``log N``."""
     if table is None:
         return [tr(lang, "cmd.not_at_table")]
-    view = table.view_for(viewer)
-    if is_online is not None:
-        view["away"] = [n for n in table.seated() if not is_bot(n) and not is_online(n)]
+    away = [n for n in table.seated() if not is_bot(n) and not is_online(n)] if is_online is not None else None
+    view = view_at(table, viewer, away)
     if verb == "hand":
         return [hand_text(view, lang, ascii)]
     if verb == "trick":

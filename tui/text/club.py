@@ -30,6 +30,7 @@ from engine.cards import Card
 from engine.feed import LogEntry
 from engine.game import IllegalAction
 from engine.table import Table
+from engine.view import View
 from tui import refusals
 from tui.commands import ASK_VERBS, SETTING_VERBS, Command
 from tui.i18n import LANGS, tr
@@ -244,7 +245,7 @@ class TextClub(TableVerbs, HallVerbs):
         self._seq = max(0, table.last_seq - ARRIVAL_LINES)
         self._rail_seq = max(0, table.rail.last_seq - ARRIVAL_LINES)
         self._prompt = ""
-        self._hand = frozenset(answers.my_hand(table.view_for(self.player)))
+        self._hand = frozenset(answers.my_hand(answers.view_at(table, self.player)))
         key = "text.at_table" if self.player in table.seats else "text.watching"
         self.say_line(self.t(key, id=table.id))
         self.news()
@@ -282,16 +283,16 @@ class TextClub(TableVerbs, HallVerbs):
         for line in answers.ask("table", (), table, self.player, self.lang, self.ascii, self.clock(),
                                 self.club.is_online):
             self.say_line(line)
-        view = table.view_for(self.player)
-        if view.get("trick"):
+        view = answers.view_at(table, self.player)
+        if view.trick:
             self.say_line(answers.trick_text(view, self.lang, self.ascii))
         self.say_line(answers.pot_text(table, view, self.lang, self.ascii))
-        if view.get("seat") is not None and answers.my_hand(view):
+        if view.seat is not None and answers.my_hand(view):
             self.say_line(answers.hand_text(view, self.lang, self.ascii))
-        prompt = self._prompt_now(table)
+        prompt = self._prompt_now(table, view)
         if prompt:
             self.say_line(prompt)
-        elif view.get("seat") is None:
+        elif view.seat is None:
             self.say_line(self.t("text.hint_watching"))
 
     # -- typed lines ------------------------------------------------------------------------------
@@ -394,10 +395,10 @@ class TextClub(TableVerbs, HallVerbs):
                 if line:
                     self.say_line(line)
             return  # a watcher: no hand, no turn (and no view to build for each of hundreds)
-        view = table.view_for(self.player)
+        view = answers.view_at(table, self.player)
         hand = frozenset(answers.my_hand(view))
         new = [c for c in answers.my_hand(view) if c not in self._hand]
-        if new and view.get("seat") is not None:
+        if new and view.seat is not None:
             if self._hand:
                 self.say_line(self.t("text.got", listed=answers.cards_text(new, self.ascii),
                                      held=answers.cards_text(answers.my_hand(view), self.ascii)))
@@ -415,8 +416,8 @@ class TextClub(TableVerbs, HallVerbs):
         self._prompt = prompt
         self._my_turn = turn
 
-    def _prompt_now(self, table: Table, view: dict[str, Any] | None = None) -> str:
-        view = view if view is not None else table.view_for(self.player)
+    def _prompt_now(self, table: Table, view: View | None = None) -> str:
+        view = view if view is not None else answers.view_at(table, self.player)
         return answers.prompt_text(table, view, self.legal(), self.lang, self.ascii)
 
     def _hides(self, speaker: str) -> bool:
