@@ -107,6 +107,8 @@ class KopilkaBot(Bot):
     def _void(self, view: View, legal: Sequence[Action]) -> Action:
         me = seat_of(view)
         ace = Action("play", (ACE_OF_SPADES,))
+        # The deal's number from the plain view (the bot protocol's dict): the typed sheet has it too
+        # (``Kopilka.score_view(view).deal``), but building it costs ~16 µs, this whole move 0.3–3 µs.
         if view["partiya_deal"] == LAST_DEAL:  # the race to shed: never add a card
             return ace if ace in legal else PASS
         if ace in legal:
