@@ -2,6 +2,7 @@
 
 Run:  python tests/bench/connect_bench.py [--people 100 500] [--burst 20] [--rounds 3]
       [--client asyncssh openssh] [--profile FILE]
+      python tests/bench/connect_bench.py --packets   (asyncssh's CPU per packet for each cipher and MAC)
 
 N people wait in the hall (fresh keys, mixed sizes and languages, as hall_bench.py); then
 ``--burst`` fresh people connect at once, ``--rounds`` times.  The server (its own process)
@@ -255,6 +256,26 @@ def print_profile(path: str) -> None:
     stats.sort_stats("tottime").print_stats(25)
 
 
+def packet_costs() -> None:
+    """asyncssh's CPU to encrypt and sign one packet, for each cipher and MAC a client may pick."""
+    from asyncssh.encryption import get_encryption, get_encryption_params
+
+    print(f"\nasyncssh's encryption of one packet (this process's CPU) · {uptime()}")
+    for enc, mac in ((b"aes128-gcm@openssh.com", b""), (b"aes256-gcm@openssh.com", b""),
+                     (b"chacha20-poly1305@openssh.com", b""), (b"aes128-ctr", b"umac-64-etm@openssh.com"),
+                     (b"aes128-ctr", b"hmac-sha2-256-etm@openssh.com"), (b"aes256-ctr", b"hmac-sha2-256")):
+        key_size, iv_size, _block, mac_size, _hash, etm = get_encryption_params(enc, mac)
+        cipher = get_encryption(enc, os.urandom(key_size), os.urandom(iv_size), mac, os.urandom(mac_size), etm)
+        figures = []
+        for size in (160, 1600):
+            packet, count = os.urandom(size), 20000
+            started = time.process_time()
+            for seq in range(count):
+                cipher.encrypt_packet(seq, b"\x00" * 5, packet)
+            figures.append(f"{size:5d} B {(time.process_time() - started) / count * 1e6:5.1f} µs")
+        print(f"  {enc.decode():30} {mac.decode() or '(AEAD)':30} {' · '.join(figures)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--people", type=int, nargs="+", default=[100, 500])
@@ -262,10 +283,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--client", nargs="+", default=["asyncssh", "openssh"], choices=["asyncssh", "openssh"])
     parser.add_argument("--profile", metavar="FILE", help="the server's cProfile of the bursts, into FILE")
+    parser.add_argument("--packets", action="store_true", help="only asyncssh's CPU per packet for each cipher")
     parser.add_argument("--serve", metavar="DATA", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve(Path(args.serve))
+        return
+    if args.packets:
+        packet_costs()
         return
     print(f"sukno connect bench · {os.cpu_count()} cores · bursts of {args.burst}, {args.rounds} rounds"
           " · times in ms from the client's connect")

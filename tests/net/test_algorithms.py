@@ -45,3 +45,21 @@ def test_lists_start_with_curve25519_and_hold_no_sha1():
     """Dropbear's guessed first packet is right only when both lists start alike (RFC 4253 §7)."""
     assert KEX_ALGS[0] == "curve25519-sha256"
     assert not [a for a in KEX_ALGS + MAC_ALGS if "sha1" in a or "md5" in a]
+
+
+async def test_an_openssh_client_gets_aes_ctr_with_hmac_sha2_not_umac(tmp_path):
+    """OpenSSH 9's own lists (chacha20 first, umac-64-etm first): the club's ciphers leave it aes128-ctr, and
+    with no UMAC offered its MAC is hmac-sha2-256-etm (half asyncssh's CPU a packet); UMAC alone is refused."""
+    openssh_ciphers = ["chacha20-poly1305@openssh.com", "aes128-ctr", "aes192-ctr", "aes256-ctr",
+                       "aes128-gcm@openssh.com", "aes256-gcm@openssh.com"]
+    openssh_macs = ["umac-64-etm@openssh.com", "umac-128-etm@openssh.com", "hmac-sha2-256-etm@openssh.com",
+                    "hmac-sha2-512-etm@openssh.com", "hmac-sha1-etm@openssh.com", "umac-64@openssh.com",
+                    "umac-128@openssh.com", "hmac-sha2-256", "hmac-sha2-512", "hmac-sha1"]
+    async with running(make_config(tmp_path / "data")) as server:
+        async with asyncssh.connect("127.0.0.1", server.port, known_hosts=None, client_keys=[new_key()],
+                                    agent_path=None, username="tester", encryption_algs=openssh_ciphers,
+                                    mac_algs=openssh_macs, kex_algs=["curve25519-sha256"]) as conn:
+            assert conn.get_extra_info("send_cipher") == "aes128-ctr"
+            assert conn.get_extra_info("send_mac") == "hmac-sha2-256-etm@openssh.com"
+        with pytest.raises(asyncssh.KeyExchangeFailed):
+            await _login(server.port, encryption_algs=["aes128-ctr"], mac_algs=["umac-64-etm@openssh.com"])
