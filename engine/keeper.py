@@ -196,6 +196,10 @@ class TableKeeper:
 
     # -- reading back --------------------------------------------------------------------------
 
+    def read_recorded(self, payload: Mapping[str, Any]) -> None:
+        """A ``recorded`` note read (a replica reading on): where the next record starts."""
+        self._since = (int(payload["deal"]), int(payload["pot"]), [int(b) for b in payload["balances"]])
+
     def restore(self, live: LiveTable, now: float | None = None, *, tell: bool = True) -> list[Event]:
         """Put the table back as its journal leaves it; ``StoreError`` if it does not replay.
 

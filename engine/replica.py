@@ -134,8 +134,7 @@ class Replica:
             if entry.kind == TABLE_NOTE:
                 state = dict(entry.payload)
             elif entry.kind == RECORDED_NOTE:
-                p = entry.payload
-                reader._since = (int(p["deal"]), int(p["pot"]), [int(b) for b in p["balances"]])
+                reader.read_recorded(entry.payload)
         told = list(self._deal_told)
         if game is not None:
             clocks = [float(e.payload["clock"]) for e in entries if "clock" in e.payload]
