@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import socket
 from typing import Any, Callable
+from weakref import WeakKeyDictionary
 
 from net.limits import Limits
 from net.texts import text
@@ -89,13 +90,48 @@ class _Gate(asyncio.Protocol):
             self.inner.resume_writing()
 
 
+class _Batch:
+    """The connections written to in this turn of the loop, each sent once at its end by one callback.
+
+    A callback per connection (``call_soon``: a handle and a copy of the context each) cost ~2 µs
+    of every watcher's frame; one for all of them costs that once a turn (issue 16)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.waiting: list[OneSend] = []
+        self.handle: asyncio.Handle | None = None
+
+    def add(self, transport: OneSend) -> None:
+        self.waiting.append(transport)
+        if self.handle is None:
+            self.handle = self.loop.call_soon(self.run)
+
+    def run(self) -> None:
+        self.handle = None
+        waiting, self.waiting = self.waiting, []
+        for transport in waiting:
+            transport.flush()  # one flushed meanwhile (FLUSH_AT, closed) has nothing left: a no-op
+
+
+_BATCHES: WeakKeyDictionary[asyncio.AbstractEventLoop, _Batch] = WeakKeyDictionary()
+
+
+def _batch() -> _Batch:
+    loop = asyncio.get_running_loop()
+    batch = _BATCHES.get(loop)
+    if batch is None:
+        batch = _BATCHES[loop] = _Batch(loop)
+    return batch
+
+
 class OneSend(asyncio.Transport):
     """The connection's transport, with every write of one turn of the loop sent in one go.
 
     asyncssh writes an SSH_MSG_IGNORE packet before each packet it sends, each a
     ``transport.write`` and so a ``send`` system call of its own: two per frame per
     person.  With the hall drawn for 300 people those calls were a third of the
-    server's time (tests/bench/hall_bench.py); joined, a frame costs one.
+    server's time (tests/bench/hall_bench.py); joined, a frame costs one.  The
+    connections written to in a turn are sent at its end by one callback (``_Batch``).
     """
 
     FLUSH_AT = 1 << 16
@@ -106,7 +142,7 @@ class OneSend(asyncio.Transport):
         self._inner = transport
         self._pending: list[bytes] = []
         self._size = 0
-        self._handle: asyncio.Handle | None = None
+        self._queued = False  # in this turn's batch
 
     def write(self, data: Any) -> None:
         if not data:
@@ -115,17 +151,16 @@ class OneSend(asyncio.Transport):
         self._size += len(data)
         if self._size >= self.FLUSH_AT:
             self.flush()
-        elif self._handle is None:
-            self._handle = asyncio.get_running_loop().call_soon(self.flush)
+        elif not self._queued:
+            self._queued = True
+            _batch().add(self)
 
     def writelines(self, chunks: Any) -> None:
         for chunk in chunks:
             self.write(chunk)
 
     def flush(self) -> None:
-        if self._handle is not None:
-            self._handle.cancel()
-            self._handle = None
+        self._queued = False
         if self._pending:
             data = b"".join(self._pending)
             self._pending.clear()
@@ -138,9 +173,6 @@ class OneSend(asyncio.Transport):
         self._inner.close()
 
     def abort(self) -> None:
-        if self._handle is not None:
-            self._handle.cancel()
-            self._handle = None
         self._pending.clear()
         self._size = 0
         self._inner.abort()

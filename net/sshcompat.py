@@ -11,11 +11,19 @@ thousand watchers of a table, half the server's SSH work for every frame
 ``lighten`` changes one connection (never the class): its ``send_packet`` drops
 exactly that packet (type IGNORE, one empty string) and passes every other
 packet to asyncssh's own.  If asyncssh no longer has the method, nothing changes.
+
+It also spares each packet asyncssh's packet log while that log is off: asyncssh
+formats a packet's name and size for its log (``log_sent_packet``) before its
+logger looks at the debug level, which writes only at level 3 (``asyncssh.
+set_debug_level(3)``).  At a lower level the packet goes to a logger that does
+nothing; at level 3 every packet is logged as before.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from asyncssh.logging import SSHLogger
 
 _IGNORE = 2  # asyncssh.constants.MSG_IGNORE (RFC 4253 §11.2)
 _EMPTY = b"\x00\x00\x00\x00"  # an SSH string of length 0
@@ -28,6 +36,21 @@ def safe_cipher(name: str) -> bool:
     return any(name.endswith(s) for s in _SAFE)
 
 
+class _Unlogged:
+    """What a packet is logged to while asyncssh's packet log is off (its ``log_sent_packet``, doing nothing)."""
+
+    def log_sent_packet(self, pkttype: int, pktid: Any, packet: Any, note: str = "") -> None:
+        pass
+
+
+_UNLOGGED = _Unlogged()
+
+
+def packet_log_on() -> bool:
+    """asyncssh writes packets to its log (its debug level is 3); True if asyncssh no longer says its level."""
+    return getattr(SSHLogger, "_debug_level", 3) >= 3
+
+
 def lighten(conn: Any) -> bool:
     """Leave asyncssh's empty IGNORE packets out of ``conn`` while its cipher is a safe one; True if patched.
 
@@ -38,14 +61,20 @@ def lighten(conn: Any) -> bool:
     if original is None or "send_packet" in vars(conn):
         return False
 
+    safe: dict[bytes, bool] = {}  # the cipher's name → no IGNORE needed (looked at once per name)
+
     def send_packet(pkttype: int, *args: bytes, handler: Any = None) -> None:
-        if pkttype == _IGNORE and args == (_EMPTY,) and handler is None \
-                and safe_cipher(getattr(conn, "_enc_alg_sc", b"").decode("ascii", "replace")):
-            return
-        original(conn, pkttype, *args, handler=handler)
+        if pkttype == _IGNORE and handler is None and args == (_EMPTY,):
+            cipher = getattr(conn, "_enc_alg_sc", b"")
+            known = safe.get(cipher)
+            if known is None:
+                known = safe[cipher] = safe_cipher(cipher.decode("ascii", "replace"))
+            if known:
+                return
+        original(conn, pkttype, *args, handler=handler if packet_log_on() else _UNLOGGED)
 
     conn.send_packet = send_packet
     return True
 
 
-__all__ = ["lighten", "safe_cipher"]
+__all__ = ["lighten", "packet_log_on", "safe_cipher"]

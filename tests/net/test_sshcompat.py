@@ -58,3 +58,58 @@ async def test_one_packet_per_write_and_the_screen_arrives(tmp_path):
             await until(lambda: marks in client.session.raw, 10, "the five writes reach the client whole")
         finally:
             await client.close()
+
+
+def test_a_packet_skips_the_packet_log_only_while_it_is_off(monkeypatch):
+    from asyncssh.logging import SSHLogger
+
+    from net.sshcompat import packet_log_on
+
+    class Conn:
+        def __init__(self) -> None:
+            self.handlers: list = []
+            self._enc_alg_sc = b"aes128-gcm@openssh.com"
+
+        def send_packet(self, pkttype, *args, handler=None):
+            self.handlers.append(handler)
+
+    conn = Conn()
+    channel = object()
+    lighten(conn)
+    monkeypatch.setattr(SSHLogger, "_debug_level", 1)
+    assert not packet_log_on()
+    conn.send_packet(94, b"data", handler=channel)
+    conn.send_packet(94, b"data")
+    assert all(h is not None and h is not channel for h in conn.handlers)  # a logger that does nothing
+    conn.handlers[0].log_sent_packet(94, 1, b"data")
+    conn.handlers.clear()
+    monkeypatch.setattr(SSHLogger, "_debug_level", 3)  # asyncssh.set_debug_level(3): every packet logged
+    assert packet_log_on()
+    conn.send_packet(94, b"data", handler=channel)
+    conn.send_packet(94, b"data")
+    assert conn.handlers == [channel, None]
+
+
+async def test_at_debug_level_3_the_packets_are_still_logged(tmp_path, monkeypatch, caplog):
+    import logging
+
+    from asyncssh.logging import SSHLogger
+
+    async with running(make_config(tmp_path)) as server:
+        client = await connect(server.port, key=new_key())
+        try:
+            await client.wait("Green Baize", timeout=20)
+            session = next(iter(server.sessions))
+            monkeypatch.setattr(SSHLogger, "_debug_level", 3)
+            with caplog.at_level(logging.DEBUG, logger="asyncssh"):
+                session.send(b"\x1b[2;1Hlogged")
+            assert any("MSG_CHANNEL_DATA" in r.getMessage() for r in caplog.records), \
+                [r.getMessage() for r in caplog.records]
+            monkeypatch.setattr(SSHLogger, "_debug_level", 1)
+            caplog.clear()
+            with caplog.at_level(logging.DEBUG, logger="asyncssh"):
+                session.send(b"\x1b[2;1Hquiet")
+            assert not any("MSG_CHANNEL_DATA" in r.getMessage() for r in caplog.records)
+            await until(lambda: b"quiet" in client.session.raw, 10, "both writes reach the client")
+        finally:
+            await client.close()
