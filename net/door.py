@@ -24,7 +24,7 @@ from net.texts import text
 
 
 QUICKACK = getattr(socket, "TCP_QUICKACK", None)
-"""Linux's TCP_QUICKACK (None elsewhere): see ``_Gate.data_received``."""
+"""Linux's TCP_QUICKACK (None elsewhere): see ``_Gate.quick_ack``."""
 
 
 class _Gate(asyncio.Protocol):
@@ -63,8 +63,8 @@ class _Gate(asyncio.Protocol):
 
         OpenSSH leaves Nagle on until it has a pty: during the key exchange and the login it holds a
         small packet until the last one is ACKed, and a delayed ACK held it 40 ms each time — an
-        OpenSSH client's first frame took 80-130 ms alone on an idle server, 16-30 ms with this
-        (tests/bench/connect_bench.py).  One system call per read; nothing is sent.
+        OpenSSH client's first frame, one connecting alone, took 59-150 ms, and 26-56 ms with this
+        (load 10; tests/bench/connect_bench.py).  One system call per read; nothing is sent.
         """
         if self.sock is not None:
             try:

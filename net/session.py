@@ -337,6 +337,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     async def _serve(self) -> None:
         assert self.chan is not None
+        # Not arriving any more: from here to a door's first frame the loop does not turn (a bot, the text
+        # mode, a refusal and an App's start do not hold the hall's arrivals back either).
+        self.conn.arriving = False
         self.lang, self.ascii = locale_of(dict(self.chan.get_environment()))
         if not self.has_pty and self.command.strip().lower() == "bot":
             from net.botproto import serve_bot
@@ -363,7 +366,6 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.finish(1, refusal)
             return
         step = self._first_step()
-        self.conn.arriving = False  # his first screen is drawn now, before the loop turns (a door's at once)
         while step is not None and not self.closed:
             kind, arg = step
             if kind == "text":
