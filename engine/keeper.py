@@ -44,6 +44,7 @@ from engine.record import Record, RecordDeal
 from engine.step import Step
 from engine.store import (
     FAIR,
+    JournalEntry,
     LiveTable,
     NotEnoughMoney,
     Store,
@@ -200,15 +201,17 @@ class TableKeeper:
         """A ``recorded`` note read (a replica reading on): where the next record starts."""
         self._since = (int(payload["deal"]), int(payload["pot"]), [int(b) for b in payload["balances"]])
 
-    def restore(self, live: LiveTable, now: float | None = None, *, tell: bool = True) -> list[Event]:
+    def restore(self, live: LiveTable, now: float | None = None, *, tell: bool = True,
+                entries: list[JournalEntry] | None = None) -> list[Event]:
         """Put the table back as its journal leaves it; ``StoreError`` if it does not replay.
 
         ``tell``: put the events of the deal in play back into the table's log,
         so a player back at his seat reads the story of the deal so far.
         Returns those events (a replica, ``engine.replica``, tells only the ones it has not told).
+        ``entries``: the journal as read already (a replica's read made off the loop), else read here.
         """
         table = self.table
-        entries = self.store.journal(table.id)
+        entries = self.store.journal(table.id) if entries is None else entries
         state = dict(live.header.extra.get("table", {}))
         since: tuple[int, int, list[int]] = (0, live.header.pot, [0] * len(live.header.players))
         for entry in entries:

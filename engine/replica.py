@@ -21,7 +21,10 @@ A read is incremental: only the entries after the last one read (``Store.journal
 played on the replica's game, from the state the last read left (its ``table`` note, its clock
 shift), exactly as ``replay_journal`` plays them; a new session (a new header), a gap in the
 sequence numbers, or anything that does not play on is read again from the start
-(``TableKeeper.restore``), which is the truth either way (``rebuilds`` counts those).
+(``TableKeeper.restore``), which is the truth either way (``rebuilds`` counts those).  A read is
+two halves: ``fetch`` reads the store (in any thread, on its own connection: the node's reader,
+off the event loop) and ``apply`` plays what it read on the loop, with no store call; ``sync`` is
+both at once.
 
 What is not in the journal (chat, away/back, the rail) the owner relays over the bus.  The replica
 never writes: its ``Table.remote`` sends every change to the owner, and its ``deadline()`` is None
@@ -31,17 +34,27 @@ never writes: its ``Table.remote`` sends every change to the owner, and its ``de
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.autoplay import is_bot
 from engine.game import Event
 from engine.keeper import FAIR_NOTE, RECORDED_NOTE, TABLE_NOTE, TableKeeper
 from engine.playback import play
-from engine.store import ACTION, DEAL, TICK, journal_moves
+from engine.store import ACTION, DEAL, TICK, JournalEntry, LiveTable, journal_moves
 
 if TYPE_CHECKING:
     from engine.store import Store
     from engine.table import Table
+
+
+class Read(NamedTuple):
+    """One read of the store for a replica (``Replica.fetch``): its live table (None: closed), its
+    header as compared, the last seq read before (-1: read from the start) and the entries read."""
+
+    live: LiveTable | None
+    header: str
+    after: int
+    entries: list[JournalEntry]
 
 
 class Replica:
@@ -69,11 +82,38 @@ class Replica:
     def sync(self, now: float | None = None, *, tell: bool = True) -> list[Event]:
         """Read the journal again; tell the subscribers what changed (the events, also returned).
         ``StoreError`` if it cannot be read or does not replay (the replica is left as it was)."""
+        events = self.apply(self.fetch(), now, tell=tell)
+        if events is None:
+            events = self.apply(self.fetch(from_start=True), now, tell=tell)
+        return events or []
+
+    def fetch(self, store: Store | None = None, *, from_start: bool = False) -> Read:
+        """What the store has that this replica has not read (any thread, ``store`` its connection;
+        nothing of the replica changes): the entries after the last read, or all of them for a new
+        session's header, a gap, or ``from_start``.  ``StoreError`` if the store cannot be read."""
+        store = store if store is not None else self.store
+        table_id = self.table.id
+        live = next((t for t in store.live_tables() if t.table_id == table_id), None)
+        if live is None:
+            return Read(None, "", -1, [])
+        header = json.dumps(live.header.to_json(), sort_keys=True, default=str)
+        after = self.reader.read_seq
+        if not from_start and self._header is not None and header == self._header:
+            entries = store.journal(table_id, after=after)
+            if not entries or entries[0].seq == after + 1:
+                return Read(live, header, after, entries)
+        return Read(live, header, -1, store.journal(table_id))
+
+    def apply(self, read: Read, now: float | None = None, *, tell: bool = True) -> list[Event] | None:
+        """On the loop, no store call: ``read`` (``fetch``'s) played on the replica, the subscribers told
+        what changed (returned).  None when the journal must be read from its start (``read`` began
+        before another was applied, or does not play on): nothing changed then."""
         table = self.table
-        live = next((t for t in self.store.live_tables() if t.table_id == table.id), None)
+        live, header = read.live, read.header
         if live is None:
             return []
-        header = json.dumps(live.header.to_json(), sort_keys=True, default=str)
+        if read.after >= 0 and (read.after != self.reader.read_seq or header != self._header):
+            return None  # stale: another read was applied since this one began
         first = self._header is None
         before_seats, before_ready = list(table.seats), set(table.ready)
         before_money = dict(table.money)
@@ -81,10 +121,13 @@ class Replica:
         old = table.game
         old_in_deal = old is not None and old.in_deal
         old_balances = list(old.balances) if old is not None else []
-        told = None if first or new_session_header(header, self._header) else self._read_on(live)
-        if told is None:
-            told = self.reader.restore(live, now, tell=False)
+        if read.after < 0:
+            told = self.reader.restore(live, now, tell=False, entries=read.entries)
             self.rebuilds += 1
+        else:
+            told = self._play_on(read.entries)
+            if told is None:
+                return None
         self._deal_told = told
         self.syncs += 1
         events: list[Event] = []
@@ -117,11 +160,10 @@ class Replica:
             table.tell(events, now)
         return events
 
-    def _read_on(self, live: Any) -> list[Event] | None:
+    def _play_on(self, entries: list[JournalEntry]) -> list[Event] | None:
         """The entries after the last read, played on (the deal's events so far returned); None when
         the journal must be read from its start (a gap, or what does not play on)."""
         reader, table = self.reader, self.table
-        entries = self.store.journal(table.id, after=reader.read_seq)
         if not entries:
             return self._deal_told
         if entries[0].seq != reader.read_seq + 1:
@@ -176,8 +218,3 @@ class Replica:
                                                  "pot": table.carried_pot}))
         out.append(Event("session_over", None, {"balances": gained}))
         return out
-
-
-def new_session_header(header: str, before: str | None) -> bool:
-    """A header not the one read last: a new session (or the first read): read from the start."""
-    return before is None or header != before

@@ -76,6 +76,7 @@ from engine.replica import Replica
 from engine.store import StoreError
 from engine.table import TableError
 from net.cluster.notices import MAX_PAYLOAD, NoticeError, Notices
+from net.offloop import StoreThread
 
 log = logging.getLogger("sukno.cluster")
 
@@ -121,6 +122,11 @@ class Node:
         self._dirty: dict[Any, int] = {}  # replica → the highest journal seq heard of since its last read
         self._heard: dict[Any, int] = {}  # replica → the highest journal seq heard of (0: a new session began)
         self._flush_due = False
+        self.reads = StoreThread(store, "sukno replicas", every=3600.0)
+        """Reads the replicas' journals on a connection of its own, off the loop (``Replica.fetch``)."""
+        self._reading: set[Any] = set()  # replicas whose read is in flight
+        self._reread: set[Any] = set()  # replicas heard of again meanwhile: read again after it
+        self._waiters: dict[Any, list[Callable[[], None]]] = {}  # run after the next read of a replica
         self._relays: dict[Any, Callable[[], None]] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -145,6 +151,8 @@ class Node:
         self.notices.on(BUS_CHANNEL, self._bus_notice)
         self.notices.on_gap(self._resync_all)
         await self.notices.start()
+        if self.store is not None:
+            self.reads.start()
 
     def claim(self, club: Any, now: float) -> None:
         """Take the lease of every table of ``club`` nobody holds; keep the others as replicas.
@@ -252,6 +260,7 @@ class Node:
         self._offs = []
         if self._thread is not None:
             await asyncio.get_running_loop().run_in_executor(None, self._thread.join, 5)
+        await asyncio.get_running_loop().run_in_executor(None, self.reads.stop, 5.0)
         for table_id in list(self.owned):
             try:
                 self.store.release_lease(table_id)
@@ -407,10 +416,13 @@ class Node:
         self.round_trips.append(time.perf_counter() - call.sent)
         replica = self.replicas.get(call.table_id)
         if replica is not None and message.get("ok") and self._behind(call.table_id, replica):
-            try:
-                replica.sync(self._now())  # what the owner did, on this node's screens before "done"
-            except StoreError as err:
-                log.warning("node %s: replica of table %s not read: %s", self.name, call.table_id, err)
+            # what the owner did, on this node's screens before "done": after the replica's next read
+            self._after_read(call.table_id, lambda: self._settle(call, message))
+            return
+        self._settle(call, message)
+
+    def _settle(self, call: _Call, message: dict[str, Any]) -> None:
+        """The call's pending settled as the owner answered: done with its result, or its refusal."""
         if not message.get("ok"):
             params = message.get("params") if isinstance(message.get("params"), dict) else {}
             call.pending.refuse(TableError(str(message.get("key") or "cluster.failed"),
@@ -579,14 +591,58 @@ class Node:
     def _flush(self) -> None:
         self._flush_due = False
         dirty, self._dirty = self._dirty, {}
-        now = self._now()
         for table_id, seq in dirty.items():
             replica = self.replicas.get(table_id)
             if replica is not None and (seq <= 0 or seq > replica.reader.read_seq):
-                try:
-                    replica.sync(now)
-                except StoreError as err:
-                    log.warning("node %s: replica of table %s not read: %s", self.name, table_id, err)
+                self._read(table_id, from_start=seq <= 0)
+
+    def _after_read(self, table_id: Any, then: Callable[[], None]) -> None:
+        """On the loop: ``then()`` once a read of ``table_id``'s replica begun from now is applied."""
+        self._waiters.setdefault(table_id, []).append(then)
+        self._read(table_id)
+
+    def _read(self, table_id: Any, from_start: bool = False) -> None:
+        """On the loop: read the replica's journal in the reader's thread, apply it here when read (one
+        read in flight per replica; one asked meanwhile follows it).  The loop never waits for it."""
+        replica = self.replicas.get(table_id)
+        if replica is None:
+            for then in self._waiters.pop(table_id, []):
+                then()
+            return
+        if table_id in self._reading:
+            self._reread.add(table_id)
+            return
+        self._reading.add(table_id)
+        waiters = self._waiters.pop(table_id, [])
+        read = self.reads.run(lambda own: replica.fetch(own, from_start=from_start))
+        read.add_done_callback(lambda done: self._read_done(table_id, replica, done, waiters))
+
+    def _read_done(self, table_id: Any, replica: Replica, done: asyncio.Future[Any],
+                   waiters: list[Callable[[], None]]) -> None:
+        self._reading.discard(table_id)
+        if self.replicas.get(table_id) is replica and not done.cancelled():
+            error = done.exception()
+            try:
+                if error is not None:
+                    raise error
+                if replica.apply(done.result(), self._now()) is None:  # stale, or does not play on
+                    self._waiters.setdefault(table_id, [])[:0] = waiters
+                    self._reread.discard(table_id)
+                    self._read(table_id, from_start=True)
+                    return
+            except (StoreError, TableError) as err:
+                log.warning("node %s: replica of table %s not read: %s", self.name, table_id,
+                            getattr(err, "message", err))
+            except Exception:
+                log.exception("node %s: replica of table %s not applied", self.name, table_id)
+        if table_id in self._reread or self._waiters.get(table_id):
+            self._reread.discard(table_id)
+            self._read(table_id)
+        for then in waiters:
+            try:
+                then()
+            except Exception:
+                log.exception("node %s: what waited for a read of table %s failed", self.name, table_id)
 
     def _resync_all(self) -> None:
         """The listener came back after a lost connection: notices may have been missed."""
