@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 
 class Unavailable(Exception):
@@ -168,3 +168,26 @@ def stop_shared() -> None:
     if _CLUSTER is not None:
         _CLUSTER.stop()
         _CLUSTER = None
+
+
+def round_trips(conn: Any, work: Callable[[], object]) -> tuple[int, int]:
+    """(round trips, statements) of ``work()`` on the psycopg connection ``conn``, read from libpq's
+    trace: each run of messages sent (F) that the database's answer (B) follows is one wait; each
+    Bind (or simple Query) one statement."""
+    import psycopg
+
+    folder = Path(tempfile.mkdtemp(prefix="sukno-trace-"))
+    trace = folder / "trace.txt"
+    fd = os.open(trace, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    conn.pgconn.trace(fd)
+    conn.pgconn.set_trace_flags(psycopg.pq.Trace.SUPPRESS_TIMESTAMPS | psycopg.pq.Trace.REGRESS_MODE)
+    try:
+        work()
+    finally:
+        conn.pgconn.untrace()
+        os.close(fd)
+        lines = [line.split("\t") for line in trace.read_text().splitlines()]
+        shutil.rmtree(folder, ignore_errors=True)
+    sides = [line[0] for line in lines if line[0] in ("F", "B")]
+    waits = sum(1 for sent, answer in zip(sides, sides[1:]) if (sent, answer) == ("F", "B"))
+    return waits, sum(1 for line in lines if line[0] == "F" and line[2:3] in (["Bind"], ["Query"]))
