@@ -474,7 +474,8 @@ class PgStore(SqlStore):
         self._leases: dict[str, tuple[str, int]] = {}  # table (JSON id) → (node, epoch) this store holds
         self._lock = threading.RLock()
         self._depth = 0
-        self._pipe: Any = None  # the psycopg pipeline of the transaction under way
+        self._piping: Any = None  # the psycopg pipeline's context of the transaction under way
+        self._pipe: Any = None  # … and the pipeline itself, until it is left
         self._fenced: set[str] = set()  # tables whose lease row this transaction holds FOR SHARE
         self._seqs: dict[str, int] = {}  # table (JSON id) → its journal's last seq, as committed here
         self._tx_seqs: dict[str, int | None] = {}  # … as this transaction leaves it (None: forget it)
@@ -654,58 +655,55 @@ class PgStore(SqlStore):
             log.info("%s: connected again", self.path)
         return self._db
 
-    @contextmanager
-    def _tx(self) -> Iterator[Any]:
-        """One transaction (nested calls join it), sent as one psycopg pipeline: its statements go out
-        as they are made and the COMMIT's answer is the one wait, unless a statement's rows are read
-        before (a journaled action reads none: ``_entry``, ``_fence``, ``post(returning=False)``).
-        A check that fails inside SQL aborts the rest, the COMMIT with it, and is read by ``_error``."""
-        with self._lock:
-            if self._depth:
-                self._depth += 1
-                try:
-                    yield self._waited
-                finally:
-                    self._depth -= 1
-                return
-            db = self._ready()
-            self._depth = 1
-            self._fenced.clear()
-            self._tx_seqs.clear()
-            piping = db.pipeline()
-            try:
-                self._pipe = piping.__enter__()
-                self._answered = time.monotonic()
-                db.execute("BEGIN")
-                yield self._waited
-                db.execute("COMMIT")
-                self._pipe = None
-                piping.__exit__(None, None, None)  # the Sync: every answer, the COMMIT's last
-            except BaseException as err:
-                if self._pipe is not None:
-                    self._pipe = None
-                    try:
-                        piping.__exit__(None, None, None)  # the answers queued (a failed one's error again)
-                    except psycopg.Error:
-                        pass
-                if isinstance(err, psycopg.OperationalError) and (db.closed or db.broken) and \
-                        time.monotonic() - self._answered > self._idle_ms / 1000:
-                    err = _pgerrors.IdleInTransactionSessionTimeout(str(err))  # its message lost in the pipeline
-                self._rollback()
-                for tid in (*self._tx_seqs, *self._fenced):  # perhaps a stale guess: asked again next time
-                    self._seqs.pop(tid, None)
-                if isinstance(err, psycopg.Error):
-                    raise self._error(err) from None
+    # A transaction (``SqlStore._tx``) is sent as one psycopg pipeline: its statements go out as they
+    # are made and the COMMIT's answer is the one wait, unless a statement's rows are read before (a
+    # journaled action reads none: ``_entry``, ``_fence``, ``post(returning=False)``).  A check that
+    # fails inside SQL aborts the rest, the COMMIT with it, and ``_error`` reads it.
+
+    def _joined(self) -> Any:
+        return self._waited
+
+    def _begin(self) -> Any:
+        db = self._ready()
+        self._fenced.clear()
+        self._tx_seqs.clear()
+        self._piping = db.pipeline()
+        try:
+            self._pipe = self._piping.__enter__()
+            self._answered = time.monotonic()
+            db.execute("BEGIN")
+        except BaseException as err:
+            failure = self._abort(err)
+            if failure is err:
                 raise
+            raise failure from None
+        return self._waited
+
+    def _commit(self) -> None:
+        self._db.execute("COMMIT")
+        self._pipe = None
+        self._piping.__exit__(None, None, None)  # the Sync: every answer, the COMMIT's last
+        for tid, seq in self._tx_seqs.items():
+            if seq is None:
+                self._seqs.pop(tid, None)
             else:
-                for tid, seq in self._tx_seqs.items():
-                    if seq is None:
-                        self._seqs.pop(tid, None)
-                    else:
-                        self._seqs[tid] = seq
-            finally:
-                self._pipe = None
-                self._depth = 0
+                self._seqs[tid] = seq
+
+    def _abort(self, err: BaseException) -> BaseException:
+        db = self._db
+        if self._pipe is not None:
+            self._pipe = None
+            try:
+                self._piping.__exit__(None, None, None)  # the answers queued (a failed one's error again)
+            except psycopg.Error:
+                pass
+        if isinstance(err, psycopg.OperationalError) and db is not None and (db.closed or db.broken) and \
+                time.monotonic() - self._answered > self._idle_ms / 1000:
+            err = _pgerrors.IdleInTransactionSessionTimeout(str(err))  # its message lost in the pipeline
+        self._rollback()
+        for tid in (*self._tx_seqs, *self._fenced):  # perhaps a stale guess: asked again next time
+            self._seqs.pop(tid, None)
+        return self._error(err) if isinstance(err, psycopg.Error) else err
 
     def _wait(self, cursor: Any) -> Any:
         """Inside the pipeline: wait for the statements sent so far with a Sync, so their answers (and

@@ -91,8 +91,47 @@ class SqlStore:
 
     _db: Any
     path: Any
+    _lock: Any  # a threading.RLock: one transaction at a time on the connection
+    _depth: int  # how deep in nested ``_tx`` calls (0: no transaction)
 
-    def _tx(self) -> AbstractContextManager[Any]:  # pragma: no cover - every backend has its own
+    @contextmanager
+    def _tx(self) -> Iterator[Any]:
+        """One transaction; a call inside another joins it, so a batch is one commit, all or nothing.
+        How one begins, commits and gives up is the backend's: ``_begin``, ``_commit``, ``_abort``."""
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield self._joined()
+                finally:
+                    self._depth -= 1
+                return
+            handle = self._begin()
+            self._depth = 1
+            try:
+                yield handle
+                self._commit()
+            except BaseException as err:
+                failure = self._abort(err)
+                if failure is err:
+                    raise
+                raise failure from None
+            finally:
+                self._depth = 0
+
+    def _begin(self) -> Any:  # pragma: no cover - every backend has its own
+        """Begin a transaction (errors already the store's); what its statements are run on."""
+        raise NotImplementedError
+
+    def _joined(self) -> Any:  # pragma: no cover
+        """What the statements of a call joining the transaction under way are run on."""
+        raise NotImplementedError
+
+    def _commit(self) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _abort(self, err: BaseException) -> BaseException:  # pragma: no cover
+        """Roll back after ``err``; what to raise (the driver's errors as ``StoreError``, others as they are)."""
         raise NotImplementedError
 
     def _read(self) -> AbstractContextManager[Any]:  # pragma: no cover

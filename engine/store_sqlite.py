@@ -379,35 +379,16 @@ class SqliteStore(SqlStore):
 
     # --- transactions -----------------------------------------------------------
 
-    @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            if self._db is None:
-                raise StoreError("the store is closed", 70)
-            if self._depth:
-                self._depth += 1
-                try:
-                    yield self._db
-                finally:
-                    self._depth -= 1
-                return
-            self._begin()
-            self._depth = 1
-            try:
-                yield self._db
-                self._db.execute("COMMIT")
-            except BaseException as err:
-                self._rollback()
-                if isinstance(err, sqlite3.Error):
-                    raise _translate(err, self.path) from None
-                raise
-            finally:
-                self._depth = 0
+    def _joined(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise StoreError("the store is closed", 70)
+        return self._db
 
-    def _begin(self) -> None:
+    def _begin(self) -> sqlite3.Connection:
+        db = self._joined()
         self._still_there()
         try:
-            self._db.execute("BEGIN IMMEDIATE")
+            db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as err:
             failure = _translate(err, self.path)
             if failure.exit_status == 75:
@@ -415,6 +396,14 @@ class SqliteStore(SqlStore):
             raise failure from None
         if self._held_off:
             self._contended(False)
+        return db
+
+    def _commit(self) -> None:
+        self._db.execute("COMMIT")
+
+    def _abort(self, err: BaseException) -> BaseException:
+        self._rollback()
+        return _translate(err, self.path) if isinstance(err, sqlite3.Error) else err
 
     def _contended(self, locked: bool) -> None:
         """Another process holds the lock: after one write waited ``write_wait`` for it in vain, the next
