@@ -111,6 +111,7 @@ class StoreThread:
                     store, ours = own_store(self.store, self.timeout)
                 except StoreError as err:
                     self._failed("connect", err)
+                    self._refuse_asked(err)  # whoever awaits a job hears it now, not at the next try
             if store is not None:
                 self._serve_asked(store)
                 if self._poked or time.monotonic() >= due:
@@ -144,12 +145,12 @@ class StoreThread:
                 log.exception("%s: a job asked of the store failed", self.name)
                 self._hand(lambda e, f=future: f.done() or f.set_exception(e), err)
 
-    def _refuse_asked(self) -> None:
+    def _refuse_asked(self, why: StoreError | None = None) -> None:
         with self._asked_lock:
             asked, self._asked = list(self._asked), deque()
         for _work, future in asked:
             self._hand(lambda e, f=future: f.done() or f.set_exception(e),
-                       StoreError(f"{self.name}: stopped; nothing was written"))
+                       why or StoreError(f"{self.name}: stopped; nothing was written"))
 
     def _round(self, store: Any) -> None:
         self.rounds += 1

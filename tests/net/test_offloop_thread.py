@@ -1,0 +1,65 @@
+"""``net.offloop.StoreThread.run``: one job in the store's thread, its result or its refusal awaited on
+the loop (issue 15) — and a store that cannot even be reached refuses the job at once, never leaves
+its asker waiting for the next round."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from engine.store import StoreError
+from net.offloop import StoreThread
+
+
+class Store:
+    def __init__(self) -> None:
+        self.threads: list[str] = []
+
+    def answer(self, value: int) -> int:
+        self.threads.append(threading.current_thread().name)
+        return value * 2
+
+
+async def test_a_job_runs_in_the_thread_and_its_result_and_its_refusal_come_back() -> None:
+    store = Store()
+    thread = StoreThread(store, "sukno test store", every=3600.0)
+    thread.start()
+    try:
+        assert await asyncio.wait_for(thread.run(lambda own: own.answer(21)), 10) == 42
+        assert store.threads == ["sukno test store"]
+
+        def refused(_own: Store) -> None:
+            raise StoreError("the store said no")
+
+        try:
+            await asyncio.wait_for(thread.run(refused), 10)
+            raise AssertionError("the refusal was not raised")
+        except StoreError as err:
+            assert "said no" in str(err)
+    finally:
+        await asyncio.get_running_loop().run_in_executor(None, thread.stop, 5.0)
+    stopped = thread.run(lambda own: own.answer(1))
+    try:
+        await asyncio.wait_for(stopped, 10)
+        raise AssertionError("a stopped thread took a job")
+    except StoreError as err:
+        assert "stopped" in str(err)
+
+
+async def test_a_store_that_cannot_be_reached_refuses_the_job_at_once(monkeypatch) -> None:
+    import net.offloop
+
+    def unreachable(store, timeout):
+        raise StoreError("cannot reach the database")
+
+    monkeypatch.setattr(net.offloop, "own_store", unreachable)
+    thread = StoreThread(Store(), "sukno test store", every=3600.0)
+    thread.start()
+    try:
+        try:
+            await asyncio.wait_for(thread.run(lambda own: own.answer(1)), 10)  # not an hour: at once
+            raise AssertionError("the job ran without a store")
+        except StoreError as err:
+            assert "cannot reach" in str(err)
+    finally:
+        await asyncio.get_running_loop().run_in_executor(None, thread.stop, 5.0)
