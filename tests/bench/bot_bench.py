@@ -144,12 +144,15 @@ engineers on two cores; kopecks a deal, ± 95 %; wall and CPU ms a decision with
 
     game         deals  difference/deal  p50 ms  p99 ms  max ms  cpu p50  cpu p99  worlds  rules%  left%
     stukolka a    5174   +0.62 ± 0.63     598    1104    1532     52.3    121.1    13.9     0.6    6.9
+    stukolka g    5096   +2.08 ± 0.72     679    1207    2039     44.1    100.2    13.0     1.5    6.2   beats
 
-Стуколка a: the same mean as the earlier +0.60 (4 worlds, k 1), the interval narrowed from ± 0.78 to
-± 0.63 — but its lower end is −0.01: not yet an interval excluding 0.  The wall p99 (1,104 ms) is over
-1 s only because the niced run got a sixth of a core (a load of 12–15): its CPU p99 is 121 ms, so on
-an idle machine a move takes ~0.12 s p99 at 16 worlds; the 0.8 s cap cut a few decisions (13.9 worlds
-a decision on average).  At 0.1 s a move under such a load (≈ 4 worlds) the offline judge above shows
+Стуколка g beats the rules: +2.08 ± 0.72 (the earlier +0.60 ± 0.75 at 4 worlds, k 1) — more than the
+offline judge's ~0 on seed 7 promised (it ignores that the bot searches again at its next move).
+Стуколка a: the same mean as the earlier +0.60, the interval narrowed from ± 0.78 to ± 0.63 — but its
+lower end is −0.01: not yet an interval excluding 0.  The wall p99s (1,104 and 1,207 ms) are over 1 s
+only because the niced runs got a sixth of a core (a load of 12–15): their CPU p99s are 121 and 100 ms,
+so on an idle machine a move takes ~0.12 s p99 at 16 worlds; the 0.8 s cap cut a few decisions (13–14
+worlds a decision on average).  At 0.1 s a move under such a load (≈ 4 worlds) the offline judge above shows
 no gain at any margin; on an idle machine 0.1 s holds most of the 16 worlds (CPU p50 52 ms).
 """
 
