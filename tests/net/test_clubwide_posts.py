@@ -60,6 +60,7 @@ class SilentServer:
         self.sock.close()
 
 
+@pytest.mark.slow  # the silent server's holds: about 6 s until both notices are given up
 async def test_a_hall_line_said_while_the_database_does_not_answer_stalls_nobody(caplog) -> None:
     from net.cluster.clubwide import HallRelay
     from net.cluster.notices import Notices
