@@ -119,3 +119,23 @@ async def test_after_a_quiet_spell_the_watchers_countdown_is_still_right():
             look()
             await asyncio.sleep(0.05)
         assert seen[:3] == [("<", 15), ("", 10), ("", 9)], seen  # then each second of the last ten
+
+
+async def test_a_move_keeps_the_watchers_clock_timer_it_has():
+    """Each move sets a new deadline; the bar keeps its timer if it is due no later (no churn per move)."""
+    club = seated_three(60)
+    app = SpectatorApp(club, 1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        start(club)
+        await shows_clock(app, pilot)
+        bar = app.query_one(TimerBar)
+        timer = bar._timer
+        assert timer is not None
+        for _turn in range(3):  # the next turns: each starts the 60 s clock again, a moment later
+            await asyncio.sleep(0.05)
+            bar.set_deadline(time.monotonic() + 60, who=bar.who)
+            assert bar._timer is timer
+        bar.set_deadline(time.monotonic() + 22, who=bar.who)  # much nearer: its words change sooner
+        assert bar._timer is not timer and bar._timer is not None
+        bar.set_deadline(None)
+        assert bar._timer is None

@@ -80,6 +80,7 @@ class TimerBar(Static):
         self.unit = "s"
         self._cells = 0
         self._timer: Timer | None = None
+        self._due = 0.0  # a coarse bar's timer: when it fires (``clock()`` time)
 
     def set_deadline(self, deadline: float | None, ascii: bool = False, who: str = "", unit: str = "s") -> None:
         """Show the time to ``deadline``; ``who`` names whose time it is (empty: everyone's, e.g. a trade window).
@@ -108,13 +109,25 @@ class TimerBar(Static):
         self._draw()
 
     def _next_draw(self, left: float) -> None:
-        """A coarse bar: the one-shot timer for the moment its words change (none after the end)."""
+        """A coarse bar: a one-shot timer for the moment its words change (none after the end).
+
+        A timer already due no later is kept (each move would otherwise stop one and start
+        another in every hub): waking early draws the same words, which sends nothing."""
+        if self.deadline is None or shown_seconds(left, self.step) == "0":
+            self._stop_timer()
+            return
+        delay = seconds_to_change(left, self.step) + 0.005
+        due = self.clock() + delay
+        if self._timer is not None and self._due <= due:
+            return
+        self._stop_timer()
+        self._due = due
+        self._timer = self.set_timer(delay, self._coarse_draw)
+
+    def _stop_timer(self) -> None:
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        if self.deadline is None or shown_seconds(left, self.step) == "0":
-            return
-        self._timer = self.set_timer(seconds_to_change(left, self.step) + 0.005, self._coarse_draw)
 
     def _draw(self) -> None:
         shown = self.deadline is not None
@@ -123,9 +136,8 @@ class TimerBar(Static):
             if not shown:
                 self._cells = 0  # the next timer is as wide as its own name again
         if self.deadline is None:
-            if self._timer is not None and self.step > 1:
-                self._timer.stop()
-                self._timer = None
+            if self.step > 1:
+                self._stop_timer()
             return
         left = max(0.0, self.deadline - self.clock())
         if self.step > 1:
