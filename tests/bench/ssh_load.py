@@ -107,6 +107,7 @@ async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str], ta
                 "apps_ended": server.apps_ended,  # Apps whose garbage awaits the server's collector
                 "stale": sum(m.stale for h in server.hubs.hubs.values() for m in h.members),
                 "frames": sum(h.frames for h in server.hubs.hubs.values()),
+                "gate_late": _gate_late(),
             }
         elif cmd == "profile" and os.environ.get("SUKNO_BENCH_PROFILE"):
             import cProfile  # the play phase only, into the file SUKNO_BENCH_PROFILE names
@@ -127,6 +128,15 @@ async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str], ta
             break
         print(json.dumps(out), flush=True)
     await server.stop(None)
+
+
+def _gate_late() -> int:
+    """Times a hub drew before the players' Apps had (tui/framegate.py's wait ran out)."""
+    try:
+        from tui.framegate import gate
+    except ImportError:  # a tree from before the gate
+        return 0
+    return gate().late
 
 
 # -- the client side ---------------------------------------------------------------------
@@ -383,6 +393,7 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
             "hubs": stats["hubs"], "watching": stats["watchers"], "stale": stats_after["stale"],
             "frames": stats_after["frames"] - stats["frames"], "actions": done,
             "move_frames": stats_after["frames"] - stats["frames"] - restart_frames,
+            "gate_late": stats_after["gate_late"] - stats["gate_late"],
             "gc_s": stats_after["gc_s"] - stats["gc_s"], "gc_runs": stats_after["gc_runs"] - stats["gc_runs"],
             "cpu_s": stats_after["cpu_s"] - stats["cpu_s"] - restart_cpu, "client_cpu_s": client_cpu,
         }
@@ -420,7 +431,8 @@ def main() -> None:
         print(f"\nN={n} watchers · load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after")
         print(f"  N={n} watchers ({r['watching']} watching in {r['hubs']} hubs), {r['actions']} actions, "
               f"{r['frames']} shared frames ({r['move_frames'] / max(1, r['actions'] * r['hubs']):.2f} a move a hub,"
-              f" new deals' apart), {r['stale']} stale at the end")
+              f" new deals' apart), {r['stale']} stale at the end, {r['gate_late']} times the hubs did not wait"
+              f" for the players' frames any longer")
         print(f"  memory     per seated player {r['mb_per_seated']:.2f} MB ({r['seated']} seated at tables 2..,"
               f" target ≤ 1.0) · per session of the first 20 (4 seated, 16 in the hall)"
               f" {r['mb_per_player']:.2f} MB · per watcher {r['mb_per_watcher']:.3f} MB"
