@@ -28,7 +28,10 @@ for word, and the statements are the same (``engine.store_sql``: written once wi
   of PostgreSQL (not of sukno: a sukno kill -9 loses nothing either way) can
   lose the last ~0.6 s of acknowledged commits (3 × ``wal_writer_delay``),
   whole transactions only, so the ledger still sums to zero.
-  ``tests/bench/nodes_bench.py`` measures both.
+  ``tests/bench/nodes_bench.py`` measures both: on this machine (2 shared
+  CPUs) p99 ≈ 12–13 ms with ``on`` at load 6–8 (one flush of its disk alone:
+  p99 ≈ 8–16 ms) and ≈ 8 ms with ``off`` (9–14 ms at load 9–14, where the CPUs
+  limit it); neither reaches 5 ms here.
 * **bounded waits**: the server calls the store on its event loop, so a write
   may wait at most ``lock_timeout`` (50 ms for the server's store,
   ``exclusive=True``; 5 s otherwise) for a row lock someone else holds, and a
