@@ -407,7 +407,7 @@ class _Waited:
         self._store = store
 
     def execute(self, sql: Any, params: Sequence[Any] | None = None) -> Any:
-        return self._store._wait(self._store._db.execute(sql, params))
+        return self._store._wait(self._store._send(sql, params))
 
 
 class PgStore(SqlStore):
@@ -425,7 +425,18 @@ class PgStore(SqlStore):
     def _x(self, sql: str, params: Sequence[Any] = ()) -> Any:
         """The shared SQL (``?`` placeholders) as psycopg takes it (``%s``), each text rewritten once;
         waited for (``_wait``): only a journaled action's own statements are sent unanswered."""
-        return self._wait(self._db.execute(_PG_SQL.get(sql) or _pg_sql(sql), params))
+        return self._wait(self._send(_PG_SQL.get(sql) or _pg_sql(sql), params))
+
+    def _send(self, sql: Any, params: Sequence[Any] | None) -> Any:
+        """Send one statement.  Inside the pipeline psycopg reads the answers already in while it
+        sends, so an earlier statement's refusal made in SQL (``_fence``'s) may be raised here rather
+        than at the next Sync: it is sukno's own error wherever it comes up."""
+        try:
+            return self._db.execute(sql, params)
+        except psycopg.Error as err:
+            if not (getattr(err, "sqlstate", None) or "").startswith("SK"):
+                raise
+            raise self._error(err) from None
 
     def _many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         if rows:

@@ -44,3 +44,30 @@ def test_a_number_leased_by_another_node_is_taken_even_without_its_journal(pg_ur
     finally:
         here.close()
         there.close()
+
+
+def test_the_fences_refusal_is_the_number_taken_however_early_its_answer_comes(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inside the pipeline psycopg reads the answers already in while it sends the next statement, so
+    the fence's refusal may come up from the insert's send instead of its Sync: still TableNumberTaken."""
+    import time
+
+    from engine.store_pg import PgStore
+
+    here, there = PgStore(pg_url), PgStore(pg_url)
+    fence = here._fence
+
+    def fence_then_wait(table_id: Any) -> None:
+        fence(table_id)
+        here._db.pgconn.flush()  # the fence's statement is out …
+        time.sleep(0.2)  # … and its refusal in before the insert is sent
+    try:
+        assert there.acquire_lease(1, "B", 30.0) == 1
+        monkeypatch.setattr(here, "_fence", fence_then_wait)
+        with pytest.raises(TableNumberTaken):
+            here.open_table_journal(1, HEADER)
+        monkeypatch.undo()
+        assert Club([], store=here).open_table("stukolka").id == 2
+    finally:
+        here.close()
+        there.close()
