@@ -162,6 +162,11 @@ class Social:
             self._ignores[key] = names
         return self._ignores[key]
 
+    def preload(self, who: str, names: list[str]) -> None:
+        """His ignore list as read off the loop on arrival (``net.arrival``); kept only if not read yet
+        (a list read or changed meanwhile is newer)."""
+        self._ignores.setdefault(name_key(who), set(names))
+
     def hides(self, viewer: str | None, speaker: str | None) -> bool:
         """Whether ``viewer`` ignores ``speaker`` (his words are not shown to him)."""
         return bool(viewer and speaker) and name_key(speaker or "") in self.ignored(viewer)

@@ -487,7 +487,8 @@ class HallDoor(HallVerbs):
         session, club = self.session, self.session.server.club
         online = self.board.online()
         if self._balance is None and not session.guest:
-            self._balance = club.balance(session.name)
+            arrived = session.arrived_balance() if hasattr(session, "arrived_balance") else None
+            self._balance = club.balance(session.name) if arrived is None else arrived
         seen = (online, self._balance, self.lang, width)
         if seen == self._header_seen:  # nothing of it changed (a chat line): no words made again
             return self._header_row

@@ -209,6 +209,16 @@ class HallBoard:
         self._last = 0.0
         self._gap = TICK
         self._money = False
+        self.money_changes = 0
+        """Counts the events heard that may change someone's money (and each time the board stops hearing)."""
+
+    def money_mark(self) -> int | None:
+        """A mark ``money_still`` compares later: no money changed between them (None: not hearing events)."""
+        return self.money_changes if self._off is not None else None
+
+    def money_still(self, mark: int | None) -> bool:
+        """Nobody's money changed since ``money_mark`` gave ``mark`` (a balance read then holds)."""
+        return mark is not None and self._off is not None and mark == self.money_changes
 
     # -- doors in and out --------------------------------------------------------------
 
@@ -224,6 +234,7 @@ class HallBoard:
             if self._off is not None:
                 self._off()
                 self._off = None
+                self.money_changes += 1  # deaf from now on: a mark taken before holds no more
             if self._handle is not None:
                 self._handle.cancel()
                 self._handle = None
@@ -241,6 +252,7 @@ class HallBoard:
         self.generation += 1
         if any(e.kind not in QUIET_KINDS for e in events):
             self._money = True
+            self.money_changes += 1
         loop = asyncio.get_running_loop()
         now = loop.time()
         due = self._last + self._gap

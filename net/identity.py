@@ -100,14 +100,9 @@ class StoreAccounts:
 
     def name_for(self, fingerprint: str) -> str | None:
         """The name bound to this key, if any (and the account is seen now, when the store can write)."""
-        account = self.store.account_by_key(fingerprint)
-        if account is None:
-            return None
-        try:
-            self.store.touch(account.name)
-        except StoreError as err:  # a locked or vanished store must not keep anyone out of the hall
-            log.warning("cannot note that %s came in: %s", account.name, err)
-        return account.name
+        from net.arrival import name_in
+
+        return name_in(self.store, fingerprint)
 
     def is_taken(self, name: str) -> bool:
         return fold(name) in self._folded

@@ -253,6 +253,8 @@ class SuknoServer:
         """One node of several (``net.cluster.node.Node``, set by ``sukno serve --node``), else None."""
         self.presence: Any = None
         """This node's sessions in the store, every node's read back (``net.presence``), once started."""
+        self.arrivals: Any = None
+        """``net.offloop.StoreThread`` reading an arriving key's account off the loop (``net.arrival``), once started."""
         self.gates: list[Callable[[Session], str | None]] = []
         """Checks on a session once its name is known (bans): a farewell line refuses it."""
 
@@ -295,6 +297,11 @@ class SuknoServer:
         if sockets:
             self.port = sockets[0].getsockname()[1]
         self.runtime.start()
+        if self.store is not None and isinstance(self.accounts, StoreAccounts):
+            from net.offloop import StoreThread
+
+            self.arrivals = StoreThread(self.accounts.store, "sukno arrivals", every=3600.0)
+            self.arrivals.start()
         if hasattr(self.store, "beat"):  # who is online here, for every node of the club (net/presence.py)
             from net.presence import PresenceKeeper, node_name
 
@@ -355,6 +362,9 @@ class SuknoServer:
         if self.presence is not None:
             self.presence.stop()
             self.presence = None
+        if self.arrivals is not None:
+            self.arrivals.stop()
+            self.arrivals = None
         # Python 3.12+ waits in ``wait_closed`` for every connection the acceptor made, so a
         # connection with no session left (kicked, mid-login) must be closed here, not left open.
         for connection in list(self.connections):

@@ -101,6 +101,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.door: Any = None  # a ``net.halldoor.HallDoor`` while he is in the hall without an App
         self._holds = 0  # club.enter calls made to carry him from one step to the next (``hold``)
         self.carried: list[Any] = []  # his hall log and his App's last words, for his next hall door
+        self.arrival: Any = None  # a ``net.arrival.Arrival``: his account as read on arrival, until used
 
     # -- asyncssh callbacks ---------------------------------------------------------------
 
@@ -356,7 +357,10 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.guest = True
             self.name = self.server.guest_name()
         else:
-            self.name = self.server.accounts.name_for(self.conn.fingerprint)
+            self.arrival = await self._arrive(self.conn.fingerprint)
+            if self.closed:  # he left while the store was asked
+                return
+            self.name = self.arrival.name
             refusal = self.name and self.server.limits.admit_account(self.name)
             if refusal:
                 self.finish(1, text(self.lang, "full", what=refusal))
@@ -378,6 +382,34 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 step = await self.watch.run(int(arg))
         self.release_hold()
         self.finish(0, self._farewell)
+
+    async def _arrive(self, fingerprint: str) -> Any:
+        """His account, settings, balance and ignore list, read in one job off the loop (``net.arrival``):
+        the loop serves everyone else meanwhile; a ``StoreError`` is raised here as the read raised it."""
+        from net.arrival import Arrival, gather
+
+        server = self.server
+        club = server.club
+        own = getattr(server.accounts, "store", None)  # the store the job reads (its thread's connection to it)
+        balance = own is not None and getattr(club, "store", None) is own  # as ``Club.balance`` reads it
+        social = getattr(club, "social", None)
+        ignores = own is not None and social is not None and getattr(social, "store", None) is own
+        mark = server.hall_board.money_mark() if balance else None
+        if server.arrivals is None:  # not started (or no store of accounts): the accounts' own read
+            return Arrival(server.accounts.name_for(fingerprint))
+        arrival: Arrival = await server.arrivals.run(
+            lambda store: gather(store, fingerprint, balance=balance, ignores=ignores))
+        arrival.money_mark = mark
+        if arrival.name is not None and arrival.ignores is not None and social is not None:
+            social.preload(arrival.name, arrival.ignores)
+        return arrival
+
+    def arrived_balance(self) -> int | None:
+        """His balance as read on arrival, once, if no money changed since (else None: ask the club)."""
+        arrival, self.arrival = self.arrival, None
+        if arrival is None or arrival.balance is None or arrival.name != self.name:
+            return None
+        return arrival.balance if self.server.hall_board.money_still(arrival.money_mark) else None
 
     def _first_step(self) -> tuple[str, Any]:
         """The text mode (net.textmode), the hall, or a table's watchers for ``watch N`` given as the ssh command."""
@@ -507,16 +539,21 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         from tui.text.prefs import Prefs
 
         prefs = Prefs()
-        self.saved_prefs(prefs)
+        arrival = self.arrival
+        read = arrival.settings if arrival is not None and arrival.name == self.name else None
+        self.saved_prefs(prefs, read)
         return prefs
 
-    def saved_prefs(self, prefs: Any) -> None:
-        """Read and keep ``prefs`` in the store for this session's account (if it has one)."""
+    def saved_prefs(self, prefs: Any, read: Any = None) -> None:
+        """Read and keep ``prefs`` in the store for this session's account (if it has one); ``read``: his
+        settings as read off the loop on arrival (``net.arrival``), or the error that read met."""
         store, name = self.server.store, self.name
         if self.guest or name is None or store is None or not hasattr(store, "settings"):
             return
         try:
-            loaded = type(prefs).load(store.settings(name))
+            if isinstance(read, BaseException):
+                raise read
+            loaded = type(prefs).load(store.settings(name) if read is None else read)
         except Exception:
             log.exception("settings of %s could not be read", name)
             return
