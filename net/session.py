@@ -358,7 +358,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.name = self.server.guest_name()
         else:
             self.arrival = await self._arrive(self.conn.fingerprint)
-            if self.closed:  # he left while the store was asked
+            if self.closed:  # he left (or sent EOF) while the store was asked: the same end as later on
+                self.finish(0, self._farewell)
                 return
             self.name = self.arrival.name
             refusal = self.name and self.server.limits.admit_account(self.name)
