@@ -432,7 +432,7 @@ class PgStore(SqlStore):
         sends, so an earlier statement's refusal made in SQL (``_fence``'s) may be raised here rather
         than at the next Sync: it is sukno's own error wherever it comes up."""
         try:
-            return self._db.execute(sql, params)
+            return self._open().execute(sql, params)
         except psycopg.Error as err:
             if not (getattr(err, "sqlstate", None) or "").startswith("SK"):
                 raise
@@ -440,7 +440,7 @@ class PgStore(SqlStore):
 
     def _many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         if rows:
-            with self._db.cursor() as cur:
+            with self._open().cursor() as cur:
                 cur.executemany(_PG_SQL.get(sql) or _pg_sql(sql), rows)
                 self._wait(cur)
 
@@ -489,6 +489,7 @@ class PgStore(SqlStore):
         self._lock = threading.RLock()
         self._depth = 0
         self._piping: Any = None  # the psycopg pipeline's context of the transaction under way
+        self._began = False  # its BEGIN sent (at its first statement)
         self._pipe: Any = None  # … and the pipeline itself, until it is left
         self._fenced: set[str] = set()  # tables whose lease row this transaction holds FOR SHARE
         self._seqs: dict[str, int] = {}  # table (JSON id) → its journal's last seq, as committed here
@@ -678,25 +679,33 @@ class PgStore(SqlStore):
         return self._waited
 
     def _begin(self) -> Any:
-        db = self._ready()
+        self._ready()  # connected (or the store's error) now; BEGIN waits for the first statement
+        self._began = False
         self._fenced.clear()
         self._tx_seqs.clear()
-        self._piping = db.pipeline()
-        try:
-            self._pipe = self._piping.__enter__()
-            self._answered = time.monotonic()
-            db.execute("BEGIN")
-        except BaseException as err:
-            failure = self._abort(err)
-            if failure is err:
-                raise
-            raise failure from None
         return self._waited
 
+    def _open(self) -> Any:
+        """The connection for a statement; inside a transaction its first one enters the pipeline and
+        sends BEGIN, so a transaction that writes nothing (a batch with nothing to say) costs no trip."""
+        db = self._db
+        if self._depth and self._pipe is None:
+            self._piping = db.pipeline()
+            try:
+                self._pipe = self._piping.__enter__()
+            except BaseException:
+                self._piping = None
+                raise
+            self._answered = time.monotonic()
+            self._began = True
+            db.execute("BEGIN")
+        return db
+
     def _commit(self) -> None:
-        self._db.execute("COMMIT")
-        self._pipe = None
-        self._piping.__exit__(None, None, None)  # the Sync: every answer, the COMMIT's last
+        if self._pipe is not None:
+            self._db.execute("COMMIT")
+            self._pipe, self._piping, piping = None, None, self._piping
+            piping.__exit__(None, None, None)  # the Sync: every answer, the COMMIT's last
         for tid, seq in self._tx_seqs.items():
             if seq is None:
                 self._seqs.pop(tid, None)
@@ -705,16 +714,18 @@ class PgStore(SqlStore):
 
     def _abort(self, err: BaseException) -> BaseException:
         db = self._db
-        if self._pipe is not None:
-            self._pipe = None
+        began, self._began = self._began, False  # a transaction that sent nothing has none to end
+        if self._piping is not None:
+            self._pipe, self._piping, piping = None, None, self._piping
             try:
-                self._piping.__exit__(None, None, None)  # the answers queued (a failed one's error again)
+                piping.__exit__(None, None, None)  # the answers queued (a failed one's error again)
             except psycopg.Error:
                 pass
         if isinstance(err, psycopg.OperationalError) and db is not None and (db.closed or db.broken) and \
                 time.monotonic() - self._answered > self._idle_ms / 1000:
             err = _pgerrors.IdleInTransactionSessionTimeout(str(err))  # its message lost in the pipeline
-        self._rollback()
+        if began:
+            self._rollback()
         for tid in (*self._tx_seqs, *self._fenced):  # perhaps a stale guess: asked again next time
             self._seqs.pop(tid, None)
         return self._error(err) if isinstance(err, psycopg.Error) else err
@@ -818,7 +829,7 @@ class PgStore(SqlStore):
             key = None if ":" in name else _name_key(name)
             merged.setdefault(name if key is None else key, [name, key, 0])[2] += amount
         rows = list(merged.values())
-        cursor = self._db.execute(
+        cursor = self._send(
             "SELECT sukno_post(%s::text, %s::bigint, %s::text, %s::float8, %s::text[], %s::text[], %s::numeric[])",
             (tid, deal_no, reason, at, [r[0] for r in rows], [r[1] for r in rows], [Decimal(r[2]) for r in rows]))
         return lambda: int(self._wait(cursor).fetchone()[0])
@@ -848,7 +859,7 @@ class PgStore(SqlStore):
         """Inside the write's transaction: PostgreSQL delivers the notice only if it commits.  A new
         session (0) starts the journal's seqs again; a closed one (-1) is forgotten."""
         self._tx_seqs[tid] = None if seq < 0 else 0
-        self._db.execute("SELECT pg_notify(%s, %s)", (JOURNAL_CHANNEL, f"{tid} {seq}"))
+        self._send("SELECT pg_notify(%s, %s)", (JOURNAL_CHANNEL, f"{tid} {seq}"))
 
     def _entry(self, table_id: TableId, tid: str, kind: str, text: str, at: float) -> int:
         """The next entry by ``sukno_append``, nothing read back: the seq is the one this store knows
@@ -859,7 +870,7 @@ class PgStore(SqlStore):
         if last is None:
             last = int(self._x("SELECT coalesce(max(seq), 0) FROM journal WHERE table_id = ?", (tid,)).fetchone()[0])
         seq = last + 1
-        self._db.execute("SELECT sukno_append(%s::text, %s::bigint, %s::float8, %s::text, %s::text, %s::text)",
+        self._send("SELECT sukno_append(%s::text, %s::bigint, %s::float8, %s::text, %s::text, %s::text)",
                          (tid, seq, at, kind, text, JOURNAL_CHANNEL))
         self._tx_seqs[tid] = seq
         return seq
@@ -962,7 +973,7 @@ class PgStore(SqlStore):
         if tid in self._fenced:
             return
         node, epoch = self._leases.get(tid) or (None, None)
-        self._db.execute("SELECT sukno_fence(%s::text, %s::text, %s::bigint)", (tid, node, epoch))
+        self._send("SELECT sukno_fence(%s::text, %s::text, %s::bigint)", (tid, node, epoch))
         self._fenced.add(tid)
 
     # --- the club's one host key (several nodes) ---------------------------------------------

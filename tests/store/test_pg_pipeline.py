@@ -167,3 +167,15 @@ def test_only_committed_entries_are_announced_and_only_after_the_commit(pg: PgSt
             action(pg, 0)
         marker.execute(f"NOTIFY {JOURNAL_CHANNEL}, 'marker 2'")
         assert wait_for(listener, "marker 2") == ["marker 2"]
+
+
+def test_a_batch_that_writes_nothing_costs_no_round_trip(pg: PgStore) -> None:
+    def nothing() -> None:
+        with pg.batch():
+            pass
+
+    assert syncs(pg, nothing) == 0  # BEGIN waits for a first statement; none came
+    with pytest.raises(RuntimeError):
+        with pg.batch():
+            raise RuntimeError("the table failed before writing")
+    assert action(pg, 0) == 1 and seqs(pg) == [1]
