@@ -29,9 +29,9 @@ for word, and the statements are the same (``engine.store_sql``: written once wi
   lose the last ~0.6 s of acknowledged commits (3 × ``wal_writer_delay``),
   whole transactions only, so the ledger still sums to zero.
   ``tests/bench/nodes_bench.py`` measures both: on this machine (2 shared
-  CPUs) p99 ≈ 12–13 ms with ``on`` at load 6–8 (one flush of its disk alone:
-  p99 ≈ 8–16 ms) and ≈ 8 ms with ``off`` (9–14 ms at load 9–14, where the CPUs
-  limit it); neither reaches 5 ms here.
+  CPUs) p99 ≈ 1.5 ms with either when it is quiet (load < 1); at load 6–8
+  ≈ 12–13 ms with ``on`` (one flush of its disk alone: p99 ≈ 8–16 ms then) and
+  ≈ 8 ms with ``off`` (9–14 ms at load 9–14, where the CPUs limit it).
 * **bounded waits**: the server calls the store on its event loop, so a write
   may wait at most ``lock_timeout`` (50 ms for the server's store,
   ``exclusive=True``; 5 s otherwise) for a row lock someone else holds, and a
