@@ -53,6 +53,7 @@ DEFAULTS: dict[str, Any] = {
     "store": {
         "url": "",
         "synchronous_commit": "on",
+        "write_wait": 0.05,
     },
     "node": {
         "name": "",
@@ -121,6 +122,7 @@ class Config:
     shutdown_grace: float = 60
     store_url: str = ""  # "": the data folder's sukno.db (SQLite); "postgresql://…": that database
     store_synchronous_commit: str = "on"  # PostgreSQL only: "off" may lose ~0.6 s of moves if PostgreSQL crashes
+    store_write_wait: float = 0.05  # seconds a write may wait for a lock another holds (the loop waits that long at most)
     node: str = ""  # "": the one server of its store; a name: one node of several on one PostgreSQL club
     node_lease_ttl: float = 3.0  # seconds a node's table lease lasts unless renewed (failover waits this)
     node_call_timeout: float = 2.0  # seconds a move sent to a table's owner node may go unanswered (then refused)
@@ -204,6 +206,9 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     sync = merged["store"]["synchronous_commit"]
     if sync not in ("on", "off"):
         raise ConfigError(f"store.synchronous_commit is \"on\" or \"off\", not {sync!r}")
+    write_wait = _number("store", "write_wait", merged["store"]["write_wait"], float)
+    if not 0.01 <= write_wait <= 10:
+        raise ConfigError(f"store.write_wait is 0.01–10 seconds, not {write_wait!r}")
     node = merged["node"]
     if not isinstance(node["name"], str) or len(node["name"]) > 64 or not node["name"].isprintable():
         raise ConfigError("node.name is a short printable name (\"\": not a node)")
@@ -236,6 +241,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         shutdown_grace=_number("admin", "shutdown_grace", admin["shutdown_grace"], float),
         store_url=store_url,
         store_synchronous_commit=sync,
+        store_write_wait=write_wait,
         node=node["name"],
         node_lease_ttl=lease_ttl,
         node_call_timeout=call_timeout,

@@ -54,7 +54,9 @@ async def run(config: Config) -> int:
 
     try:
         fresh = make_data_folder(config.data)  # 0700; a folder made now may start a new club
-        options: dict[str, Any] = {"synchronous_commit": config.store_synchronous_commit} if config.store_url else {}
+        options: dict[str, Any] = ({"synchronous_commit": config.store_synchronous_commit,
+                                    "lock_timeout": config.store_write_wait} if config.store_url
+                                   else {"write_wait": config.store_write_wait})
         if config.node:
             options["node"] = config.node
         store = open_store(config.data, exclusive=True, new=fresh or config.new, url=config.store_url or None,

@@ -40,13 +40,15 @@ options = {{}}
 class Node:
     """``sukno serve --node NAME`` as a child process (no name: a lone ``sukno serve --store``)."""
 
-    def __init__(self, name: str, folder: Path, url: str, ttl: float = 3.0, call_timeout: float = 2.0) -> None:
+    def __init__(self, name: str, folder: Path, url: str, ttl: float = 3.0, call_timeout: float = 2.0,
+                 write_wait: float = 0.05) -> None:
         self.name = name
         data = folder / f"data-{name}"
         data.mkdir(parents=True, exist_ok=True)
         config = folder / "sukno.toml"
         if not config.exists():
             text = CONFIG.format(ttl=ttl).replace("[node]\n", f"[node]\ncall_timeout = {call_timeout}\n")
+            text += f"[store]\nwrite_wait = {write_wait}\n"
             config.write_text(text, "utf-8")
         self.lines: list[str] = []
         self.proc = subprocess.Popen(

@@ -40,6 +40,8 @@ def test_defaults():
         ({"spectators": {"buckets": ["80by24"]}}, "COLSxROWS"),
         ({"tables": [{"options": {}}]}, "'game'"),
         ({"server": {"ciphers": ["rot13"]}}, "server.ciphers"),
+        ({"store": {"write_wait": 0}}, "store.write_wait is 0.01–10 seconds"),
+        ({"store": {"write_wait": "long"}}, "store.write_wait"),
     ],
 )
 def test_bad_config_is_refused_with_the_reason(raw, words):

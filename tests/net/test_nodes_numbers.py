@@ -6,7 +6,8 @@ same.  The store's unique table id decides: the second one's journal is refused
 (``TableNumberTaken``) and it takes the next number.  To make "at the same moment" certain, the test
 holds ``live_table`` locked (SHARE: reads go on, inserts wait) while both ``sukno admin open`` run,
 until PostgreSQL shows both nodes' inserts waiting for it; before, the second was refused ("already
-has a live journal").
+has a live journal").  The nodes' writes may wait 10 s for that lock (``[store] write_wait``; 50 ms by
+default), so a busy machine's late second node or slow poll is not a refusal by timeout.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ async def test_two_nodes_opening_at_once_take_two_numbers(tmp_path: Path, pg_url
     lock = psycopg.connect(pg_url)  # holds live_table while both nodes choose
     try:
         for name in "AB":
-            nodes.append(Node(name, tmp_path, pg_url))
+            nodes.append(Node(name, tmp_path, pg_url, write_wait=10))
             await nodes[-1].ready()
         assert [t.table_id for t in store.live_tables()] == [1]
         lock.execute("LOCK TABLE live_table IN SHARE MODE")  # in a transaction until commit
