@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from engine.game import IllegalAction
 from engine.pending import InOrder
+from engine.store import StoreError
 from net.botwire import CLIENT_TYPES, MAX_LINE, PROTOCOL, LineBuffer, TooLong, WireError, decode, encode, \
     error_message, event_message, plain, say
 from net.limits import TokenBucket
@@ -49,6 +50,15 @@ SLOW_READER = 8
 """A bot with more than ``SLOW_READER`` × the spectators' ``buffer_limit`` unread is cut off."""
 
 
+class _Failed:
+    """A store job of the hello that failed (its error), or whose store did not answer in time."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
 def refusal_text(err: IllegalAction, lang: str) -> str:
     """What a person reads for this refusal (the TUI's catalogue), in ``lang``."""
     from tui.refusals import explain
@@ -61,8 +71,11 @@ class BotSession:
 
     def __init__(self, club: Club, accounts: Any, *, fingerprint: str | None, lang: str,
                  send: Callable[[dict[str, Any]], None], now: Callable[[], float],
-                 admit: Callable[[str], str | None] | None = None, close: Callable[[], None] | None = None):
+                 admit: Callable[[str], str | None] | None = None, close: Callable[[], None] | None = None,
+                 off_loop: Callable[[Callable[[Any], Any]], Any] | None = None):
         self.club = club
+        self._off_loop = off_loop
+        """``SuknoServer.off_loop``: the hello's store calls made in the store's thread (issue 15); None: here."""
         self.accounts = accounts
         self.fingerprint = fingerprint
         self.lang = lang if lang in ("ru", "en") else "en"
@@ -89,14 +102,24 @@ class BotSession:
     def error(self, key: str, text: str, **extra: Any) -> None:
         self.send(error_message(key, text, **extra))
 
-    def hello(self) -> None:
-        """The server's first line."""
-        known = None
-        if self.fingerprint is not None:
-            account = self.accounts.store.account_by_key(self.fingerprint)
-            known = account.name if account is not None else None
+    def hello(self, known: bool | None = None) -> None:
+        """The server's first line; ``known``: whether its key has an account (read off the loop by
+        ``serve_bot``), None: read here."""
+        if known is None:
+            known = self.fingerprint is not None and self.accounts.store.account_by_key(self.fingerprint) is not None
         self.send({"type": "hello", "protocol": PROTOCOL, "server": "sukno", "max_line": MAX_LINE,
-                   "known": known is not None, "types": list(CLIENT_TYPES)})
+                   "known": known, "types": list(CLIENT_TYPES)})
+
+    def _ask(self, work: Callable[[Any], Any]) -> Any:
+        """``work(store)`` in the store's thread (a ``Pending`` of its result, or of ``_Failed``), or here."""
+        if self._off_loop is None:
+            try:
+                return work(self.accounts.store)
+            except StoreError as err:
+                return _Failed(err)
+        from net.offloop import as_pending
+
+        return as_pending(self._off_loop(work), "hello", _Failed)
 
     # -- in ------------------------------------------------------------------------------
 
@@ -145,24 +168,59 @@ class BotSession:
         if self.fingerprint is None:
             self.error("bot.guest", say(self.lang, "bot.guest"), reply="hello")
             return
-        store = self.accounts.store
-        account = store.account_by_key(self.fingerprint)
-        if account is None:
-            wanted = str(message.get("name") or "").strip()
-            if not wanted:
-                self.error("bot.need_name", say(self.lang, "bot.need_name"), reply="hello")
-                return
-            problem = self.accounts.register(self.fingerprint, wanted, self.lang)
-            if problem:
-                self.error("account.refused", problem, reply="hello")
-                return
+        fingerprint, lang = self.fingerprint, self.lang
+        self._after(message, self._ask(lambda store: store.account_by_key(fingerprint)),
+                    lambda account: self._hello_known(message, account))
+
+    def _hello_known(self, message: dict[str, Any], account: Any) -> None:
+        """The account of its key as the store's thread read it: a new one named, a known one welcomed."""
+        if isinstance(account, _Failed):
+            self.error("failed", say(self.lang, "bot.store"))
+            return
+        if account is not None:
+            self._hello_as(account)
+            return
+        wanted = str(message.get("name") or "").strip()
+        if not wanted:
+            self.error("bot.need_name", say(self.lang, "bot.need_name"), reply="hello")
+            return
+        accounts, fingerprint, lang = self.accounts, self.fingerprint, self.lang
+        problem = accounts.precheck(wanted, lang) if hasattr(accounts, "precheck") else None
+        if problem:
+            self.error("account.refused", problem, reply="hello")
+            return
+
+        def work(store: Any) -> Any:  # in the store's thread: the account made, marked a bot, read back
+            if hasattr(accounts, "write"):
+                refused = accounts.write(store, fingerprint, wanted, lang)
+            else:
+                refused = accounts.register(fingerprint, wanted, lang)
+            if refused:
+                return refused
             try:
                 store.set_role(wanted, "bot")
             except Exception:  # the account exists; the mark is tried again on the next hello
                 log.exception("cannot mark %s as a bot", wanted)
-            account = store.account_by_key(self.fingerprint)
-            log.info("registered the bot %s", wanted)
-        elif account.role != "bot":
+            return store.account_by_key(fingerprint)
+
+        self._after(message, self._ask(work), lambda got: self._hello_named(wanted, got))
+
+    def _hello_named(self, wanted: str, got: Any) -> None:
+        if isinstance(got, _Failed):
+            self.error("account.refused", self.accounts.store_failed(self.lang) if hasattr(
+                self.accounts, "store_failed") else say(self.lang, "bot.store"), reply="hello")
+            return
+        if isinstance(got, str) or got is None:
+            self.error("account.refused", got or say(self.lang, "bot.store"), reply="hello")
+            return
+        if hasattr(self.accounts, "named"):
+            self.accounts.named(wanted)
+        log.info("registered the bot %s", wanted)
+        self._hello_as(got, new=True)
+
+    def _hello_as(self, account: Any, new: bool = False) -> None:
+        """Its account, known or just made: a person's key is refused, a bot comes in."""
+        if not new and account.role != "bot":
             self.error("bot.person_key", say(self.lang, "bot.person_key", name=account.name), reply="hello")
             return
         name = account.name
@@ -355,7 +413,7 @@ class BotLink:
         self.done = asyncio.get_running_loop().create_future()
         self.bot = BotSession(server.club, server.accounts, fingerprint=session.conn.fingerprint,
                               lang=session.lang, send=self.send, now=asyncio.get_running_loop().time,
-                              admit=self._admit, close=self.close)
+                              admit=self._admit, close=self.close, off_loop=server.off_loop)
 
     def _admit(self, name: str) -> str | None:
         session = self.session
@@ -414,7 +472,9 @@ async def serve_bot(session: Session) -> None:
 
             link.bot.error("full", text(session.lang, "full", what=refusal))
             return
-        link.bot.hello()
+        fingerprint = session.conn.fingerprint
+        known = fingerprint is not None and (await server.off_loop(lambda store: store.account_by_key(fingerprint))) is not None
+        link.bot.hello(known)
         if session.conn.fingerprint is None:
             link.bot.error("bot.guest", say(session.lang, "bot.guest"))
             return

@@ -108,24 +108,47 @@ class StoreAccounts:
         return fold(name) in self._folded
 
     def register(self, fingerprint: str, name: str, lang: str = "en") -> str | None:
-        """Make the account ``name`` for the key; None on success, else the reason (nothing changes)."""
-        texts = TEXTS.get(lang, TEXTS["en"])
+        """Make the account ``name`` for the key; None on success, else the reason (nothing changes).
+        Its store calls are made here (tools, tests); a session makes them off the loop: ``precheck``
+        on the loop, ``write`` in the store's thread, ``named`` on the loop again."""
+        name = name.strip()
+        problem = self.precheck(name, lang) or self.write(self.store, fingerprint, name, lang)
+        if problem is None:
+            self.named(name)
+        return problem
+
+    def precheck(self, name: str, lang: str = "en") -> str | None:
+        """What can be refused without the store (a bad, reserved or known-taken name), or None."""
         name = name.strip()
         problem = check_name(name, lang, self.reserved)
         if problem:
             return problem
-        bound = self.store.account_by_key(fingerprint)
-        if bound is not None:
-            return texts["bound"].format(name=bound.name)
         if self.is_taken(name):
-            return texts["taken"].format(name=name)
+            return TEXTS.get(lang, TEXTS["en"])["taken"].format(name=name)
+        return None
+
+    def write(self, store: Store, fingerprint: str, name: str, lang: str = "en") -> str | None:
+        """In the store's thread (``store``: its connection): the key checked unbound and the account made;
+        None, or the reason in his words (a name taken meanwhile, a key bound meanwhile, a failing store)."""
+        texts = TEXTS.get(lang, TEXTS["en"])
+        name = name.strip()
         try:
-            self.store.create_account(name, key=fingerprint, language=lang if lang in ("ru", "en") else "en",
-                                      grant=self.grant)
+            bound = store.account_by_key(fingerprint)
+            if bound is not None:
+                return texts["bound"].format(name=bound.name)
+            store.create_account(name, key=fingerprint, language=lang if lang in ("ru", "en") else "en",
+                                 grant=self.grant)
         except AccountError:
             return texts["taken"].format(name=name)
         except StoreError as err:
             log.error("cannot register %s: %s", name, err)
             return texts["store"]
-        self._folded.add(fold(name))
         return None
+
+    def named(self, name: str) -> None:
+        """On the loop: ``name`` is written in the book (nobody else may take it from now on)."""
+        self._folded.add(fold(name.strip()))
+
+    def store_failed(self, lang: str = "en") -> str:
+        """The refusal of a name the store could not write (it failed, or did not answer in time)."""
+        return TEXTS.get(lang, TEXTS["en"])["store"]

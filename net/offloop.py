@@ -26,12 +26,16 @@ import time
 from collections import deque
 from typing import Any, Callable
 
+from engine.pending import Pending
 from engine.store import StoreError
 
 log = logging.getLogger("sukno.store")
 
 Work = Callable[[Any], Any]
 Then = Callable[[Any], None]
+
+STORE_WAIT = 10.0
+"""Seconds a person's store job (a name written, a setting kept) may take before he is told it failed."""
 
 
 def own_store(store: Any, timeout: float) -> tuple[Any, bool]:
@@ -183,3 +187,30 @@ class StoreThread:
                 loop.call_soon_threadsafe(function, result)
             except RuntimeError:  # the loop closed meanwhile
                 pass
+
+
+def as_pending(future: asyncio.Future[Any], op: str, failed: Callable[[BaseException], Any],
+               wait: float = STORE_WAIT) -> Pending:
+    """On the loop: a ``StoreThread.run`` job's result as an ``engine.pending.Pending``, which the screens
+    already wait on (``tui.pending.after``, the bot's ``InOrder``) without holding the loop.  It is resolved
+    with the job's result, or with ``failed(error)`` for an error of the job or ``wait`` s of silence (the
+    first of the two wins: a late answer changes nothing the person was told)."""
+    pending = Pending(op)
+    loop = asyncio.get_running_loop()
+
+    def silent() -> None:
+        pending.resolve(failed(StoreError(f"the store has not answered for {wait:g} s")))
+
+    timer = loop.call_later(wait, silent)
+
+    def done(got: asyncio.Future[Any]) -> None:
+        timer.cancel()
+        if pending.settled:
+            if not got.cancelled() and got.exception() is None:
+                log.info("a %s job of the store was done after its %g s", op, wait)
+            return
+        error = StoreError("cancelled") if got.cancelled() else got.exception()
+        pending.resolve(failed(error) if error is not None else got.result())
+
+    future.add_done_callback(done)
+    return pending

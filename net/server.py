@@ -326,6 +326,20 @@ class SuknoServer:
             if not self.club.is_online(name):
                 return name
 
+    def off_loop(self, work: Callable[[Any], Any]) -> asyncio.Future[Any]:
+        """``work(store)`` for one person (his name written, a setting kept, a key linked, his ignore list)
+        in the accounts' store thread (``arrivals``: its own PostgreSQL connection), awaited or handed to
+        ``net.offloop.as_pending``: the loop never waits for the store (issue 15).  Without that thread
+        (not started, no store of accounts) it is made now, as before."""
+        if self.arrivals is not None:
+            return self.arrivals.run(work)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        try:
+            future.set_result(work(getattr(self.accounts, "store", None) or self.store))
+        except Exception as err:
+            future.set_exception(err)
+        return future
+
     def gate(self, session: Session) -> str | None:
         for check in self.gates:
             refusal = check(session)

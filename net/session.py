@@ -102,6 +102,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._holds = 0  # club.enter calls made to carry him from one step to the next (``hold``)
         self.carried: list[Any] = []  # his hall log and his App's last words, for his next hall door
         self.arrival: Any = None  # a ``net.arrival.Arrival``: his account as read on arrival, until used
+        self._naming: Any = None  # the ``Pending`` of his name being written (``register``), while it waits
 
     # -- asyncssh callbacks ---------------------------------------------------------------
 
@@ -591,17 +592,52 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         except Exception:
             log.exception("the club could not hear that %s left", getattr(app, "player", None))
 
-    def register(self, name: str) -> str | None:
-        """The welcome screen's choice of a name for this key; None, or why not."""
+    def register(self, name: str) -> Any:
+        """The welcome's choice of a name for this key: a refusal now (a text), or an
+        ``engine.pending.Pending`` answered with None (written) or the refusal once the store's thread has
+        written it (``SuknoServer.off_loop``, issue 15: the loop serves everyone meanwhile).  While one
+        waits, another is refused: a second Enter never makes a second account."""
         if self.guest or self.conn.fingerprint is None:
             return text(self.lang, "guest_sit")
-        problem = self.server.accounts.register(self.conn.fingerprint, name, self.lang)
-        if problem is None:
-            self.name = name.strip()
-            if self.prefs is not None:
-                self.saved_prefs(self.prefs)  # from now on his settings are kept
-            log.info("registered %s for key %s from %s", clean(self.name), self.conn.fingerprint, self.conn.peer)
-        return problem
+        accounts, fingerprint, lang = self.server.accounts, self.conn.fingerprint, self.lang
+        name = name.strip()
+        if not hasattr(accounts, "write"):  # another book of names (tools, tests): as it answers
+            problem = accounts.register(fingerprint, name, lang)
+            if problem is None:
+                self._named(name)
+            return problem
+        if self._naming is not None:
+            return text(lang, "naming")
+        problem = accounts.precheck(name, lang)
+        if problem:
+            return problem
+        from net.offloop import as_pending
+
+        def failed(err: BaseException) -> str:
+            log.error("cannot register %s: %s", clean(name), err)
+            return str(accounts.store_failed(lang))
+
+        def answered(problem: str | None) -> str | None:
+            self._naming = None
+            if problem is None:
+                accounts.named(name)
+                self._named(name)
+            return problem
+
+        pending = as_pending(self.server.off_loop(lambda own: accounts.write(own, fingerprint, name, lang)),
+                             "register", failed).map(answered)
+        self._naming = pending
+        return pending
+
+    def _named(self, name: str) -> None:
+        """His name is in the book: this session is his, his settings kept from now on."""
+        self.name = name
+        social = getattr(self.server.club, "social", None)
+        if social is not None:
+            social.preload(name, [])  # a new account ignores nobody: no read of the store for it
+        if self.prefs is not None:
+            self.saved_prefs(self.prefs, {})  # from now on his settings are kept (a new account has none)
+        log.info("registered %s for key %s from %s", clean(name), self.conn.fingerprint, self.conn.peer)
 
     def on_watch(self, table_id: int) -> None:
         """``watch N`` typed in the App: end it and join the table's shared view."""

@@ -64,7 +64,7 @@ class WelcomeDoor(HallDoor, WelcomeVerbs):
     def welcome_linked(self, name: str) -> None:
         self.finish(("hall", None))  # the key ring gave the session its name
 
-    def welcome_register(self, name: str) -> str | None:
+    def welcome_register(self, name: str) -> Any:
         return self.session.register(name)
 
     def welcome_named(self, name: str) -> None:

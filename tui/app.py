@@ -94,7 +94,7 @@ class ClubApp(App):
         lang: str = "en",
         ascii: bool = False,
         guest: bool = False,
-        register: Callable[[str], str | None] | None = None,
+        register: Callable[[str], Any] | None = None,
         on_watch: Callable[[int], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
         admin: AdminRunner | None = None,

@@ -4,7 +4,9 @@ The welcome screen (an App, ``tui.screens.welcome``) and the welcome door
 (``net.welcomedoor``, no App) must answer the same lines in the same words, so
 both inherit ``WelcomeVerbs`` and say only what differs between them: how they
 leave, switch language, find the key ring, take a linked name, and write a name
-in the book.  Nothing here needs Textual.
+in the book.  Writing it may answer later (an ``engine.pending.Pending``: the
+store's thread writes it, issue 15); until then the screen stays as it is and
+another name typed is ignored.  Nothing here needs Textual.
 """
 
 from __future__ import annotations
@@ -42,6 +44,10 @@ class WelcomeVerbs:
         if verb == "quit":
             self.welcome_quit()
             return
+        from tui import pending
+
+        if pending.busy(self.club_app):  # his name is being written (off the loop): a second Enter does nothing
+            return
         if verb == "lang" and rest.strip().lower() in LANGS:
             self.welcome_lang(rest.strip().lower())
             self.say_line(self.t("welcome.ask"))
@@ -63,6 +69,10 @@ class WelcomeVerbs:
         except Exception:  # the book of names failing must not show a traceback
             log.exception("register %r failed", name)
             error = self.t("cmd.failed")
+        pending.after(self, error, lambda problem: self._welcome_answer(name, problem))
+
+    def _welcome_answer(self, name: str, error: str | None) -> None:
+        """The book's answer (at once, or once the store's thread wrote it: ``tui.pending.after``)."""
         if error:
             self.error(error)
             return
@@ -84,8 +94,8 @@ class WelcomeVerbs:
         """The key ring gave this key the account ``name``."""
         raise NotImplementedError
 
-    def welcome_register(self, name: str) -> str | None:
-        """Write ``name`` in the book: None, or why not (in his words)."""
+    def welcome_register(self, name: str) -> Any:
+        """Write ``name`` in the book: None, or why not (in his words), or a ``Pending`` of either."""
         raise NotImplementedError
 
     def welcome_named(self, name: str) -> None:

@@ -11,6 +11,8 @@ from typing import Any, Callable
 from textual.app import App, ComposeResult
 from textual.widgets import Input, Static
 
+from engine.pending import Pending
+
 
 class StandInClubApp(App[None]):
     """Shows who you are and a command line: ``name X`` registers, ``watch N``, ``quit``."""
@@ -48,12 +50,19 @@ class StandInClubApp(App[None]):
         answer = self.query_one("#answer", Static)
         if self.who is None:
             problem = self.register(line) if self.register else "no register"
-            if problem:
-                answer.update(f"ERR {problem}")
+
+            def named(problem: str | None) -> None:
+                if problem:
+                    answer.update(f"ERR {problem}")
+                else:
+                    self.who = line
+                    self.club.enter(line)
+                    self.query_one("#status", Static).update(self._status())
+
+            if isinstance(problem, Pending):  # written by the store's thread (issue 15): answered later
+                problem.then(lambda got: self.call_later(named, got))
             else:
-                self.who = line
-                self.club.enter(line)
-                self.query_one("#status", Static).update(self._status())
+                named(problem)
             return
         if line.startswith("watch ") and self.on_watch:
             self.on_watch(int(line.split()[1]))

@@ -63,7 +63,7 @@ class WelcomeScreen(ClubScreen, WelcomeVerbs):
         self.club_app.player = name
         self.club_app.enter_club()
 
-    def welcome_register(self, name: str) -> str | None:
+    def welcome_register(self, name: str) -> Any:
         app = self.club_app
         if app.register is not None:
             return app.register(name)

@@ -40,7 +40,7 @@ from tui.text import answers
 from tui.text.cards import in_colour, in_words
 from tui.text.prefs import Prefs
 from tui.verbs import HallVerbs
-from tui import social
+from tui import pending, social
 
 RESULTS = frozenset({
     "trick", "trick_won", "lead_failed", "remiz", "dealer_takes_pot", "win", "deal_over", "session_over",
@@ -88,7 +88,7 @@ class TextClub(TableVerbs, HallVerbs):
         ascii: bool = False,
         guest: bool = False,
         prefs: Prefs | None = None,
-        register: Callable[[str], str | None] | None = None,
+        register: Callable[[str], Any] | None = None,
         admin: Callable[[str], Awaitable[Any]] | None = None,
         spawn: Callable[[Awaitable[Any]], None] | None = None,
         bell: Callable[[], None] | None = None,
@@ -317,7 +317,13 @@ class TextClub(TableVerbs, HallVerbs):
             self.player = linked
             self.enter_club()
             return
+        if pending.busy(self):  # his name is being written (off the loop): a second line does nothing
+            return
         problem = self.register(name) if self.register is not None else self.t("cmd.guest_sit")
+        pending.after(self, problem, lambda answer: self._name_answer(name, answer))
+
+    def _name_answer(self, name: str, problem: str | None) -> None:
+        """The book's answer to his name (at once, or from the store's thread: ``tui.pending.after``)."""
         if problem:
             self.say_line(problem)
             self.say_line(self.t("welcome.ask"))

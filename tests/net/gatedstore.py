@@ -1,0 +1,69 @@
+"""A real store behind a double whose chosen calls wait at a gate the test holds (issue 15's off-loop tests).
+
+While a call waits at the gate, the event loop of the server (and of the test's clients, the same
+loop) must go on: a call made on the loop would freeze it until the gate's own timeout, and a chat
+line of another person would not arrive meanwhile.  Every gated call's thread is noted, and a call
+may be made to refuse with a ``StoreError`` instead.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Iterable
+
+from engine.store import StoreError, make_data_folder, open_store
+
+HOLD = 20.0
+"""Seconds a gated call waits at most (the tests open the gate long before)."""
+
+
+class GatedStore:
+    """A store whose ``gated`` calls wait while ``gate`` is closed, and whose ``refused`` calls fail."""
+
+    def __init__(self, store: Any, gated: Iterable[str] = ()) -> None:
+        self._store = store
+        self.gated = set(gated)
+        self.refused: set[str] = set()
+        self.gate = threading.Event()
+        self.gate.set()
+        self._lock = threading.Lock()
+        self.hanging = 0
+        self.calls: list[tuple[str, str, str]] = []  # (call, its first argument, thread name)
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._store, name)
+        if not callable(attr) or name.startswith("_"):
+            return attr
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if name not in self.gated and name not in self.refused:
+                return attr(*args, **kwargs)
+            with self._lock:
+                self.calls.append((name, str(args[0]) if args else "", threading.current_thread().name))
+            if name in self.refused:
+                raise StoreError("the database is gone")
+            if not self.gate.is_set():
+                with self._lock:
+                    self.hanging += 1
+                try:
+                    self.gate.wait(HOLD)
+                finally:
+                    with self._lock:
+                        self.hanging -= 1
+            return attr(*args, **kwargs)
+
+        return call
+
+    def named(self, call: str) -> list[tuple[str, str]]:
+        """(first argument, thread) of each gated or refused ``call`` made."""
+        with self._lock:
+            return [(arg, thread) for c, arg, thread in self.calls if c == call]
+
+
+def gated_store(tmp_path: Any, gated: Iterable[str] = ()) -> GatedStore:
+    data = tmp_path / "club"
+    make_data_folder(data)
+    return GatedStore(open_store(data, new=True, exclusive=True), gated)
+
+
+__all__ = ["GatedStore", "HOLD", "gated_store"]
