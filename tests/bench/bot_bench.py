@@ -343,6 +343,9 @@ def main() -> None:
                         help="--search: standard errors a move must beat the rule bot's by (engine.bots.margin)")
     parser.add_argument("--no-pot-share", action="store_true",
                         help="--search: value a Стуколка playout by the balance alone, not with 1/n of the pot")
+    parser.add_argument("--progress", action="store_true",
+                        help="--search: cut the deals into chunks even in one process and print the running"
+                             " paired figure after each (a run stopped early still says what it reached)")
     parser.add_argument("--min-worlds", type=int,
                         help="--search: worlds at least before the rule bot's choice is left (engine.bots.margin)")
     args = parser.parse_args()
@@ -436,17 +439,21 @@ def search_main(args: argparse.Namespace, deals: int) -> None:
         if args.only and not (case.label == args.only if exact else case.label.startswith(args.only)):
             continue
         t0 = time.perf_counter()
-        chunks = max(1, -(-deals // CHUNK)) if pool else 1
+        chunks = max(1, -(-deals // CHUNK)) if pool or args.progress else 1
         budget = args.budget if not args.iterations or args.cap else None
         jobs = [(case.label, -(-deals // chunks), args.seed * 1000 + k, budget, args.iterations, margin,
                  not args.no_pot_share)
                 for k in range(chunks)]
-        outcomes = pool.map(search_chunk, jobs, chunksize=1) if pool else [search_chunk(jobs[0])]
+        outcomes = pool.imap(search_chunk, jobs, chunksize=1) if pool else map(search_chunk, jobs)
         searched, ruled = Result(), Result()
         for s_part, r_part in outcomes:
             k = min(len(s_part.money), len(r_part.money))
             searched.extend(s_part, k)
             ruled.extend(r_part, k)
+            if args.progress:
+                diff, half = paired(searched, ruled)
+                print(f"  {case.label}: {sum(searched.deals)} deals, {diff:+.2f} ± {half:.2f} a deal,"
+                      f" {time.perf_counter() - t0:.0f} s, load {os.getloadavg()[0]:.1f}", flush=True)
         s_mean, s_half = per_deal(searched)
         r_mean, r_half = per_deal(ruled)
         diff, half = paired(searched, ruled)
