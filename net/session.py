@@ -561,7 +561,19 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return
         prefs.mode, prefs.bell, prefs.brief, prefs.cards = loaded.mode, loaded.bell, loaded.brief, loaded.cards
         prefs.colour = loaded.colour
-        prefs.save = lambda key, value: store.set_setting(name, key, value)
+        prefs.save = lambda key, value: self._keep_setting(name, key, value)
+
+    def _keep_setting(self, name: str, key: str, value: str) -> None:
+        """``mode``, ``bell``…: the screen says the new setting at once; the store's write is made off the
+        loop (``SuknoServer.off_loop``, issue 15), and if it fails (or the store is silent ``STORE_WAIT`` s)
+        he is told so in his inbox, in his language, on whatever screen he has then (it holds for this visit)."""
+        from net.offloop import as_pending
+
+        def failed(err: BaseException) -> None:
+            log.warning("the setting %s of %s was not kept: %s", key, clean(name), err)
+            self.server.club.social.notify(name, "note", {"key": "pref.not_kept", "params": {"verb": key}})
+
+        as_pending(self.server.off_loop(lambda own: own.set_setting(name, key, value)), "setting", failed)
 
     def switch_mode(self, mode: str) -> bool:
         """``mode screen`` typed in the text mode, ``mode text`` on the screen: change now if this terminal can."""

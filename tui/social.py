@@ -242,6 +242,13 @@ def inbox_line(event: Event, me: str, lang: str) -> str:
         return tr(lang, "social.tell", name=data.get("from", ""), text=data.get("text", ""))
     if event.kind == "invited":
         return tr(lang, "social.invite_note", name=data.get("by", ""), id=data.get("table", ""))
+    if event.kind == "note":  # the club's word to him (a setting not kept): a catalogue key, said in his language
+        params = dict(data.get("params") or {})
+        if "verb" in params:  # a command's word, in his language (``bell`` / ``звонок``)
+            from tui.commands import verb_word
+
+            params["verb"] = verb_word(str(params["verb"]), lang)
+        return tr(lang, str(data.get("key", "")), **params)
     return ""
 
 

@@ -567,6 +567,7 @@ MESSAGES: dict[str, str] = {
     "pref.colour_ask": "Colour is {value}. Type colour on (red suits in red) or colour off.",
     "pref.colour_on": "Red suits are red from now on.",
     "pref.colour_off": "No colour from now on: plain text.",
+    "pref.not_kept": "The club could not keep your setting ({verb}) just now: it holds until you leave; type it again later to keep it.",
     "text.table_row": "Table {id}: {game}, stakes {stakes}, {taken} of {seats} seats taken, {watching} watching, {state}.",
     "text.playing": "a deal is being played",
     "text.waiting": "no deal now",
