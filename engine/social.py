@@ -119,6 +119,13 @@ class Seating:
         self.invited = {str(n) for n in data.get("invited", [])}
 
 
+def _keep_ignore(store: Any, who: str, other: str, on: bool) -> None:
+    try:
+        store.set_ignore(who, other, on)
+    except Exception:  # a guest has no account (or the store fails): kept for this visit only, as always
+        pass
+
+
 class Social:
     """Ignore lists, mutes, away notes, inboxes and link codes of one club."""
 
@@ -133,6 +140,10 @@ class Social:
         self.later: Callable[[Callable[[Any], Any]], None] | None = None
         """Set by the net layer (``net.offloop``): a mute's store write handed to a thread with its own
         connection, so an expired mute cleared at a chat line never waits for the store (issue 15)."""
+        self.fetch: Callable[[Callable[[Any], Any], Callable[[Any], None]], None] | None = None
+        """Set by the net layer: ``fetch(work, then)`` runs ``work(store)`` in a store thread and ``then(its
+        result or its error)`` back on the loop, so a first ignore-list read never waits on the loop."""
+        self._reading: dict[str, list[tuple[str, bool]]] = {}  # name_key → ignores changed while it is read
         self._inboxes: dict[str, Feed] = {}
         self._codes: dict[str, tuple[str, float]] = {}  # code → (account, expires at, wall)
         if self.store is not None:
@@ -154,7 +165,9 @@ class Social:
         key = name_key(who)
         if key not in self._ignores:
             names: set[str] = set()
-            if self.store is not None:
+            if self.store is not None and self.fetch is not None:
+                self._fetch(who, key)  # empty until the store's thread has read it (issue 15)
+            elif self.store is not None:
                 try:
                     names = set(self.store.ignores(who))
                 except Exception:  # no account (a guest): his list lasts his visit
@@ -162,10 +175,35 @@ class Social:
             self._ignores[key] = names
         return self._ignores[key]
 
+    def _fetch(self, who: str, key: str) -> None:
+        """His list read by the store's thread; what he changes meanwhile is made again on what it read."""
+        self._reading[key] = []
+
+        def read(store: Any) -> list[str]:
+            try:
+                return list(store.ignores(who))
+            except Exception:  # no account (a guest), or the store failing: his list lasts his visit
+                return []
+
+        def then(got: Any) -> None:
+            changed = self._reading.pop(key, None)
+            if changed is None:
+                return  # forgotten meanwhile
+            names = {str(n) for n in got} if isinstance(got, list) else set()
+            for other, on in changed:
+                names = {n for n in names if name_key(n) != name_key(other)} | ({other} if on else set())
+            self._ignores[key] = names
+
+        assert self.fetch is not None
+        self.fetch(read, then)
+
     def preload(self, who: str, names: list[str]) -> None:
         """His ignore list as read off the loop on arrival (``net.arrival``); kept only if not read yet
         (a list read or changed meanwhile is newer)."""
-        self._ignores.setdefault(name_key(who), set(names))
+        key = name_key(who)
+        if key not in self._ignores or (key in self._reading and not self._reading[key]):
+            self._reading.pop(key, None)  # a read asked before: this one answers it
+            self._ignores[key] = set(names)
 
     def hides(self, viewer: str | None, speaker: str | None) -> bool:
         """Whether ``viewer`` ignores ``speaker`` (his words are not shown to him)."""
@@ -186,11 +224,14 @@ class Social:
             if name_key(other) not in present:
                 raise SocialError("social.not_ignored", f"You do not ignore {other}.", name=other)
             names.discard(present[name_key(other)])
+        reading = self._reading.get(name_key(who))
+        if reading is not None:
+            reading.append((other, on))
         if keep and self.store is not None:
-            try:
-                self.store.set_ignore(who, other, on)
-            except Exception:  # a guest has no account: kept for this visit only
-                pass
+            if self.later is not None:  # the store's thread writes it (issue 15)
+                self.later(lambda store: _keep_ignore(store, who, other, on))
+            else:
+                _keep_ignore(self.store, who, other, on)
 
     # -- mutes -------------------------------------------------------------------------
 

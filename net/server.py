@@ -302,6 +302,7 @@ class SuknoServer:
 
             self.arrivals = StoreThread(self.accounts.store, "sukno arrivals", every=3600.0)
             self.arrivals.start()
+            self._social_off_loop()
         if hasattr(self.store, "beat"):  # who is online here, for every node of the club (net/presence.py)
             from net.presence import PresenceKeeper, node_name
 
@@ -325,6 +326,31 @@ class SuknoServer:
             name = f"guest-{self._guests}"
             if not self.club.is_online(name):
                 return name
+
+    def _social_off_loop(self) -> None:
+        """Ignore lists read and written by the accounts' thread (``engine.social``'s hooks), when the club's
+        social side keeps them in that very store (admin's bans thread may take over the writes)."""
+        social = getattr(self.club, "social", None)
+        if social is None or social.store is None or social.store is not self.accounts.store:
+            return
+
+        def fetch(work: Callable[[Any], Any], then: Callable[[Any], None]) -> None:
+            def done(future: asyncio.Future[Any]) -> None:
+                if not future.cancelled():
+                    then(future.exception() or future.result())
+
+            self.off_loop(work).add_done_callback(done)
+
+        def later(work: Callable[[Any], Any]) -> None:
+            def done(future: asyncio.Future[Any]) -> None:
+                if not future.cancelled() and future.exception() is not None:
+                    log.warning("a store write was not made: %s", future.exception())
+
+            self.off_loop(work).add_done_callback(done)
+
+        social.fetch = fetch
+        if social.later is None:
+            social.later = later
 
     def off_loop(self, work: Callable[[Any], Any]) -> asyncio.Future[Any]:
         """``work(store)`` for one person (his name written, a setting kept, a key linked, his ignore list)
@@ -377,6 +403,9 @@ class SuknoServer:
             self.presence.stop()
             self.presence = None
         if self.arrivals is not None:
+            social = getattr(self.club, "social", None)
+            if social is not None and social.fetch is not None:
+                social.fetch = None
             self.arrivals.stop()
             self.arrivals = None
         # Python 3.12+ waits in ``wait_closed`` for every connection the acceptor made, so a

@@ -1,0 +1,88 @@
+"""Ignore lists are read and written off the event loop (issue 15, ``engine.social``'s ``fetch``/``later``).
+
+A person's first ignore-list read (``Social._ignore_set``: made when a line is first filtered for him)
+and every ``ignore``/``unignore`` called the store on the loop.  Here they wait at a gate while another
+person's chat line still arrives; once the gate opens, the store holds what he typed, and what he
+changed while his list was being read is kept on top of what the read found.
+"""
+
+from __future__ import annotations
+
+import pytest
+from gatedstore import gated_store
+from sshclient import Client, connect, make_config, new_key, running, until
+
+from tui.i18n import tr
+
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
+
+
+async def named(port: int, name: str) -> Client:
+    client = await connect(port, key=new_key())
+    await client.wait("book of names", timeout=20)
+    client.line(name)
+    await client.wait(f"{name} ·", timeout=20)
+    return client
+
+
+async def test_ignore_and_unignore_are_written_while_the_hall_goes_on(tmp_path) -> None:
+    store = gated_store(tmp_path, gated=("set_ignore",))
+    clients: list[Client] = []
+    try:
+        async with running(make_config(tmp_path / "club"), store=store) as server:
+            anna = await named(server.port, "Anna")
+            cleo = await named(server.port, "Cleo")
+            boris = await named(server.port, "Boris")
+            clients += [anna, cleo, boris]
+            for typed, said, number in (("ignore Cleo", "social.ignored", 1), ("unignore Cleo", "social.unignored", 2)):
+                store.gate.clear()
+                boris.line(typed)
+                await boris.wait(tr("en", said, name="Cleo")[:40], timeout=20)  # said at once, as before
+                await until(lambda: store.hanging >= 1, timeout=20, what=f"{typed} waiting at the store")
+                anna.line(f"say ping {number}")
+                await cleo.wait(f"Anna says: ping {number}", timeout=20)
+                assert store.hanging >= 1  # the chat did not wait for the store
+                store.gate.set()
+                want = ["Cleo"] if typed.startswith("ignore") else []
+                await until(lambda: store.ignores("Boris") == want, timeout=20, what=f"{typed} kept")
+            assert {thread for _arg, thread in store.named("set_ignore")} == {"sukno arrivals"}, store.calls
+    finally:
+        store.gate.set()
+        for client in clients:
+            await client.close()
+
+
+async def test_a_guests_first_list_is_read_while_the_hall_goes_on(tmp_path) -> None:
+    store = gated_store(tmp_path, gated=("ignores",))
+    clients: list[Client] = []
+    try:
+        async with running(make_config(tmp_path / "club"), store=store) as server:
+            anna = await named(server.port, "Anna")
+            cleo = await named(server.port, "Cleo")
+            clients += [anna, cleo]
+            anna.line("say hello all")
+            await cleo.wait("Anna says: hello all", timeout=20)
+            store.gate.clear()
+            guest = await connect(server.port, key=None)
+            clients.append(guest)
+            await guest.wait("guest-", timeout=20)
+            anna.line("say ping for the guest")  # filtered for him: his list is asked for
+            await until(lambda: store.hanging >= 1, timeout=20, what="the guest's list waiting at the store")
+            anna.line("say ping while his list is read")
+            await cleo.wait("Anna says: ping while his list is read", timeout=20)
+            await guest.wait("Anna says: ping while his list is read", timeout=20)  # nobody hidden meanwhile
+            assert store.hanging >= 1
+            store.gate.set()
+            guest.line("ignore Cleo")  # a guest's list lasts his visit
+            await guest.wait(tr("en", "social.ignored", name="Cleo")[:40], timeout=20)
+            cleo.line("say a line the guest does not hear")
+            await anna.wait("Cleo says: a line the guest does not hear", timeout=20)
+            anna.line("say and one he hears")
+            seen = await guest.wait("Anna says: and one he hears", timeout=20)
+            assert "a line the guest does not hear" not in seen
+            reads = store.named("ignores")
+            assert reads and {thread for _arg, thread in reads} == {"sukno arrivals"}, store.calls
+    finally:
+        store.gate.set()
+        for client in clients:
+            await client.close()
