@@ -332,6 +332,12 @@ class DealLog:
 class Game(ABC):
     """One session of a game at a table; subclasses implement the ``_hooks``."""
 
+    # The session's state in slots: a game that slots its own too (Стуколка) has no instance dict, so
+    # every attribute is read at a fixed offset (the engine bench's hot path); one that does not keeps
+    # its own in a dict as before. Pickle (protocol 2+) and copy carry both.
+    __slots__ = ("options", "names", "n", "dealer", "start_pot", "pot", "balances", "deal_no", "in_deal",
+                 "deals", "_source", "_changes", "_memo_at", "_memo_seat", "_memo")
+
     name: ClassVar[str]
     title: ClassVar[Mapping[str, str]]  # {"ru": …, "en": …}
     options_spec: ClassVar[tuple[Option, ...]]

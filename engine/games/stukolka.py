@@ -102,9 +102,32 @@ def buying(variant: str) -> bool:
     return variant in ("b", "v")
 
 
+class _StakeOrP:
+    """``Stukolka.stake``: on the class ``Game.stake(options)`` (the least one risks at once), on a game P.
+
+    P (R43), the pot when play starts, was an instance attribute named ``stake`` that shadowed the
+    classmethod; a slot of that name would hide the classmethod from the class too.
+    """
+
+    def __get__(self, game: "Stukolka | None", cls: type | None = None) -> Any:
+        if game is None:
+            return Game.stake.__func__.__get__(cls, cls)  # type: ignore[attr-defined]
+        return game._stake  # read only: the game writes its slot ``_stake``
+
+
 class Stukolka(Game):
     """Стуколка: one session at a table (RULES.md §5)."""
 
+    # Every attribute in a slot (``Game`` slots the session's): with its 42 in an instance dict the
+    # object outgrows CPython's shared key layout (30 keys) and every read and write of the hot path
+    # takes the slow dict lookup (the engine bench: ≥ 12,000 deals/s). Pickle and copy carry slots
+    # (the search bot's worlds); ``stake`` reads the slot ``_stake`` (``_StakeOrP``).
+    __slots__ = ("variant", "completed", "last_pot_empty", "phase", "_names", "cards", "deck", "trump",
+                 "trump_card", "trump_ace", "trump_where", "closed", "best", "turn", "declared", "looked",
+                 "queue", "pending", "golets_taken", "forced", "compulsory", "_stake", "tricks", "active",
+                 "leader", "_lead_at", "remiz")
+
+    stake = _StakeOrP()
     name = "stukolka"
     memo_legal = True  # listed once a state: the engine bench's hot path (≥ 12,000 deals/s)
     title = {"ru": "Стуколка", "en": "Stukolka"}
@@ -170,7 +193,7 @@ class Stukolka(Game):
         self.golets_taken = False
         self.forced: int | None = None  # R39 forced dealer
         self.compulsory = False  # 58.г compulsory deal (R57)
-        self.stake = 0  # P, the pot when play starts (R43)
+        self._stake = 0  # P, the pot when play starts (R43)
         self.tricks = [0] * n
         self.active: list[int] = []  # seats in play, in trick order from the first leader
         self.leader: int | None = None
@@ -479,7 +502,7 @@ class Stukolka(Game):
     def _begin_play(self, leader: int) -> list[Event]:
         self.phase = PLAY
         self.queue = []
-        self.stake = self.pot  # R43: P, always a multiple of 3
+        self._stake = self.pot  # R43: P, always a multiple of 3
         n, declared = self.n, self.declared
         active: list[int] = []  # the seats in play, clockwise from the leader
         for i in range(n):
@@ -490,7 +513,7 @@ class Stukolka(Game):
         self.leader = self.turn = leader
         self._lead_at = 0
         return [make_event(("play_starts", leader,
-                            {"stake": self.stake, "share": self.stake // 3, "players": list(self.active)}))]
+                            {"stake": self._stake, "share": self._stake // 3, "players": list(self.active)}))]
 
     def _legal_play(self, seat: int) -> list[Action]:
         """R41 (head the trick; trump and overtrump when void) and R42 (lead the trump ace), as ``play C``.
@@ -548,7 +571,7 @@ class Stukolka(Game):
         self.tricks[winner] += 1
         taken = cards.take_all(TRICK, PLAYED)
         number = len(cards.piles[PLAYED]) // len(active)
-        share = self.stake // 3
+        share = self._stake // 3
         self._to_pot(winner, -share)
         events.append(make_event(("trick_won", winner, {"number": number, "cards": taken, "amount": share})))
         self.leader = self.turn = winner
@@ -561,7 +584,7 @@ class Stukolka(Game):
         """R43: every player in with no trick, except a forced dealer, pays P into the pot."""
         events: list[Event] = []
         cap = self.options["remiz_cap"]
-        amount = min(self.stake, cap) if cap else self.stake
+        amount = min(self._stake, cap) if cap else self._stake
         for seat in self.active:
             if self.tricks[seat] == 0 and seat != self.forced:
                 self.remiz.append(seat)
@@ -713,7 +736,7 @@ class Stukolka(Game):
             "tricks": list(self.tricks),
             "status": status,
             "declared": list(self.declared),
-            "stake": self.stake if self.phase in (PLAY, DONE) else self.pot,
+            "stake": self._stake if self.phase in (PLAY, DONE) else self.pot,
             "stock_count": len(piles[STOCK]),
             "discard_count": len(piles[DISCARDS]),
             "burned": list(piles[BURNED]) if viewer == ADMIN else None,
