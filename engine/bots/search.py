@@ -562,6 +562,7 @@ class SearchBot(Bot):
             if searched is not None:
                 self.searched += searched
                 self.fallbacks += not searched
+                self.departed += bool(searched) and action != ruled
                 self.times.append(time.perf_counter() - started)
                 self.cpu.append(time.thread_time() - cpu)
             return action

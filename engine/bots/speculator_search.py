@@ -16,7 +16,9 @@ the revealer's reveal is forced.  Candidates: the rule bot's choice, waiting,
 worth (``engine.bots.speculator.hold_chance``); each is played out in every
 world by rule bots on a record's rules (a round per window where each seat
 is asked once; when nobody acts the revealer's reveal closes it, as time
-would).  The rule bot's choice is left only for one that beats it by the search bot's margin
+would).  A trade that cannot gain in expectation whoever the others are (a bid at or over the
+card's worth, accepting one under it: ``at_a_loss``) is not weighed.  The rule bot's choice is left
+only for one that beats it by the search bot's margin
 (``engine.bots.margin``: k standard errors over the same worlds and playout seeds, n worlds at least):
 most window decisions are worth the same either way (every seat prices the card alike), so a looser
 test mostly picks noise — and pays for it in a trade.
@@ -130,9 +132,28 @@ def candidates(view: View, legal: Sequence[Action], ruled: Action | None) -> lis
             if price > top and price >= view["options"]["minPrice"]:
                 more.append(Action("bid", (price,)))
     for action in more:
+        if at_a_loss(view, action):
+            continue  # it cannot gain: never weighed (``at_a_loss``)
         if action not in out and (action == WAIT or action in legal):
             out.append(action)
     return out
+
+
+def at_a_loss(view: View, action: Action) -> bool:
+    """A trade that cannot gain in expectation, whoever the others are: a bid at or over the best
+    card's worth, or accepting a bid under it.
+
+    The worth (``hold_chance`` × pot) is what holding the card to the last reveal brings, exactly —
+    nobody sees a face-down card, so the reveals to come are a uniform draw for every seat (§6.4).
+    ``speculator_judge.py`` measured it on the rule bots' deals: every trade they would take part in loses
+    (the calibration agrees with the realized pots).  The playouts' rule bots never pay over the worth
+    later, so within the search's own model such a trade can only look good by noise: it is not weighed."""
+    if action.verb == "bid":
+        return action.args[0] >= hold_chance(view) * view["pot"]
+    if action.verb == "accept":
+        bids, names = view["bids"], list(view["names"])
+        return bids.get(names.index(action.args[0]), 0) < hold_chance(view) * view["pot"]
+    return False
 
 
 def playout(frozen: bytes, seat: int, action: Action, seed: int) -> float:
