@@ -16,9 +16,7 @@ import re
 from typing import Any, Mapping, Sequence
 
 from rich.text import Text
-from textual.widgets import Static
-
-from tui.widgets.quiet import show_text
+from tui.widgets.rows import Rows
 
 from engine.cards import Card
 from engine.view import LineSheet, RecordSheet, View, view_of
@@ -167,7 +165,12 @@ def _fit(block: list[Text], width: int) -> list[Text]:
 
 
 def render_felt(view: View | Mapping[str, Any], me: int | None, lang: str, ascii: bool, width: int) -> Text:
-    """The whole felt as ``FELT_ROWS`` lines of text.
+    """The whole felt as ``FELT_ROWS`` lines of text (``felt_rows`` joined)."""
+    return Text("\n").join(felt_rows(view, me, lang, ascii, width))
+
+
+def felt_rows(view: View | Mapping[str, Any], me: int | None, lang: str, ascii: bool, width: int) -> list[Text]:
+    """The felt's ``FELT_ROWS`` rows, each ``width`` cells.
 
     Up to five seats sit round the table, each in two lines (name and hidden cards over its state
     and balance); from six on they are listed in a column with the trick beside it, so that at 80
@@ -181,7 +184,7 @@ def render_felt(view: View | Mapping[str, Any], me: int | None, lang: str, ascii
         _roster(view, me, lang, ascii, width, parts)
     elif n:
         _round(view, me, lang, ascii, width, parts)
-    return Text("\n").join(_line(width, row) for row in parts)
+    return [_line(width, row) for row in parts]
 
 
 def _round(view: View, me: int | None, lang: str, ascii: bool, width: int,
@@ -338,16 +341,20 @@ def score_text(view: View | Mapping[str, Any], lang: str) -> Text:
     return Text(tr(lang, "felt.score") + ": " + " · ".join(parts), style="dim")
 
 
-class Felt(Static):
-    """The table's felt; re-rendered from a view without a layout pass."""
+class Felt(Rows):
+    """The table's felt: its rows made again only when what it shows changes, and only changed rows drawn.
+
+    A move usually changes a few rows (the trick, a seat's cards and state, whose turn): the rest
+    keep their strips and are not sent again (``tui.widgets.rows``, issue 16)."""
 
     DEFAULT_CSS = """
     Felt { height: 10; width: 1fr; }
     """
 
     def __init__(self, **kwargs: Any):
-        super().__init__("", **kwargs)
+        super().__init__(**kwargs)
         self._args: tuple | None = None
+        self._drawn: tuple | None = None  # the arguments and width the rows shown were made from
 
     def show(self, view: View | Mapping[str, Any], me: int | None, lang: str, ascii: bool) -> None:
         self._args = (view_of(view), me, lang, ascii)
@@ -356,8 +363,19 @@ class Felt(Static):
     def on_resize(self) -> None:
         self._draw()
 
+    def forget(self) -> None:
+        """Make the rows again from the view and every strip afresh (see ``Rows.forget``)."""
+        self._drawn = None
+        super().forget()
+        self._draw()
+
     def _draw(self) -> None:
         if self._args is None:
             return
+        width = self.size.width or 80
+        drawn = (self._args, width)
+        if drawn == self._drawn:  # the same view at the same width: the same rows
+            return
+        self._drawn = drawn
         view, me, lang, ascii = self._args
-        show_text(self, render_felt(view, me, lang, ascii, self.size.width or 80))
+        self.show_rows(felt_rows(view, me, lang, ascii, width))

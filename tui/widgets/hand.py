@@ -8,9 +8,8 @@ from typing import Any
 from rich.text import Text
 from textual import events
 from textual.message import Message
-from textual.widgets import Static
 
-from tui.widgets.quiet import show_text
+from tui.widgets.rows import Rows
 
 from engine.cards import Card
 from tui.widgets.cards import BOX_WIDTH, boxes_row, card_box
@@ -18,8 +17,11 @@ from tui.widgets.cards import BOX_WIDTH, boxes_row, card_box
 STEP = BOX_WIDTH + 1
 
 
-class Hand(Static):
-    """The viewer's cards; cards not playable now are dimmed, the chosen one is framed."""
+class Hand(Rows):
+    """The viewer's cards; cards not playable now are dimmed, the chosen one is framed.
+
+    Its four rows are drawn again only when they change (``tui.widgets.rows``): a watcher's hand
+    (a note alone) never, a player's when his cards or the playable ones change."""
 
     DEFAULT_CSS = """
     Hand { height: 4; width: 1fr; }
@@ -32,7 +34,7 @@ class Hand(Static):
         index: int
 
     def __init__(self, **kwargs: Any):
-        super().__init__("", **kwargs)
+        super().__init__(**kwargs)
         self.cards: list[Card] = []
         self.playable: set[Card] = set()
         self.chosen: set[Card] = set()
@@ -41,11 +43,11 @@ class Hand(Static):
 
     def show(self, cards: list[Card], playable: set[Card], chosen: set[Card], note: str, ascii: bool) -> None:
         self.cards, self.playable, self.chosen, self.note, self.ascii = list(cards), playable, chosen, note, ascii
-        show_text(self, self._render_hand())
+        self.show_rows(self._render_hand())
 
-    def _render_hand(self) -> Text:
+    def _render_hand(self) -> list[Text]:
         if not self.cards:
-            return Text("\n") + Text(" " + self.note, style="italic dim") + Text("\n\n")
+            return [Text(), Text(" " + self.note, style="italic dim"), Text(), Text()]
         boxes = [
             card_box(c, self.ascii, dim=bool(self.playable) and c not in self.playable, mark=c in self.chosen)
             for c in self.cards
@@ -57,7 +59,7 @@ class Hand(Static):
         for row in rows + [numbers]:
             row.no_wrap = True
             row.overflow = "ellipsis"
-        return Text("\n").join(rows + [numbers])
+        return rows + [numbers]
 
     def on_click(self, event: events.Click) -> None:
         index = event.x // STEP
