@@ -179,6 +179,8 @@ class HallDoor(HallVerbs):
         self._tables_now: list[str] = []
         self._tables_sent: list[str] | None = None  # the board's list of table rows in the last frame sent
         self._balance: int | None = None
+        self._money_moved = 0  # money moved in the club this many times since the door opened
+        self._balance_read = -1  # ``_money_moved`` when ``_balance`` was last asked for
         self._line_key: tuple[Any, ...] = ()
         self._line_row = ""
         self._caret_x = 1
@@ -393,7 +395,7 @@ class HallDoor(HallVerbs):
             if self.shows(entry.event):
                 self._add((entry.seq, entry.event))
         if money_changed:
-            self._balance = None
+            self._money_moved += 1  # his balance is read again (off the loop) for the next frame
         self.paint()
 
     def _inbox_news(self) -> None:
@@ -483,12 +485,36 @@ class HallDoor(HallVerbs):
             self._own_rows = {k: v for k, v in self._own_rows.items() if k in kept}
         return shown + [board.blank(width)] * (room - len(shown))
 
+    def _ask_balance(self) -> None:
+        """His balance: as read on arrival if no money moved since, else asked of the store's thread
+        (``net.balances``, issue 15); the last value shows until it comes, then the door repaints."""
+        session, club = self.session, self.session.server.club
+        asked = self._balance_read = self._money_moved
+        arrived = session.arrived_balance() if hasattr(session, "arrived_balance") else None
+        if arrived is not None:
+            self._balance = arrived
+            return
+        reads = getattr(session.server, "balances", None)
+        if reads is None:  # no store thread (tools, tests without a store): the club counts it here
+            self._balance = club.balance(session.name)
+            return
+
+        def read(value: int | None) -> None:
+            if value is None:
+                return  # the store failed: the last value holds until money moves again
+            self._balance = value
+            if self._money_moved != asked:
+                return  # moved again meanwhile: the next frame asks again
+            if not self.done.done():
+                self.paint()
+
+        reads.ask(str(session.name), read)
+
     def _header(self, width: int) -> str:
         session, club = self.session, self.session.server.club
         online = self.board.online()
-        if self._balance is None and not session.guest:
-            arrived = session.arrived_balance() if hasattr(session, "arrived_balance") else None
-            self._balance = club.balance(session.name) if arrived is None else arrived
+        if self._balance_read != self._money_moved and not session.guest:
+            self._ask_balance()
         seen = (online, self._balance, self.lang, width)
         if seen == self._header_seen:  # nothing of it changed (a chat line): no words made again
             return self._header_row
@@ -497,7 +523,8 @@ class HallDoor(HallVerbs):
             words = self.t("header.guest", name=session.name, online=online)
         else:
             if self._money[:2] != (self._balance, self.lang):
-                self._money = (self._balance, self.lang, money(self._balance or 0, self.lang))
+                shown = "…" if self._balance is None else money(self._balance, self.lang)  # not read yet
+                self._money = (self._balance, self.lang, shown)
             words = self.t("header.hall", name=session.name, money=self._money[2], online=online)
         key = (words, width)
         if key != self._header_key:

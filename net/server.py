@@ -255,6 +255,8 @@ class SuknoServer:
         """This node's sessions in the store, every node's read back (``net.presence``), once started."""
         self.arrivals: Any = None
         """``net.offloop.StoreThread`` reading an arriving key's account off the loop (``net.arrival``), once started."""
+        self.balances: Any = None
+        """``net.balances.BalanceReads``: the hall doors' balances read off the loop, once started."""
         self.gates: list[Callable[[Session], str | None]] = []
         """Checks on a session once its name is known (bans): a farewell line refuses it."""
 
@@ -303,6 +305,10 @@ class SuknoServer:
             self.arrivals = StoreThread(self.accounts.store, "sukno arrivals", every=3600.0)
             self.arrivals.start()
             self._social_off_loop()
+            if getattr(self.club, "store", None) is self.accounts.store:  # as ``Club.balance`` reads it
+                from net.balances import BalanceReads
+
+                self.balances = BalanceReads(self.club, self.off_loop)
         if hasattr(self.store, "beat"):  # who is online here, for every node of the club (net/presence.py)
             from net.presence import PresenceKeeper, node_name
 
@@ -408,6 +414,7 @@ class SuknoServer:
                 social.fetch = None
             self.arrivals.stop()
             self.arrivals = None
+            self.balances = None
         # Python 3.12+ waits in ``wait_closed`` for every connection the acceptor made, so a
         # connection with no session left (kicked, mid-login) must be closed here, not left open.
         for connection in list(self.connections):

@@ -1,0 +1,72 @@
+"""The hall doors' balances, read by the accounts' store thread, many names in one job (issue 15).
+
+A hall door's header shows his balance; it is read again whenever money may have moved (any event
+but an arrival or a chat line: a seat taken, a deal's end, a player back at the hall from his table).
+Read on the loop (``Club.balance``: his account, then the ledger) that was two round trips to
+PostgreSQL per door each time, so one deal's end in a hall of 500 held every session for 1,000 of
+them.  ``BalanceReads.ask`` queues the name; one job of the server's ``off_loop`` reads every name
+queued (the next job takes those asked meanwhile), and each door hears its value on the loop.  A
+name with no account (a guest) is the money at the tables, as ``Club.balance`` counts it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Callable
+
+log = logging.getLogger("sukno.server")
+
+Then = Callable[[int | None], None]
+
+
+class BalanceReads:
+    """Names waiting for their balance, and whether a job reading some is under way."""
+
+    def __init__(self, club: Any, off_loop: Callable[[Callable[[Any], Any]], asyncio.Future[Any]]) -> None:
+        self.club = club
+        self.off_loop = off_loop
+        self.wanted: dict[str, list[Then]] = {}
+        self.busy = False
+        self.jobs = 0
+
+    def ask(self, name: str, then: Then) -> None:
+        """``then(balance)`` on the loop once read (None: the store failed; the last value holds)."""
+        self.wanted.setdefault(name, []).append(then)
+        if not self.busy:
+            self._start()
+
+    def _start(self) -> None:
+        wanted, self.wanted = self.wanted, {}
+        names = list(wanted)
+        self.busy = True
+        self.jobs += 1
+
+        def work(store: Any) -> dict[str, int | None]:  # in the store's thread
+            return {name: store.balance(name) if store.account(name) is not None else None for name in names}
+
+        self.off_loop(work).add_done_callback(lambda done: self._done(done, wanted))
+
+    def _done(self, done: asyncio.Future[Any], wanted: dict[str, list[Then]]) -> None:
+        self.busy = False
+        failed = done.cancelled() or done.exception() is not None
+        if failed:
+            log.warning("the balances of %d door(s) could not be read: %s", len(wanted),
+                        "cancelled" if done.cancelled() else done.exception())
+        got: dict[str, int | None] = {} if failed else done.result()
+        for name, thens in wanted.items():
+            value: int | None = None
+            if not failed:
+                value = got.get(name)
+                if value is None:  # no account: the money at the tables (no store call)
+                    value = sum(t.balance(name) for t in self.club.tables.values())
+            for then in thens:
+                try:
+                    then(value)
+                except Exception:  # one door's bug must not keep the others from their balance
+                    log.exception("a door's balance could not be shown")
+        if self.wanted:
+            self._start()
+
+
+__all__ = ["BalanceReads"]

@@ -1,0 +1,71 @@
+"""A hall door's balance is read off the event loop (issue 15, ``net.balances``).
+
+A seated player who comes back (a new connection: his table's screen) and then leaves the table
+gets a hall door whose header shows his balance; money may have moved since his arrival, so it is
+read again, and every other door reads its own again after any seat taken or left.  Those reads
+(``Club.balance``: the account, then the ledger) were made on the loop.  Here they wait at a gate
+while another person's chat line still arrives (another player sits at his table meanwhile:
+money may move, his arrival's read holds no more); once it opens, his header shows his balance.
+"""
+
+from __future__ import annotations
+
+import pytest
+from gatedstore import gated_store
+from sshclient import Client, connect, make_config, new_key, running, until
+
+from tui.i18n import money
+
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
+
+
+async def named(port: int, name: str, key=None) -> Client:
+    client = await connect(port, key=key or new_key())
+    await client.wait("book of names", timeout=20)
+    client.line(name)
+    await client.wait(f"{name} ·", timeout=20)
+    return client
+
+
+async def test_a_returning_players_balance_is_read_while_the_hall_goes_on(tmp_path) -> None:
+    store = gated_store(tmp_path, gated=("balance",))
+    key = new_key()
+    clients: list[Client] = []
+    try:
+        async with running(make_config(tmp_path / "club"), store=store) as server:
+            anna = await named(server.port, "Anna")
+            cleo = await named(server.port, "Cleo")
+            dima = await named(server.port, "Dima")
+            boris = await named(server.port, "Boris", key)
+            clients += [anna, cleo, dima]
+            boris.line("sit 1")
+            await boris.wait("Table 1 · ", timeout=20)
+            await boris.close()
+            await until(lambda: not server.club.is_online("Boris"), timeout=20, what="Boris gone")
+            boris = await connect(server.port, key=key)  # back to his seat: his table's screen
+            clients.append(boris)
+            await boris.wait("Table 1 · ", timeout=20)
+            await until(lambda: server.club.is_online("Boris"), timeout=20, what="Boris back")
+
+            anna.line("sit 1")  # money may move: his balance as read on arrival holds no more
+            await anna.wait("Table 1 · ", timeout=20)
+            store.gate.clear()
+            store.calls.clear()
+            boris.line("leave")  # to the hall: his door's header asks for his balance
+            await boris.wait("You have a seat at table 1", timeout=20)
+            await until(lambda: "Boris" in [arg for arg, _thread in store.named("balance")], timeout=20,
+                        what="his balance asked of the store")
+            await until(lambda: store.hanging >= 1, timeout=20, what="the balance waiting at the store")
+            cleo.line("say ping while balances are read")
+            await dima.wait("Cleo says: ping while balances are read", timeout=20)
+            assert store.hanging >= 1  # the chat did not wait for the store
+            store.gate.set()
+            want = f"Boris · {money(store._store.balance('Boris'), 'en')} ·"
+            await boris.wait(want, timeout=20)
+            reads = store.named("balance")
+            assert "Boris" in [arg for arg, _thread in reads]
+            assert {thread for _arg, thread in reads} == {"sukno arrivals"}, store.calls
+    finally:
+        store.gate.set()
+        for client in clients:
+            await client.close()
