@@ -2,7 +2,8 @@
 
 The TUI asks only for ``add() -> code``, ``link(code) -> name | catalogue key``,
 ``list() -> [(fingerprint, is this session's)]`` and ``remove(fingerprint) ->
-None | catalogue key``; the codes themselves are ``engine.social``'s (eight
+None | catalogue key`` — the last three answered as an ``engine.pending.Pending`` once the accounts'
+store thread has made their store calls (issue 15; ``tui.pending.after`` waits for it); the codes themselves are ``engine.social``'s (eight
 letters, ten minutes, once).  A session may try ``LINK_TRIES`` codes, so a
 code cannot be guessed by trying.  A removed key's open sessions are shown
 out; its next visit is a new key's (it is asked for a name).
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from engine.store import AccountError
 from net.logsafe import clean
@@ -42,8 +43,20 @@ class KeyRing:
         log.info("link code made for %s", clean(self.session.name or "-"))
         return f"{code[:4]}-{code[4:]}"
 
-    def link(self, code: str) -> str:
-        """Bind this session's (new) key to the account the code was made for: its name, or why not."""
+    def _job(self, work: Callable[[Any], Any], op: str) -> Any:
+        """``work(store)`` in the accounts' store thread, as a ``Pending`` of its result (issue 15); a
+        store that fails or is silent answers ``cmd.failed`` (what a store error here always showed)."""
+        from net.offloop import as_pending
+
+        def failed(err: BaseException) -> str:
+            log.warning("key %s of %s: the store failed: %s", op, clean(self.session.name or "-"), err)
+            return "cmd.failed"
+
+        return as_pending(self.session.server.off_loop(work), op, failed)
+
+    def link(self, code: str) -> Any:
+        """Bind this session's (new) key to the account the code was made for: its name, or why not (a
+        catalogue key) — now, or as a ``Pending`` once the store's thread has bound it."""
         session = self.session
         if session.guest or session.conn.fingerprint is None or self._store is None:
             return "social.key_none"
@@ -55,10 +68,30 @@ class KeyRing:
         name = session.server.club.social.redeem(code)
         if name is None:
             return "social.key_bad"
-        try:
-            self._store.add_key(name, session.conn.fingerprint)
-        except AccountError:
-            return "social.key_bad"
+        fingerprint = session.conn.fingerprint
+
+        def work(store: Any) -> Any:  # in the store's thread: the key bound, his settings and list read
+            try:
+                store.add_key(name, fingerprint)
+            except AccountError:
+                return "social.key_bad"
+            settings: Any = None
+            if hasattr(store, "settings"):
+                try:
+                    settings = store.settings(name)
+                except Exception as err:  # told where they are used (``Session.saved_prefs``)
+                    settings = err
+            try:
+                ignores = list(store.ignores(name)) if hasattr(store, "ignores") else None
+            except Exception:
+                ignores = None
+            return settings, ignores
+
+        return self._job(work, "link").map(lambda got: got if isinstance(got, str) else self._linked(name, *got))
+
+    def _linked(self, name: str, settings: Any, ignores: list[str] | None) -> str:
+        """On the loop: the key is bound to ``name``; the session becomes his (unless the door refuses him)."""
+        session = self.session
         session.name = name
         log.info("key %s linked to %s from %s", session.conn.fingerprint, clean(name), session.conn.peer)
         refusal = session.server.gate(session) or session.server.limits.admit_account(name)
@@ -66,25 +99,49 @@ class KeyRing:
             session.name = None
             asyncio.get_running_loop().call_soon(session.finish, 1, refusal)
             return "social.key_refused"
-        session.saved_prefs(session.prefs)
+        if ignores is not None:
+            session.server.club.social.preload(name, ignores)
+        session.saved_prefs(session.prefs, settings)
         return name
 
-    def list(self) -> list[tuple[str, bool]]:
-        account = self._store.account(self.session.name) if self._store is not None else None
-        keys = list(account.keys) if account is not None else []
-        return [(k, k == self.session.conn.fingerprint) for k in keys]
+    def list(self) -> Any:
+        """``[(fingerprint, is this session's)]`` of his account, as a ``Pending`` (or ``cmd.failed``)."""
+        name, mine = self.session.name, self.session.conn.fingerprint
+        if self._store is None:
+            return []
 
-    def remove(self, fingerprint: str) -> str | None:
+        def work(store: Any) -> Any:
+            account = store.account(name)
+            keys = list(account.keys) if account is not None else []
+            return [(k, k == mine) for k in keys]
+
+        return self._job(work, "list")
+
+    def remove(self, fingerprint: str) -> Any:
+        """Take a key off his account: None, or why not (a catalogue key), as a ``Pending``."""
         session = self.session
-        keys = [k for k, _ in self.list()]
+        name, mine = session.name, session.conn.fingerprint
         wanted = fingerprint if fingerprint.startswith("SHA256:") else "SHA256:" + fingerprint
-        if wanted not in keys:
+        if self._store is None:
             return "social.key_unknown"
-        if wanted == session.conn.fingerprint:
-            return "social.key_current"
-        if len(keys) <= 1:
-            return "social.key_last"
-        self._store.remove_key(wanted)
+
+        def work(store: Any) -> str | None:  # in the store's thread: checked against his keys, then removed
+            account = store.account(name)
+            keys = list(account.keys) if account is not None else []
+            if wanted not in keys:
+                return "social.key_unknown"
+            if wanted == mine:
+                return "social.key_current"
+            if len(keys) <= 1:
+                return "social.key_last"
+            store.remove_key(wanted)
+            return None
+
+        return self._job(work, "remove").map(lambda problem: problem or self._removed(wanted))
+
+    def _removed(self, wanted: str) -> None:
+        """On the loop: the key is off his account; its open sessions are shown out."""
+        session = self.session
         log.info("key %s removed from %s", wanted, clean(session.name or "-"))
         from net.texts import text
 

@@ -185,18 +185,28 @@ def _key(screen: Any, command: Any) -> None:
         screen.say_line(screen.t("social.key_code", code=code, minutes=10))
     elif what == "link":
         screen.error(screen.t("social.key_linked_already"))
-    elif what == "list":
-        for fingerprint, current in keys.list():
-            screen.say_line(screen.t("social.key_row_current" if current else "social.key_row", fp=fingerprint))
+    elif what == "list":  # answered once the store's thread has read them (issue 15)
+        def listed(rows: Any) -> None:
+            if isinstance(rows, str):
+                screen.error(screen.t(rows))
+                return
+            for fingerprint, current in rows:
+                screen.say_line(screen.t("social.key_row_current" if current else "social.key_row", fp=fingerprint))
+
+        pending.after(screen, keys.list(), listed)
     else:
         if len(command.args) < 2:
             screen.error(screen.t("social.key_usage"))
             return
-        problem = keys.remove(command.args[1][:100])
-        if problem:
-            screen.error(screen.t(problem))
-        else:
-            screen.say_line(screen.t("social.key_removed", fp=quote(command.args[1])))
+        typed = command.args[1][:100]
+
+        def removed(problem: str | None) -> None:
+            if problem:
+                screen.error(screen.t(problem))
+            else:
+                screen.say_line(screen.t("social.key_removed", fp=quote(typed)))
+
+        pending.after(screen, keys.remove(typed), removed)
 
 
 def link_words(line: str) -> str | None:

@@ -56,10 +56,7 @@ class WelcomeVerbs:
         if code is not None:  # ``key link CODE``: this new key joins an account made with another (issue 20)
             keys = self.welcome_keys()
             linked = keys.link(code) if keys is not None else "social.key_none"
-            if linked.startswith("social."):
-                self.error(self.t(linked))
-                return
-            self.welcome_linked(linked)
+            pending.after(self, linked, self._link_answer)
             return
         if not valid_name(name):
             self.error(self.t("welcome.bad_name", name=quote(name)))
@@ -70,6 +67,13 @@ class WelcomeVerbs:
             log.exception("register %r failed", name)
             error = self.t("cmd.failed")
         pending.after(self, error, lambda problem: self._welcome_answer(name, problem))
+
+    def _link_answer(self, linked: str) -> None:
+        """The key ring's answer: the account's name, or why not (a catalogue key)."""
+        if not linked or "." in linked:  # a catalogue key (a name has no dot)
+            self.error(self.t(linked or "social.key_none"))
+            return
+        self.welcome_linked(linked)
 
     def _welcome_answer(self, name: str, error: str | None) -> None:
         """The book's answer (at once, or once the store's thread wrote it: ``tui.pending.after``)."""

@@ -310,17 +310,23 @@ class TextClub(TableVerbs, HallVerbs):
             return
         code = social.link_words(name)
         if code is not None:  # ``key link CODE``: this new key joins an account (issue 20)
-            linked = self.keys.link(code) if self.keys is not None else None
-            if not linked or linked.startswith("social."):
-                self.say_line(self.t(linked or "social.key_none"))
+            if pending.busy(self):
                 return
-            self.player = linked
-            self.enter_club()
+            linked = self.keys.link(code) if self.keys is not None else None
+            pending.after(self, linked, self._link_answer)
             return
         if pending.busy(self):  # his name is being written (off the loop): a second line does nothing
             return
         problem = self.register(name) if self.register is not None else self.t("cmd.guest_sit")
         pending.after(self, problem, lambda answer: self._name_answer(name, answer))
+
+    def _link_answer(self, linked: str | None) -> None:
+        """The key ring's answer (at once, or from the store's thread): his account's name, or why not."""
+        if not linked or "." in linked:  # a catalogue key (a name has no dot)
+            self.say_line(self.t(linked or "social.key_none"))
+            return
+        self.player = linked
+        self.enter_club()
 
     def _name_answer(self, name: str, problem: str | None) -> None:
         """The book's answer to his name (at once, or from the store's thread: ``tui.pending.after``)."""
