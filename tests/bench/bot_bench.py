@@ -167,6 +167,27 @@ so on an idle machine a move takes ~0.12 s p99 at 16 worlds; the 0.8 s cap cut a
 worlds a decision on average).  At 0.1 s a move both beat the rules too, by less (6–7 worlds a
 decision at a load of 4–8; rules% is the decisions cut to fewer than the margin's 4 worlds), wall p99
 about 150 ms; at a load of 12–15 (≈ 4 worlds) the offline judge above shows no gain at any margin.
+
+Спекулянт, looked at again (tests/bench/speculator_judge.py, the rule bots' own deals, 20,000 deals a
+seed, seeds 51 and 52 stated before they ran; kopecks a window, ± 95 % over deals, pot 20):
+
+    seed  trades among rules  calibration (brought − worth)  buy at ceil(worth)        sell to the rules' top bid
+    51    0                   +0.062 ± 0.104 (exact 0)       −0.486 ± 0.104 (−0.548)   −3.535 ± 0.132 (−3.452)
+    52    0                   −0.082 ± 0.105 (exact 0)       −0.630 ± 0.105 (−0.548)   −3.384 ± 0.132 (−3.487)
+
+A seat's money moves only by its fixed antes, the pot and its own trades, and the rule bots never trade
+among themselves, so the search bot's money differs from the rule bot's in its seat only by its trades
+with rule bots.  Those are: buying from a rule holder, who sells at the card's worth or more (the
+buyer's expectation is worth − price ≤ 0), or selling to rule bidders, who stop at 0.8 of it (−0.2 of
+the worth).  The worth is exact — the reveals to come are a uniform draw of the unseen cards for every
+seat, and the realized pots agree with it in every hold-chance bin (seed 51's 0.20–0.40 bin, +0.32 ±
+0.26, one of six at the edge; seed 52 the same bin −0.12 ± 0.25) — so no trade with a rule bot gains,
+before or after any other, and the best any seat can do against them is the rule bot's money exactly.
+There is no other decision: the reveals are forced (R61), the last one has no window (R64).  The
+search now weighs no trade that cannot gain (``speculator_search.at_a_loss``): against rule bots it
+never trades, the same money as the rules deal by deal (a difference of 0, never an interval
+excluding it); against traders who misprice (random bots, people) it still buys under the worth and
+sells over it.
 """
 
 from __future__ import annotations

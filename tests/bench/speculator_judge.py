@@ -18,13 +18,15 @@ every window, judges each trade a rule bot would take part in, on the real deal:
 * **buy** — a non-holder bids the least a rule holder accepts (``ceil(worth)``, ``minPrice`` at least)
   and holds the card: gain = what the card brought − the price;
 * **sell** — the holder accepts the highest bid the rule bidders reach (their raises of
-  ``max(1, int(0.05 × worth))`` while ≤ 0.8 × worth): gain = the price − what the card brought.
+  ``max(1, int(0.05 × worth))`` while ≤ 0.8 × worth): gain = the price − what the card brought;
+* **by bins** of the hold chance, the calibration and the buy again (six bins: one at the edge of 95 %
+  now and then is what chance gives).
 
 Each figure is per window where the trade exists, ± 95 % over deals (ratio estimator; windows of a deal
 are correlated), with its exact expectation beside it (worth − price, price − worth; the worth is the
 exact chance under a uniform draw of the unseen cards, so the realized means must agree with it).
 What the search could do after such a trade (resell, buy back) is again a trade of the same kinds at
-the new worth, so it cannot turn a loss into a gain.
+the new worth, so it cannot turn a loss into a gain.  Figures (seeds 51, 52): bot_bench.py's docstring.
 """
 
 from __future__ import annotations
@@ -167,6 +169,7 @@ def main() -> None:
     master = random.Random(args.seed)
     calib, buy, sell = Figure(), Figure(), Figure()
     bins = [Figure() for _ in BINS[:-1]]
+    bin_buys = [Figure() for _ in BINS[:-1]]
     binned = [[0.0, 0.0, 0] for _ in BINS[:-1]]  # predicted hold, realized wins, windows
     trades = 0
     for _ in range(args.deals):
@@ -174,6 +177,8 @@ def main() -> None:
         trades += deal.trades
         c, b, s, bx, sx = [], [], [], [], []
         per_bin: list[list[float]] = [[] for _ in bins]
+        per_bin_buy: list[list[float]] = [[] for _ in bins]
+        per_bin_exact: list[list[float]] = [[] for _ in bins]
         for w in deal.windows:
             got = brought(deal, w)
             c.append(got - w.worth)
@@ -186,6 +191,8 @@ def main() -> None:
                 sx.append(top - w.worth)
             i = next(j for j in range(len(BINS) - 1) if BINS[j] <= w.hold < BINS[j + 1])
             per_bin[i].append(got - w.worth)
+            per_bin_buy[i].append(got - price)
+            per_bin_exact[i].append(w.worth - price)
             binned[i][0] += w.hold
             binned[i][1] += 1 if got else 0
             binned[i][2] += 1
@@ -194,6 +201,8 @@ def main() -> None:
         sell.add_deal(s, sx)
         for fig, vals in zip(bins, per_bin):
             fig.add_deal(vals, [0.0] * len(vals))
+        for fig, vals, exact in zip(bin_buys, per_bin_buy, per_bin_exact):
+            fig.add_deal(vals, exact)
     print(f"trades among the rule bots: {trades}")
     print(f"calibration (brought − worth)   {calib.text()}")
     print(f"buy at the holder's least price {buy.text()}")
@@ -203,6 +212,7 @@ def main() -> None:
         if n:
             print(f"  {BINS[j]:.2f}–{min(1.0, BINS[j + 1]):.2f}  {n:>7} windows  {pred / n:7.3f}  {wins / n:7.3f}"
                   f"   {fig.text()}")
+            print(f"  {'':>25} a buy there at the holder's least price   {bin_buys[j].text()}")
     print(f"{time.perf_counter() - started:.0f} s; load {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
