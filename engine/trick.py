@@ -89,6 +89,8 @@ class RoundTricks:
     once the hands are empty (``_score_deal``).  Legality stays in the game (RULES.md §8).
     """
 
+    __slots__ = ()  # a mixin: the game's own slots hold what it names (an instance dict would come back)
+
     TAKEN: ClassVar[int]
     TRICK: ClassVar[int]
     n: int

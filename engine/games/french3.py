@@ -71,6 +71,11 @@ PLACE_NAMES = ("hand:0", "hand:1", "hand:2", "taken:0", "taken:1", "taken:2", "t
 class French3(RoundTricks, Game):
     """One session of Game B at a table: successive games of 5-deal partiyas."""
 
+    # Its state in slots, as ``Game`` keeps the session's: a class with slots anywhere has no inline
+    # attribute values on 3.13, so a game with an instance dict under a slotted base reads slower.
+    __slots__ = ("above", "below", "bought", "cards", "game_no", "history", "last_trick", "leader", "n_in_game",
+                 "order", "phase", "queue", "settled", "settlement", "tricks", "trump", "turn", "winner")
+
     name = "french3"
     memo_legal = True  # the buy list: up to 4096 discards of a 12-card hand
     title = {"ru": "Французская игра втроём", "en": "French three-hander"}

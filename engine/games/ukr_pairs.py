@@ -83,6 +83,11 @@ PLACE_NAMES = tuple(f"hand:{s}" for s in range(4)) + tuple(f"taken:{s}" for s in
 class UkrPairs(RoundTricks, Game):
     """One session of Game C at a table: successive matches."""
 
+    # Its state in slots, as ``Game`` keeps the session's: a class with slots anywhere has no inline
+    # attribute values on 3.13, so a game with an instance dict under a slotted base reads slower.
+    __slots__ = ("cards", "history", "last_trick", "leader", "match_no", "match_over", "match_winner", "phase",
+                 "records", "settlement", "tricks", "turn")
+
     name = "ukr_pairs"
     title = {"ru": "Украинская парная", "en": "Ukrainian pairs"}
     options_spec = OPTIONS

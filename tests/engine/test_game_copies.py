@@ -1,8 +1,9 @@
 """Issue 14: a game state copies whole — ``pickle`` (the search bot's worlds) and ``copy.deepcopy``.
 
-``Game`` keeps the session in ``__slots__`` and Стуколка its deal too (no instance dict: the engine
-bench's attribute reads); a slot a copy forgot, or one left unset, would show here as a different
-view, a different legal list or a different continuation of the same moves.
+``Game`` keeps the session in ``__slots__`` and every game its own state too (no instance dict: the
+engine bench's attribute reads; on 3.13 a dict under a slotted base loses its inline values); a slot
+a copy forgot, or one left unset, would show here as a different view, a different legal list or a
+different continuation of the same moves.
 """
 
 from __future__ import annotations
@@ -68,6 +69,15 @@ def test_a_copy_mid_deal_is_the_same_game_and_plays_on_the_same(name: str, varia
                 continue
             game.apply(seat, rng.choice(game.legal_actions(seat)))
     assert copied >= 3
+
+
+@pytest.mark.parametrize("name", sorted(registry()))
+def test_every_game_keeps_its_state_in_slots(name: str) -> None:
+    """A game class that forgot ``__slots__`` (or a mixin without ``__slots__ = ()``) brings the dict back."""
+    cls = registry()[name]
+    options = cls.make_options({})
+    game = cls([f"p{i}" for i in range(cls.player_range(options)[0])], options)
+    assert not hasattr(game, "__dict__")
 
 
 def test_stukolka_keeps_every_attribute_in_a_slot_and_its_stake_both_ways() -> None:
