@@ -130,18 +130,46 @@ async def test_the_timer_bar_keeps_its_width_for_a_shorter_name():
         bar.set_deadline(now[0] + 40, who="bartholomew")
         await pilot.pause()
         long_row = rows(app)[-2]
-        width = bar.size.width
+        width = bar.cells
+        assert width and long_row.endswith(" s ") and "bartholomew ⏱" in long_row[-width:]  # its cells at the right
         bar.set_deadline(now[0] + 40, who="bo")
         await pilot.pause()
         short_row = rows(app)[-2]
-        assert bar.size.width == width  # no layout pass for the shorter name
+        assert bar.cells == width  # the same cells for the shorter name
         assert "bo ⏱" in short_row and "bartholomew" not in short_row
         assert short_row.rstrip().endswith(" s") and len(short_row.rstrip()) == len(long_row.rstrip())
         bar.set_deadline(None)
         await pilot.pause()
+        assert bar.cells == 0 and "⏱" not in rows(app)[-2]  # no timer: the hint has the row
         bar.set_deadline(now[0] + 40, who="bo")  # a new timer is as wide as its own name again
         await pilot.pause()
-        assert bar.size.width < width
+        assert 0 < bar.cells < width and rows(app)[-2].rstrip().endswith(" s")
+
+
+async def test_a_timer_coming_growing_and_going_is_no_layout_pass(monkeypatch):
+    """The hint and the timer share one row (tui.widgets.hintrow): the clock never resizes a widget,
+    so no App showing the table lays its screen out again (each pass cost a hub several ms, issue 16)."""
+    from textual.screen import Screen
+
+    now = [100.0]
+    club = Club([{"game": "french3", "clock": 40}], seed=8)
+    app = ClubApp(club, "anna", clock=lambda: now[0])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "watch 1")
+        passes = [0]
+        real = Screen._refresh_layout
+
+        def counted(self, *args, **kwargs):
+            passes[0] += 1
+            return real(self, *args, **kwargs)
+
+        monkeypatch.setattr(Screen, "_refresh_layout", counted)
+        bar = app.screen.tview.query_one(TimerBar)
+        for who in ("bo", "bartholomew", "vera", None, "gleb"):
+            bar.set_deadline(None if who is None else now[0] + 40, who=who or "")
+            await pilot.pause()
+            assert (who or "⏱") in rows(app)[-2] if who else "⏱" not in rows(app)[-2]
+        assert passes[0] == 0
 
 
 class _Log(App):

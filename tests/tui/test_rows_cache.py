@@ -24,6 +24,7 @@ from tui.app import ClubApp
 from tui.pull import puller
 from tui.widgets.felt import FELT_ROWS, Felt, felt_rows
 from tui.widgets.hand import Hand
+from tui.widgets.hintrow import HintRow
 from tui.widgets.log import EventLog
 from tui.widgets.rows import Rows
 
@@ -187,3 +188,44 @@ async def test_a_move_redraws_only_the_rows_it_changed():
         table.act(game.names[seat], game.legal_actions(seat)[0].text())
         await pilot.pause()
         assert 0 < felt.rows_made - made < FELT_ROWS  # some rows, never the whole felt for one move
+
+
+class _HintRows(App):
+    CSS_PATH = str(__import__("pathlib").Path(__file__).resolve().parents[2] / "tui" / "sukno.tcss")
+    CSS = "#old, #new { height: 1; } #old Static.hint { width: 1fr; } #clock { width: 1; }"
+
+    def compose(self) -> ComposeResult:
+        from textual.containers import Horizontal, Vertical
+
+        with Vertical(id="oldbox"):
+            with Horizontal(id="old"):
+                yield Static("", id="hint", classes="hint")
+                yield Static("", id="clock")
+        with Vertical(id="newbox"):
+            yield HintRow(id="new", classes="hint")
+
+
+async def test_the_hint_row_looks_as_the_hint_and_the_timer_widgets_did():
+    """The hint and the timer bar drawn in one row: the same cells as the two widgets side by side had."""
+    from tui.widgets.timer import RED
+
+    app = _HintRows()
+    clocks = [None, Text("bo ⏱ ") + Text("██████", style=RED) + Text("░░░░", style="dim") + Text(" <45 s "),
+              Text("bartholomew ⏱ ██░░░░░░░░   4 s ", style=f"bold {RED}")]
+    hints = ["You may: knock · pass", "Вы можете: продать [N] — цена от 1 к. · согласиться · " * 3, ""]
+    async with app.run_test(size=(80, 6)) as pilot:
+        new = app.query_one(HintRow)
+        for clock in clocks:
+            for hint in hints:
+                text = Text(" " + hint, style="dim")
+                app.query_one("#hint", Static).update(text)
+                span = clock.cell_len if clock is not None else 0
+                box = app.query_one("#clock", Static)
+                box.display = clock is not None
+                box.styles.width = max(1, span)
+                box.update(clock if clock is not None else "")
+                new.set_hint(text)
+                new.set_clock(clock, span)
+                await pilot.pause()
+                screen = [[(ch, str(style)) for ch, style in row] for row in cells(app)]
+                assert screen[app.query_one("#old").region.y] == screen[new.region.y], (hint, clock)

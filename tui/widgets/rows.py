@@ -27,15 +27,19 @@ from textual.widget import Widget
 from tui.widgets.quiet import text_key
 
 
-def make_strip(widget: Widget, row: Text, width: int) -> Strip:
-    """One row as ``Static`` would draw it in ``widget`` (its CSS colours and text style).
+def flat(row: Text) -> Text:
+    """``row`` with its own style as a span over it, as Rich's ``Text.join`` makes it.
 
-    A ``Static`` is given the rows joined, where each row's own style became a span over it (Rich's
-    ``Text.join``): so here too, since Textual reads a text's base style otherwise (``"cyan"`` as
-    its own colour, not the terminal theme's)."""
-    if row.style:
-        row = Text(row.plain, spans=[Span(0, len(row.plain), row.style), *row.spans])
-    content = Content.from_rich_text(row, console=widget.app.console)
+    A ``Static`` is given the rows joined; Textual reads a text's base style otherwise (``"cyan"``
+    as its own colour, not the terminal theme's), so a row alone is flattened the same way."""
+    if not row.style:
+        return row
+    return Text(row.plain, spans=[Span(0, len(row.plain), row.style), *row.spans])
+
+
+def make_strip(widget: Widget, row: Text, width: int) -> Strip:
+    """One row as ``Static`` would draw it in ``widget`` (its CSS colours and text style)."""
+    content = Content.from_rich_text(flat(row), console=widget.app.console)
     strips = Visual.to_strips(widget, content, width, 1, widget.visual_style)
     return strips[0] if strips else Strip.blank(width, widget.visual_style.rich_style)
 

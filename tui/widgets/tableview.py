@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widgets import Static
 
@@ -31,6 +31,7 @@ from tui.text.answers import TRICK_CARDS, TRICK_ENDS
 from tui.social import chat_line, rail_line
 from tui.widgets.felt import Felt
 from tui.widgets.hand import Hand
+from tui.widgets.hintrow import HintRow
 from tui.widgets.log import TABLE_KEEP, EventLog
 from tui.widgets.timer import TimerBar
 
@@ -63,7 +64,7 @@ class TableView(Vertical):
     TableView { height: 1fr; }
     TableView #theader { height: 1; }
     TableView #hintrow { height: 1; }
-    TableView #hint { width: 1fr; height: 1; }
+    TableView TimerBar { display: none; }
     TableView #tsheet { height: 1fr; display: none; }
     """
 
@@ -102,9 +103,11 @@ class TableView(Vertical):
         yield Hand()
         yield EventLog(keep=TABLE_KEEP)
         yield Static("", id="tsheet")
-        with Horizontal(id="hintrow"):
-            yield Static("", id="hint", classes="hint")
-            yield TimerBar(clock=self.clock, step=self.timer_step)
+        row = HintRow(id="hintrow", classes="hint")  # the hint and the timer's text in one row
+        bar = TimerBar(clock=self.clock, step=self.timer_step)  # the clock; its own widget hidden
+        bar.on_text = row.set_clock
+        yield row
+        yield bar
 
     @property
     def view(self) -> View:
@@ -225,7 +228,7 @@ class TableView(Vertical):
         return names[seat] if seat < len(names) and names[seat] else ""
 
     def show_hint(self, text: str) -> None:
-        show_text(self.query_one("#hint", Static), Text(" " + text, style="dim"))
+        self.query_one(HintRow).set_hint(Text(" " + text, style="dim"))
 
     def hint_text(self, view: View, legal: list[Action]) -> str:
         lang, snap = self.lang, self.snapshot

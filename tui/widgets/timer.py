@@ -81,6 +81,10 @@ class TimerBar(Static):
         self._cells = 0
         self._timer: Timer | None = None
         self._due = 0.0  # a coarse bar's timer: when it fires (``clock()`` time)
+        self.on_text: Callable[[Text | None, int], Any] | None = None
+        """Where the bar's text goes instead of its own widget (``tui.widgets.hintrow``): the text and
+        the cells it takes, or None when no timer runs.  The bar's widget is then hidden and never
+        changes size, so a timer coming, going or growing is no layout pass (issue 16)."""
 
     def set_deadline(self, deadline: float | None, ascii: bool = False, who: str = "", unit: str = "s") -> None:
         """Show the time to ``deadline``; ``who`` names whose time it is (empty: everyone's, e.g. a trade window).
@@ -129,9 +133,18 @@ class TimerBar(Static):
             self._timer.stop()
             self._timer = None
 
+    @property
+    def cells(self) -> int:
+        """The cells the bar takes (0: no timer); it keeps the widest of a timer's texts until that timer ends."""
+        return self._cells if self.deadline is not None else 0
+
     def _draw(self) -> None:
         shown = self.deadline is not None
-        if self.display != shown:
+        if self.on_text is not None:
+            if not shown:
+                self._cells = 0
+                self.on_text(None, 0)
+        elif self.display != shown:
             self.display = shown  # a layout pass only when a timer appears or goes
             if not shown:
                 self._cells = 0  # the next timer is as wide as its own name again
@@ -157,7 +170,11 @@ class TimerBar(Static):
         text.append(f" {shown_seconds(left, self.step):>3} {self.unit} ", style=style if style != GREEN else "")
         if text.cell_len > self._cells:  # a layout pass only when a longer name (so the width) comes
             self._cells = text.cell_len
-            self.styles.width = text.cell_len
+            if self.on_text is None:
+                self.styles.width = text.cell_len
         elif text.cell_len < self._cells:  # a shorter one keeps the width (a layout pass costs every
             text.pad_left(self._cells - text.cell_len)  # watcher's frame ~40 ms): the bar stays at the right
+        if self.on_text is not None:
+            self.on_text(text, self._cells)
+            return
         show_text(self, text)
