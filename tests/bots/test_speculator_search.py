@@ -80,3 +80,32 @@ def test_the_search_trades_only_at_a_gain_against_random_traders() -> None:
     assert any(verb == "bid" for verb, _, _ in bot.trades)
     for verb, price, worth in bot.trades:
         assert (price < worth) if verb == "bid" else (price >= worth), (verb, price, worth)
+
+
+
+def _deals(first) -> tuple[list[int], int]:
+    """Three deals of four seats, ``first`` at seat 0 and rule bots around (the same seeds each call):
+    the balances, and the trades seat 0 made (heard by ``first`` if it listens)."""
+    cls = get_game("speculator")
+    game = cls([f"P{i}" for i in range(4)], {"W": 5, "Wmax": 10})
+    bots = [first] + [make_bot("speculator", "rule", seat) for seat in (1, 2, 3)]
+    arena = Arena(game, bots, rng=random.Random(2))
+    decks = ShuffledDecks(cls.deck_size, 9)
+    trades = 0
+    for _ in range(3):
+        arena.play_deal(decks)
+        trades += sum(1 for e in getattr(first, "events", ())
+                      if e.kind == "trade" and 0 in (e.seat, int(e.data["seller"])))
+    return list(game.balances), trades
+
+
+@pytest.mark.slow  # Спекулянт's playouts: a few seconds
+def test_among_rule_bots_the_search_never_trades_and_has_the_rules_money() -> None:
+    """Every trade a rule bot takes part in cannot gain (bot_bench's docstring), so even at a margin of
+    0 the search makes none: the same balances as the rule bot in its seat, deal by deal."""
+    search = SearchBot("speculator", 4, budget=None, iterations=3, margin=Margin(0.0, 2))
+    searched, trades = _deals(search)
+    ruled, _ = _deals(make_bot("speculator", "rule", 0))
+    assert search.searched >= 10, search.searched
+    assert trades == 0
+    assert searched == ruled
