@@ -59,6 +59,27 @@ class _Failed:
         self.error = error
 
 
+class _Known:
+    """An account as read for a hello, with its ledger balance read in the same job (``sukno_balance``)."""
+
+    def __init__(self, account: Any, balance: int | None) -> None:
+        self._account = account
+        self.sukno_balance = balance
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._account, name)
+
+
+def _with_balance(store: Any, account: Any) -> Any:
+    """In the store's thread: the account (or None) and its balance, as ``Club.balance`` reads it."""
+    if account is None:
+        return None
+    try:
+        return _Known(account, store.balance(account.name))
+    except StoreError:
+        return _Known(account, None)  # the welcome asks the club itself, as before
+
+
 def refusal_text(err: IllegalAction, lang: str) -> str:
     """What a person reads for this refusal (the TUI's catalogue), in ``lang``."""
     from tui.refusals import explain
@@ -169,7 +190,7 @@ class BotSession:
             self.error("bot.guest", say(self.lang, "bot.guest"), reply="hello")
             return
         fingerprint, lang = self.fingerprint, self.lang
-        self._after(message, self._ask(lambda store: store.account_by_key(fingerprint)),
+        self._after(message, self._ask(lambda store: _with_balance(store, store.account_by_key(fingerprint))),
                     lambda account: self._hello_known(message, account))
 
     def _hello_known(self, message: dict[str, Any], account: Any) -> None:
@@ -201,7 +222,7 @@ class BotSession:
                 store.set_role(wanted, "bot")
             except Exception:  # the account exists; the mark is tried again on the next hello
                 log.exception("cannot mark %s as a bot", wanted)
-            return store.account_by_key(fingerprint)
+            return _with_balance(store, store.account_by_key(fingerprint))
 
         self._after(message, self._ask(work), lambda got: self._hello_named(wanted, got))
 
@@ -234,8 +255,10 @@ class BotSession:
         self.club.robots.add(name)
         self.club.enter(name, now=self.now())
         self.entered = True
-        self.send({"type": "welcome", "name": name, "bot": True, "balance": self.club.balance(name),
-                   "lang": self.lang})
+        balance = getattr(account, "sukno_balance", None)  # read with the account, off the loop
+        if balance is None or getattr(self.club, "store", None) is not self.accounts.store:
+            balance = self.club.balance(name)
+        self.send({"type": "welcome", "name": name, "bot": True, "balance": balance, "lang": self.lang})
         table = self.club.where(name)
         if table is not None:  # back after a drop: the seat, the view, the turn if it is ours
             self._follow(table)

@@ -98,7 +98,7 @@ async def test_a_store_that_refuses_a_name_says_so_and_asks_again(tmp_path, lang
 
 
 async def test_a_bots_hello_reads_and_names_off_the_loop(tmp_path) -> None:
-    store = gated_store(tmp_path, gated=("account_by_key", "create_account"))
+    store = gated_store(tmp_path, gated=("account_by_key", "create_account", "balance"))
     clients: list[Client] = []
     bot = None
     try:
@@ -122,6 +122,8 @@ async def test_a_bots_hello_reads_and_names_off_the_loop(tmp_path) -> None:
             assert tables["type"] == "tables", tables  # held, then answered after the welcome
             threads = {thread for _arg, thread in store.named("account_by_key") + store.named("create_account")}
             assert threads == {"sukno arrivals"}, store.calls
+            assert [thread for arg, thread in store.named("balance") if arg == "robo-Vasya"] == ["sukno arrivals"]
+            assert welcome["balance"] == store._store.balance("robo-Vasya")
             assert store.account("robo-Vasya").role == "bot"
     finally:
         store.gate.set()
