@@ -148,8 +148,10 @@ def deck(size: int) -> list[Card]:
 
 def deck_set(size: int) -> frozenset[Card]:
     """The cards of a deck as a set (checking a deck order needs it once per deal)."""
-    deck(size)
-    return _DECK_SETS[size]
+    cards = _DECK_SETS.get(size)
+    if cards is None:
+        deck(size)  # says which sizes there are
+    return cards  # type: ignore[return-value]
 
 
 _DECKS = {size: tuple(Card.of(r, s) for s in Suit for r in range(low, 15))

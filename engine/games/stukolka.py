@@ -284,10 +284,10 @@ class Stukolka(Game):
     def _legal(self, seat: int) -> list[Action]:
         """Listed once per state by the base (``memo_legal``): a turn lists them, ``apply`` checks against them."""
         phase = self.phase
+        if phase == PLAY:  # nobody discards in play (``pending`` is set while buying or in a razrez)
+            return self._legal_play(seat)
         if self.pending is not None:
             return [card_action("discard", c) for c in self.cards.piles[seat]]
-        if phase == PLAY:
-            return self._legal_play(seat)
         if phase == DECLARE:
             return self._legal_declare(seat)
         if phase == BUY:
@@ -564,13 +564,14 @@ class Stukolka(Game):
             self.best = (seat, card)
         events = [make_event(("play", seat, {"card": card}))]
         active = self.active
-        if down < len(active):
-            self.turn = active[(self._lead_at + down) % len(active)]
+        size = len(active)
+        if down < size:
+            self.turn = active[(self._lead_at + down) % size]
             return events
         winner = self.best[0]  # type: ignore[index]
         self.tricks[winner] += 1
         taken = cards.take_all(TRICK, PLAYED)
-        number = len(cards.piles[PLAYED]) // len(active)
+        number = len(cards.piles[PLAYED]) // size
         share = self._stake // 3
         self._to_pot(winner, -share)
         events.append(make_event(("trick_won", winner, {"number": number, "cards": taken, "amount": share})))
