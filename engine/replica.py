@@ -70,6 +70,9 @@ class Replica:
         self._over: tuple[str, int] | None = None
         self._seal: str | None = None
         self._deal_told: list[Event] = []  # the events of the deal in play so far, as the last read left them
+        self._live: LiveTable | None = None  # the live table as the last read applied found it
+        self.followed = 0
+        """Entries played straight from their notice (``follow``), with no read of the store."""
         self.syncs = 0
         self.rebuilds = 0
         """Reads from the journal's start (the first, a new session, a gap); the others read on."""
@@ -114,6 +117,7 @@ class Replica:
             return []
         if read.after >= 0 and (read.after != self.reader.read_seq or header != self._header):
             return None  # stale: another read was applied since this one began
+        self._live = live
         first = self._header is None
         before_seats, before_ready = list(table.seats), set(table.ready)
         before_money = dict(table.money)
@@ -158,6 +162,22 @@ class Replica:
         self._seal = seal
         if tell:
             table.tell(events, now)
+        return events
+
+    def follows(self, seq: int) -> bool:
+        """Would the entry ``seq`` play on from the last read (``follow``)?"""
+        return self._live is not None and self._header is not None and seq == self.reader.read_seq + 1
+
+    def follow(self, entry: JournalEntry, now: float | None = None) -> list[Event] | None:
+        """On the loop, no store call: the entry that ``follows`` the last one read, as its notice carried
+        it (``engine.store_pg.ENTRY_CHANNEL``), played on as a read of it would be; the subscribers told.
+        None when it does not play on (the game may be part-played then): read from the start."""
+        if not self.follows(entry.seq):
+            return None
+        assert self._live is not None and self._header is not None
+        events = self.apply(Read(self._live, self._header, self.reader.read_seq, [entry]), now)
+        if events is not None:
+            self.followed += 1
         return events
 
     def _play_on(self, entries: list[JournalEntry]) -> list[Event] | None:

@@ -55,7 +55,8 @@ for word, and the statements are the same (``engine.store_sql``: written once wi
   names serve one club, a lone server and nodes exclude each other.
 * **notices**: every journal write sends ``NOTIFY sukno_journal`` (table id and
   seq, never a card) in its own transaction, so only committed entries are
-  announced; ``net/cluster/notices.py`` listens.
+  announced, and just before it ``NOTIFY sukno_entry`` with the entry itself (not a deal's, whose
+  decks are hidden; ``ENTRY_CHANNEL``); ``net/cluster/notices.py`` listens.
 * **schema**: ``schema_version`` lists applied migrations, each applied in one
   transaction under an advisory lock (two servers starting at once do not
   both migrate); a database from a newer sukno is refused, untouched (78),
@@ -96,7 +97,7 @@ from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from engine.store import LedgerError, StoreError, TableId
+from engine.store import DEAL, LedgerError, StoreError, TableId
 from engine.store_sql import SqlStore, _check_table_id, _name_key, check_node
 
 psycopg: Any = None  # imported by ``_load`` when a PgStore is made: psycopg's package imports asyncio
@@ -143,6 +144,14 @@ _LOCK_NODES = 0x5375_6B6E_6F00_0004  # held while a node opens its tables (two s
 JOURNAL_CHANNEL = "sukno_journal"
 """``NOTIFY`` channel of committed journal entries: payload ``"<table id JSON> <seq>"`` (seq 0: a new
 session began, its entries were dropped; -1: the journal was closed).  Never a card."""
+ENTRY_CHANNEL = "sukno_entry"
+"""``NOTIFY`` channel of each committed entry itself, sent just before its ``sukno_journal`` notice in the
+same transaction (issue 15 (b): a replica plays it at once, no read): payload ``"<table id JSON> <seq>
+<at> <kind>\n<payload JSON>"``.  Not for a deal's entry (its decks are hidden cards) nor one past
+``ENTRY_MAX`` bytes: the replica reads those from the journal, as it does after any gap.  It carries
+only what the journal holds, to the nodes, which can read the journal anyway."""
+ENTRY_MAX = 7000
+"""The longest entry notice sent (PostgreSQL's limit is 8000 bytes); a longer entry is read instead."""
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: accounts and their SSH keys
@@ -870,6 +879,10 @@ class PgStore(SqlStore):
         if last is None:
             last = int(self._x("SELECT coalesce(max(seq), 0) FROM journal WHERE table_id = ?", (tid,)).fetchone()[0])
         seq = last + 1
+        if kind != DEAL:
+            notice = f"{tid} {seq} {at!r} {kind}\n{text}"
+            if len(notice) <= ENTRY_MAX // 4 or len(notice.encode()) <= ENTRY_MAX:  # (no encode for most)
+                self._send("SELECT pg_notify(%s, %s)", (ENTRY_CHANNEL, notice))  # same pipeline: no round trip
         self._send("SELECT sukno_append(%s::text, %s::bigint, %s::float8, %s::text, %s::text, %s::text)",
                          (tid, seq, at, kind, text, JOURNAL_CHANNEL))
         self._tx_seqs[tid] = seq

@@ -73,7 +73,7 @@ from engine.game import Event, IllegalAction
 from engine.keeper import TableKeeper
 from engine.pending import Calls, Pending
 from engine.replica import Replica
-from engine.store import StoreError
+from engine.store import JournalEntry, StoreError
 from engine.table import TableError
 from net.cluster.notices import MAX_PAYLOAD, NoticeError, Notices
 from net.offloop import StoreThread
@@ -82,6 +82,8 @@ log = logging.getLogger("sukno.cluster")
 
 BUS_CHANNEL = "sukno_bus"
 JOURNAL_CHANNEL = "sukno_journal"
+ENTRY_CHANNEL = "sukno_entry"
+"""Each committed entry itself (``engine.store_pg.ENTRY_CHANNEL``): a replica plays it at once, no read."""
 LEASE_TTL = 3.0
 """Seconds a lease lasts unless renewed: how long a dead owner's tables wait for a new owner."""
 CALL_TIMEOUT = 2.0
@@ -147,6 +149,7 @@ class Node:
     async def start_notices(self) -> None:
         """Listen before the tables are read, so no committed change falls between the two."""
         self._loop = asyncio.get_running_loop()
+        self.notices.on(ENTRY_CHANNEL, self._entry_notice)
         self.notices.on(JOURNAL_CHANNEL, self._journal_notice)
         self.notices.on(BUS_CHANNEL, self._bus_notice)
         self.notices.on_gap(self._resync_all)
@@ -568,8 +571,37 @@ class Node:
         """Does the replica need a read before an answer is shown?  The journal notice of what the
         owner did is committed, so heard, before its answer (PostgreSQL delivers notices in commit
         order); a replica that has read past every notice heard (the burst's read came first) has it."""
-        return table_id in self._dirty or replica.reader.read_seq < self._heard.get(table_id, 0) \
-            or self._heard.get(table_id, 0) == 0
+        heard, dirty = self._heard.get(table_id, 0), self._dirty.get(table_id)
+        return heard == 0 or dirty == 0 or replica.reader.read_seq < max(heard, dirty or 0)
+
+    def _entry_notice(self, payload: str) -> None:
+        """On the loop: a committed entry itself, heard just before its ``sukno_journal`` notice: a
+        replica it follows plays it at once, with no read (issue 15 (b)); that notice then finds the
+        replica has it.  Not while a read is in flight or a full read is due (a new session): the read
+        brings it.  What does not play on is read from the start."""
+        try:
+            head, text = payload.split("\n", 1)
+            tid_text, seq_text, at_text, kind = head.rsplit(" ", 3)
+            table_id, seq, at = json.loads(tid_text), int(seq_text), float(at_text)
+        except ValueError:
+            return
+        replica = self.replicas.get(table_id)
+        if replica is None or table_id in self._reading or self._dirty.get(table_id) == 0 \
+                or not replica.follows(seq):
+            return
+        try:
+            entry = JournalEntry(seq, at, kind, json.loads(text))
+        except ValueError:
+            return
+        if not isinstance(entry.payload, dict):
+            return
+        try:
+            told = replica.follow(entry, self._now())
+        except Exception:
+            log.exception("node %s: entry %d of table %s did not play on its replica", self.name, seq, table_id)
+            told = None
+        if told is None:
+            self._read(table_id, from_start=True)
 
     def _journal_notice(self, payload: str) -> None:
         """On the loop: a committed journal entry; replicas of that table read the journal (once per burst)."""
