@@ -274,6 +274,10 @@ class Node:
             times = sorted(t * 1000 for t in self.round_trips)
             log.info("node %s: %d calls to other nodes, round trip p50 %.1f ms, p99 %.1f ms", self.name, len(times),
                      statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.99))])
+        if self.replicas:
+            log.info("node %s: replicas' entries played from their notices %d, journal reads %d", self.name,
+                     sum(r.followed for r in self.replicas.values()), sum(r.syncs for r in self.replicas.values())
+                     - sum(r.followed for r in self.replicas.values()))
         await self.notices.stop()
 
     # -- owned tables and replicas -------------------------------------------------------------

@@ -345,6 +345,10 @@ async def bench_b(url: str, folder: Path, deals: int) -> None:
         print(f"  {label}: {len(rows):4} plays  its own screen p50 {statistics.median(here):6.1f} / p99 "
               f"{p99(here):6.1f} ms   the other node's player p50 {statistics.median(there):6.1f} / p99 "
               f"{p99(there):6.1f} ms")
+    for node in nodes:
+        for row in node.lines:
+            if "played from their notices" in row:
+                print(f"  node {node.name}: {row.split('replicas')[1].strip()}")
     for trip in trips:
         print(f"  the bus alone (B's call → A's answer, A's journal commit included): {trip}")
     rows = samples["B"]
