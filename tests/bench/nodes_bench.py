@@ -348,7 +348,8 @@ async def bench_b(url: str, folder: Path, deals: int) -> None:
     for node in nodes:
         for row in node.lines:
             if "played from their notices" in row:
-                print(f"  node {node.name}: {row.split('replicas')[1].strip()}")
+                counts = row.split("replicas' ")[1].strip()
+                print(f"  node {node.name}: {counts}")
     for trip in trips:
         print(f"  the bus alone (B's call → A's answer, A's journal commit included): {trip}")
     rows = samples["B"]
