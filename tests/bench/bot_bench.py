@@ -188,6 +188,20 @@ search now weighs no trade that cannot gain (``speculator_search.at_a_loss``): a
 never trades, the same money as the rules deal by deal (a difference of 0, never an interval
 excluding it); against traders who misprice (random bots, people) it still buys under the worth and
 sells over it.
+
+Копилка, the French game and Стуколка v at the default budget (``--search --iterations 16 --cap --budget
+0.8 --progress``, one process each under ``nice -n 19``, seeds 41, 42, 43 stated before; two runs at
+once, started 22:24 at a load of 0.9, stopped at 23:40 at a load of 11.2 — other engineers' jobs; the
+running figure of the last whole chunk, kopecks a deal, ± 95 %):
+
+    kopilka   1,508 deals   +0.93 ± 0.48   beats over 1,508 deals (not the 5,000 asked); +1.11 ± 0.56 at 884
+    french3     630 deals   +0.36 ± 0.39   no difference shown (630 deals; ≈ 5 s a deal for both arms)
+    stukolka v    — not run (no slot: the two above held the two at once until the end)
+
+The move times of a stopped run are not printed (they come at its end); a 104-deal Копилка run at the
+same budget at a load of 1.4 (seed 1, a check of ``--progress``, its money not a figure) gave wall p50
+112 / p99 800 ms, CPU p99 798 ms: Копилка's 16 worlds hit the 0.8 s cap (15.6 worlds a decision,
+28.6 % of decisions left to the rules for want of agreeing worlds).
 """
 
 from __future__ import annotations

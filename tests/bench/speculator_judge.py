@@ -163,7 +163,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=51)
     args = parser.parse_args()
-    print(f"Спекулянт, 4 rule bots, {args.deals} deals, seed {args.seed}; kopecks a window, ± 95 % over deals;"
+    print(f"Спекулянт, 4 rule bots, {args.deals} deals, seed {args.seed};"
+          " kopecks a window, ± 95 % over deals;"
           f" load {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     started = time.perf_counter()
     master = random.Random(args.seed)
