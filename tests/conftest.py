@@ -1,7 +1,9 @@
-"""Shared test helpers: where the bundled records live; a PostgreSQL for the tests that need one."""
+"""Shared test helpers: where the bundled records live; a PostgreSQL for the tests that need one;
+the whole suite's two workers."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +11,22 @@ import pytest
 from pgkit import Unavailable, shared_cluster, stop_shared
 
 RECORDS = Path(__file__).parent / "records"
+
+WORKERS = 2  # pytest-xdist workers for a run of the whole suite (SUKNO_TEST_WORKERS overrides)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_cmdline_main(config: pytest.Config) -> Any:
+    """A run of the whole suite (``pytest``, ``pytest -m "not slow"``: no paths given) is spread over
+    WORKERS pytest-xdist processes, because most of its time is spent waiting (servers, SSH, Pilot);
+    a run of named files or tests stays in one process.  ``-n N`` (``-n 0``: one process) or
+    ``-p no:xdist`` decide otherwise; each worker has its own PostgreSQL (tests/pgkit.py)."""
+    if (config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput")
+            and config.args_source == pytest.Config.ArgsSource.TESTPATHS
+            and config.option.numprocesses is None and config.option.dist == "no" and not config.option.tx
+            and not config.option.usepdb):
+        config.option.numprocesses = int(os.environ.get("SUKNO_TEST_WORKERS", WORKERS))
+    return (yield)
 
 
 @pytest.fixture
