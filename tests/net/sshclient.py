@@ -160,3 +160,13 @@ async def until(condition: Callable[[], bool], timeout: float = 10.0, what: str 
         if time.monotonic() > deadline:
             raise AssertionError(f"{what} not reached in {timeout}s")
         await asyncio.sleep(0.02)
+
+
+async def named(port: int, name: str, key: asyncssh.SSHKey | None = None) -> Client:
+    """A newcomer (a fresh key unless one is given) who answers the book of names with ``name`` and is
+    in the hall once his own row (``name ·``) is on his screen."""
+    client = await connect(port, key=key or new_key())
+    await client.wait("book of names", timeout=20)
+    client.line(name)
+    await client.wait(f"{name} ·", timeout=20)
+    return client

@@ -12,19 +12,11 @@ from __future__ import annotations
 
 import pytest
 from gatedstore import gated_store
-from sshclient import Client, connect, make_config, new_key, running, until
+from sshclient import Client, connect, make_config, named, new_key, running, until
 
 from tui.i18n import money
 
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
-
-
-async def named(port: int, name: str, key=None) -> Client:
-    client = await connect(port, key=key or new_key())
-    await client.wait("book of names", timeout=20)
-    client.line(name)
-    await client.wait(f"{name} ·", timeout=20)
-    return client
 
 
 async def test_a_returning_players_balance_is_read_while_the_hall_goes_on(tmp_path) -> None:

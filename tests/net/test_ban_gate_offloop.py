@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from gatedstore import gated_store
-from sshclient import Client, connect, make_config, new_key, running, until  # noqa: F401
+from sshclient import Client, connect, make_config, named, new_key, running, until  # noqa: F401
 
 from net.texts import text
 
@@ -23,14 +23,6 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "admin"))
 from adminkit import admin_server  # noqa: E402
 
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
-
-
-async def named(port: int, name: str, key=None) -> Client:
-    client = await connect(port, key=key or new_key())
-    await client.wait("book of names", timeout=20)
-    client.line(name)
-    await client.wait(f"{name} ·", timeout=20)
-    return client
 
 
 async def test_a_ban_is_checked_at_connect_without_the_store(tmp_path) -> None:

@@ -10,19 +10,11 @@ from __future__ import annotations
 
 import pytest
 from gatedstore import gated_store
-from sshclient import Client, connect, make_config, new_key, running, until
+from sshclient import Client, connect, make_config, named, running, until
 
 from tui.i18n import tr
 
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
-
-
-async def named(port: int, name: str) -> Client:
-    client = await connect(port, key=new_key())
-    await client.wait("book of names", timeout=20)
-    client.line(name)
-    await client.wait(f"{name} ·", timeout=20)
-    return client
 
 
 async def test_ignore_and_unignore_are_written_while_the_hall_goes_on(tmp_path) -> None:

@@ -13,21 +13,13 @@ from __future__ import annotations
 
 import pytest
 from gatedstore import gated_store
-from sshclient import Client, connect, make_config, new_key, running, until
+from sshclient import Client, connect, make_config, named, new_key, running, until
 
 from net.botclient import BotClient
 from net.identity import TEXTS
 from net.session import _club_app
 
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
-
-
-async def named(port: int, name: str) -> Client:
-    client = await connect(port, key=new_key())
-    await client.wait("book of names", timeout=20)
-    client.line(name)
-    await client.wait(f"{name} ·", timeout=20)
-    return client
 
 
 # How each door looks: its connect's command, what it shows asking for a name and once in the hall.
