@@ -71,6 +71,9 @@ async def test_a_move_to_a_stopped_owner_stalls_nobody_and_is_refused_in_order(t
         while (game := game_of(store)) is None or not game.in_deal:
             assert time.monotonic() < deadline, "the deal did not begin"
             await asyncio.sleep(0.02)
+        # every screen (B's replica) has told the deal's start up to the trump's reveal, the last line
+        # before someone must act: nothing told later pushes the language's answer out of the log's rows
+        await asyncio.gather(*(client.wait(" · trump ", timeout=20) for client in clients.values()))
         for client in clients.values():
             client.line("lang ru")
         await asyncio.gather(*(client.wait("по-русски") for client in clients.values()))
