@@ -434,6 +434,20 @@ class Game(ABC):
         self._memo_at = self._memo_seat = -1
         self._memo: list[Action] = []
 
+    def __getstate__(self) -> Any:
+        """The session's state without the legal-action memo: a cache, rebuilt on demand, yet it was
+        most of a pickled French world at the exchange (4096 buys) and the search copies worlds a lot."""
+        state = super().__getstate__()
+        if isinstance(state, tuple) and state[1] and "_memo" in state[1]:
+            state = (state[0], {**state[1], "_memo": [], "_memo_at": -1, "_memo_seat": -1})
+        return state
+
+    def legal_sequence(self, seat: int) -> Sequence[Action]:
+        """``legal_actions(seat)`` as a read-only sequence that a game may answer without listing it
+        (``in``, ``len``, indexing): for callers that only look an action up or count them, such as the
+        search's playouts, where a French exchange's 4096 buys were listed for every rule bot's look."""
+        return self.legal_actions(seat)
+
     # -- deal lifecycle -------------------------------------------------------------
 
     def can_start_deal(self) -> bool:

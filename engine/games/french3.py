@@ -25,8 +25,9 @@ to accept one.
 
 from __future__ import annotations
 
-from itertools import combinations, repeat
-from typing import Any, Mapping
+from itertools import chain, combinations, islice, repeat
+from math import comb
+from typing import Any, Iterator, Mapping, Sequence, overload
 
 from engine.cards import Card, Suit
 from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, card_action, refuse
@@ -203,6 +204,12 @@ class French3(RoundTricks, Game):
             # tuple.__new__ straight from C: Action("buy", combo) without a Python call per action.
             legal.extend(map(tuple.__new__, repeat(Action), zip(repeat("buy"), combinations(hand, k))))
         return legal
+
+    def legal_sequence(self, seat: int) -> Sequence[Action]:
+        """At the exchange, the buys as ``Buys`` (looked up by R19, never listed); else the list."""
+        if self.in_deal and self.phase == EXCHANGE and seat in self._to_act():
+            return Buys(self, seat)
+        return self.legal_actions(seat)
 
     def _buy_allowed(self, seat: int, cards: tuple) -> bool:
         """Distinct cards of the hand, ascending as ``_normalize`` writes them, at most the widow's size (R19)."""
@@ -425,6 +432,43 @@ class French3(RoundTricks, Game):
             "target": self.options["target"],
             "par": self.options["par"],
         }
+
+
+class Buys(Sequence[Action]):
+    """A seat's legal buys in ``_legal_buy``'s order, counted and looked up without listing them.
+
+    Why: a rule bot's look at the exchange (``len``, ``legal[0]``, its choice ``in legal``) listed up
+    to 4096 actions each time; a search's playouts look thousands of times a decision."""
+
+    def __init__(self, game: French3, seat: int):
+        self.game, self.seat = game, seat
+        self.hand = tuple(game.hands[seat])
+        self.most = min(len(game.widow), len(self.hand))
+
+    def __len__(self) -> int:
+        return sum(comb(len(self.hand), k) for k in range(self.most + 1))
+
+    def __iter__(self) -> Iterator[Action]:
+        combos = chain.from_iterable(combinations(self.hand, k) for k in range(self.most + 1))
+        return map(tuple.__new__, repeat(Action), zip(repeat("buy"), combos))
+
+    def __contains__(self, action: object) -> bool:
+        return (isinstance(action, tuple) and len(action) == 2 and action[0] == "buy"
+                and isinstance(action[1], tuple) and self.game._buy_allowed(self.seat, action[1]))
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if isinstance(index, slice):
+            return list(self)[index]
+        size = len(self)
+        at = index + size if index < 0 else index
+        if not 0 <= at < size:
+            raise IndexError("buy index out of range")
+        return next(islice(iter(self), at, None))
 
 
 GAME = French3

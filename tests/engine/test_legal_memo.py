@@ -7,6 +7,7 @@ refusal leaves it as it was.  Only games whose state changes there alone opt in.
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -96,3 +97,27 @@ def test_stukolka_to_act_is_the_base_answer_in_and_out_of_a_deal() -> None:
                 seat = game.to_act()[0]
                 game.apply(seat, rng.choice(game.legal_actions(seat)))
             assert game.to_act() == Game.to_act(game) == ()
+
+
+@pytest.mark.parametrize(("name", "options", "players"), MEMO_CONFIGS)
+def test_a_copy_leaves_the_memo_behind_and_plays_on_the_same(name: str, options: dict, players: int) -> None:
+    """The memo is a cache: a pickled copy (the search copies worlds by pickle) does not carry it, so listing
+    the legal actions does not make the copy bigger (a French exchange's 4096 buys were most of one), and
+    the copy lists and takes the same actions."""
+    cls = registry()[name]
+    rng = random.Random(13)
+    game = cls([f"p{i}" for i in range(players)], cls.make_options(options))
+    game.start_deal(ShuffledDecks(cls.deck_size, 4))
+    checked = 0
+    while game.in_deal:
+        seat = sorted(game.to_act())[0]
+        size = len(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
+        legal = game.legal_actions(seat)
+        copy = pickle.loads(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
+        assert len(pickle.dumps(game, pickle.HIGHEST_PROTOCOL)) == size
+        assert copy.legal_actions(seat) == legal
+        action = rng.choice(legal)
+        assert copy.apply(seat, action) == game.apply(seat, action)
+        assert copy.view(-2) == game.view(-2)
+        checked += 1
+    assert checked > 5

@@ -361,3 +361,35 @@ def test_views_follow_the_convention() -> None:
     assert view["hand_counts"] == [12, 11, 11]
     assert view["status"][0] == "to play"
     assert view["roles"] == ["D", "E", "M"]
+
+
+def test_the_buys_looked_up_are_the_buys_listed() -> None:
+    """``legal_sequence`` at the exchange (``Buys``: never listed) agrees with ``legal_actions`` in order,
+    length, indexing and membership, also for buys that are not legal; out of the exchange it is the list."""
+    game = French3(NAMES, {}, dealer=0)
+    decks = ShuffledDecks(French3.deck_size, 21)
+    exchanges = 0
+    for _deal in range(3):
+        game.start_deal(decks)
+        while game.in_deal:
+            seat = game.to_act()[0]
+            legal = game.legal_actions(seat)
+            looked = game.legal_sequence(seat)
+            if game.phase != "exchange":
+                assert list(looked) == legal
+            else:
+                exchanges += 1
+                assert list(looked) == legal and len(looked) == len(legal)
+                assert [looked[i] for i in (0, 1, len(legal) // 2, -1)] == [legal[i] for i in (0, 1, len(legal) // 2, -1)]
+                assert all(a in looked for a in legal)
+                hand = game.hands[seat]
+                foreign = next(c for c in deck(48) if c not in hand)
+                odd = [Action("buy", (foreign,)), Action("buy", (hand[1], hand[0])), Action("buy", (hand[0], hand[0])),
+                       Action("play", (hand[0],)), "buy"]
+                if len(game.widow) < len(hand):  # more than the widow still has
+                    odd.append(Action("buy", tuple(hand[:len(game.widow) + 1])))
+                assert [a in looked for a in odd] == [a in legal for a in odd] == [False] * len(odd)
+                with pytest.raises(IndexError):
+                    looked[len(legal)]
+            game.apply(seat, legal[-1] if game.phase == "play" else legal[0])
+    assert exchanges >= 6
