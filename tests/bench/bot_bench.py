@@ -5,6 +5,12 @@
     python tests/bench/bot_bench.py --only stukolka --deals 3000
     python tests/bench/bot_bench.py --search --budget 0.1 --deals 500   # issue 19: search vs rules
     python tests/bench/bot_bench.py --search --iterations 4 --cap --budget 0.1 --deals 5000 --workers 2
+    python tests/bench/bot_bench.py --search … --only kopilka --deals 5000 --results tests/bench/results/F.jsonl
+    python tests/bench/bot_bench.py --search … --only kopilka --deals 5000 --resume tests/bench/results/F.jsonl
+
+A run of one game can span sessions: ``--results FILE`` writes each finished chunk (its paired sums,
+seed, code hash and options: tests/bench/bench_results.py) and ``--resume FILE`` goes on at the next
+chunk of the same seed schedule, refusing other code or options; ``--chunks N`` stops after N chunks.
 
 Each line seats one rule bot among random bots (``ukr_pairs``: a rule
 partnership against a random one; ``ukr_pairs 1``: one rule bot with a random
@@ -218,7 +224,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import bench_results  # noqa: E402  (tests/bench/, beside this file)
 from engine.bots import make_bot  # noqa: E402
 from engine.bots.arena import Arena  # noqa: E402
 from engine.game import Game, ShuffledDecks  # noqa: E402
@@ -383,6 +391,16 @@ def main() -> None:
                              " paired figure after each (a run stopped early still says what it reached)")
     parser.add_argument("--min-worlds", type=int,
                         help="--search: worlds at least before the rule bot's choice is left (engine.bots.margin)")
+    parser.add_argument("--chunk", type=int, default=CHUNK,
+                        help=f"--search: deals a chunk ({CHUNK}; a results file keeps it)")
+    parser.add_argument("--chunks", type=int,
+                        help="--search: play at most this many chunks now (a run to --resume later)")
+    parser.add_argument("--results", type=Path,
+                        help="--search, one game: append each finished chunk to this new file"
+                             " (tests/bench/results/; tests/bench/bench_results.py)")
+    parser.add_argument("--resume", type=Path,
+                        help="--search, one game: go on at the next chunk of this results file's run"
+                             " (refused if the code or the options differ)")
     args = parser.parse_args()
     deals = args.deals or (1_000 if args.quick else 10_000)
     if args.search:
@@ -440,6 +458,22 @@ def search_chunk(job: tuple[str, int, int, float | None, int | None, Any, bool])
     return searched, ruled
 
 
+def chunk_line(number: int, options: dict[str, Any], code: str, searched: Result, ruled: Result,
+               seconds: float) -> dict[str, Any]:
+    """A finished chunk as its results-file line: the paired sums, what the search bot spent, when."""
+    times, cpu = searched.times or [0.0], searched.cpu or [0.0]
+    return {"chunk": number, "deals_from": number * options["chunk"], "deals_to": (number + 1) * options["chunk"],
+            "chunk_seed": options["seed"] * 1000 + number, "code": code, "options": options,
+            **bench_results.chunk_sums(searched.money, searched.deals, ruled.money, ruled.deals),
+            "search_deals": sum(searched.deals), "rule_deals": sum(ruled.deals), "moves": len(searched.times),
+            "wall_p50_ms": round(quantile(times, 0.5) * 1e3, 1), "wall_p99_ms": round(quantile(times, 0.99) * 1e3, 1),
+            "wall_max_ms": round(max(times) * 1e3, 1), "cpu_p99_ms": round(quantile(cpu, 0.99) * 1e3, 1),
+            "wall_over_1s": sum(t > 1.0 for t in searched.times), "cpu_over_1s": sum(t > 1.0 for t in searched.cpu),
+            "searched": searched.searched, "samples": searched.samples, "fallbacks": searched.fallbacks,
+            "departed": searched.departed, "seconds": round(seconds, 1), "load": round(os.getloadavg()[0], 1),
+            "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+
+
 def search_main(args: argparse.Namespace, deals: int) -> None:
     """Search bot vs rule bot in the same seat, same decks and same rule-bot opponents (issue 19's figure).
 
@@ -468,30 +502,64 @@ def search_main(args: argparse.Namespace, deals: int) -> None:
           f" {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'cpu p50':>7} {'cpu p99':>7} {'worlds':>6} {'rules%':>6}"
           f" {'left%':>6}  verdict")
     started = time.perf_counter()
-    pool = get_context("fork").Pool(args.workers) if args.workers > 1 else None
     exact = any(case.label == args.only for case in CASES)  # "ukr_pairs" alone, not "ukr_pairs 1" too
-    for case in CASES:
-        if args.only and not (case.label == args.only if exact else case.label.startswith(args.only)):
-            continue
+    cases = [case for case in CASES
+             if not args.only or (case.label == args.only if exact else case.label.startswith(args.only))]
+    file = args.resume or args.results
+    if file and (len(cases) != 1 or (args.resume and args.results)):
+        sys.exit("--results/--resume: one game (--only) and one file")
+    if args.results and args.results.exists() and args.results.read_text(encoding="utf-8").strip():
+        sys.exit(f"{args.results} has chunks already: --resume it, or name a new file")
+    pool = get_context("fork").Pool(args.workers) if args.workers > 1 else None
+    for case in cases:
         t0 = time.perf_counter()
-        chunks = max(1, -(-deals // CHUNK)) if pool or args.progress else 1
+        chunks = max(1, -(-deals // args.chunk)) if pool or args.progress or file else 1
         budget = args.budget if not args.iterations or args.cap else None
-        jobs = [(case.label, -(-deals // chunks), args.seed * 1000 + k, budget, args.iterations, margin,
+        options = {"game": case.label, "seed": args.seed, "deals": deals, "chunk": -(-deals // chunks),
+                   "budget": budget, "iterations": args.iterations, "margin": margin.k,
+                   "min_worlds": margin.min_worlds, "pot_share": not args.no_pot_share}
+        code = bench_results.code_hash(run, session_over, search_chunk, Case)
+        done: list[dict[str, Any]] = []
+        if args.resume:
+            try:
+                done = bench_results.resume_from(args.resume, code, options)
+            except bench_results.ResumeRefused as refused:
+                sys.exit(f"--resume refused: {refused}")
+            print(f"  resuming {args.resume} at chunk {len(done)} of {chunks}", flush=True)
+        jobs = [(case.label, options["chunk"], args.seed * 1000 + k, budget, args.iterations, margin,
                  not args.no_pot_share)
-                for k in range(chunks)]
+                for k in range(len(done), chunks)][:args.chunks]
         outcomes = pool.imap(search_chunk, jobs, chunksize=1) if pool else map(search_chunk, jobs)
         searched, ruled = Result(), Result()
-        for s_part, r_part in outcomes:
+        t_chunk = time.perf_counter()
+        for number, (s_part, r_part) in enumerate(outcomes, len(done)):
             k = min(len(s_part.money), len(r_part.money))
             searched.extend(s_part, k)
             ruled.extend(r_part, k)
+            if file:
+                line = chunk_line(number, options, code, s_part, r_part, time.perf_counter() - t_chunk)
+                bench_results.append(file, line)
+                done.append(line)
+                t_chunk = time.perf_counter()
             if args.progress:
-                diff, half = paired(searched, ruled)
-                print(f"  {case.label}: {sum(searched.deals)} deals, {diff:+.2f} ± {half:.2f} a deal,"
-                      f" {time.perf_counter() - t0:.0f} s, load {os.getloadavg()[0]:.1f}", flush=True)
+                if file:
+                    total, diff, half = bench_results.combined(done)
+                else:
+                    (diff, half), total = paired(searched, ruled), sum(searched.deals)
+                times, cpu = searched.times or [0.0], searched.cpu or [0.0]
+                print(f"  {case.label}: {total:.0f} deals, {diff:+.2f} ± {half:.2f} a deal,"
+                      f" {time.perf_counter() - t0:.0f} s, load {os.getloadavg()[0]:.1f};"
+                      f" this process's {len(searched.times)} moves: wall p50 {quantile(times, 0.5) * 1e3:.0f}"
+                      f" p99 {quantile(times, 0.99) * 1e3:.0f} ms, cpu p50 {quantile(cpu, 0.5) * 1e3:.0f}"
+                      f" p99 {quantile(cpu, 0.99) * 1e3:.0f} ms", flush=True)
+        if not jobs:
+            print(f"  {case.label}: {args.resume} is complete ({chunks} chunks)")
+            continue
         s_mean, s_half = per_deal(searched)
         r_mean, r_half = per_deal(ruled)
         diff, half = paired(searched, ruled)
+        if file:  # the whole run's figure, every chunk of the file (the times below: this process's only)
+            _, diff, half = bench_results.combined(done)
         times = searched.times or [0.0]
         verdict = "beats" if diff - half > 0 else ("loses" if diff + half < 0 else "no difference shown")
         worlds = searched.samples / max(1, searched.searched)
