@@ -85,6 +85,7 @@ async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str], ta
     import gc
 
     gc.callbacks.append(on_gc)
+    trace = _tracer() if os.environ.get("SUKNO_BENCH_TRACE") else None
     while line := await reader.readline():
         cmd = line.decode().strip()
         out: dict[str, Any] = {}
@@ -114,6 +115,10 @@ async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str], ta
 
             profiler = cProfile.Profile()
             profiler.enable()
+        elif cmd == "trace" and trace is not None:
+            out = {k: list(v) for k, v in trace.items()}
+            for v in trace.values():
+                v.clear()
         elif cmd == "census":  # live objects by type, for memory questions (slow)
             import collections
             import gc
@@ -128,6 +133,34 @@ async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str], ta
             break
         print(json.dumps(out), flush=True)
     await server.stop(None)
+
+
+def _tracer() -> dict[str, list[float]]:
+    """Monotonic stamps of a move's steps in the server (the clients' clock is the same one)."""
+    from net import door, spectate
+    from tui import framegate
+
+    marks: dict[str, list[float]] = {"release": [], "broadcast": [], "sent": [], "flushed": []}
+    now = time.perf_counter
+
+    def wrap(cls: Any, name: str, before: str | None, after: str | None, cond: Any = None) -> None:
+        original = getattr(cls, name)
+
+        def traced(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if before:
+                marks[before].append(now())
+            result = original(self, *args, **kwargs)
+            if after and (cond is None or cond(self)):
+                marks[after].append(now())
+            return result
+
+        setattr(cls, name, traced)
+
+    wrap(framegate.FrameGate, "_release", "release", None)
+    wrap(spectate.Hub, "broadcast", "broadcast", None)
+    wrap(spectate.Hub, "_send_slice", None, "sent", lambda hub: hub._frame is None)
+    wrap(door._Batch, "run", None, "flushed")
+    return marks
 
 
 def _gate_late() -> int:
@@ -256,18 +289,97 @@ class ServerProc:
             self.proc.kill()
 
 
-async def quiet(people: list[Person], gap: float = 0.15, timeout: float = 10.0) -> None:
-    """Wait until nobody has received anything for ``gap`` seconds."""
+class Clients:
+    """A helper process holding some of the watchers' clients (``--client-procs``): asked over its pipes."""
+
+    def __init__(self, data: Path, index: int, *, port: int) -> None:
+        self.proc = subprocess.Popen([sys.executable, __file__, "--clients", str(port)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        self.cpu0 = 0.0
+
+    async def ask(self, msg: dict[str, Any]) -> dict[str, Any]:
+        def call() -> dict[str, Any]:
+            self.proc.stdin.write(json.dumps(msg) + "\n")
+            self.proc.stdin.flush()
+            return json.loads(self.proc.stdout.readline())
+
+        return await asyncio.get_running_loop().run_in_executor(None, call)
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.write(json.dumps({"quit": True}) + "\n")
+            self.proc.stdin.flush()
+            self.proc.wait(20)
+        except Exception:
+            self.proc.kill()
+
+
+async def serve_clients(port: int) -> None:
+    """A helper's loop: connect bursts of watchers, say when they last received, their latency after a t0."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    keys: dict[str, Any] = {}
+    mine: list[Person] = []
+    while line := await reader.readline():
+        msg = json.loads(line)
+        out: dict[str, Any] = {}
+        if "keys" in msg:
+            keys = json.loads(Path(msg["keys"]).read_text())
+        elif "batch" in msg:
+            batch = [Person(x, asyncssh.import_private_key(keys[x][0]), tuple(keys[x][1])) for x in msg["batch"]]
+            connect, watched = await watch_batch(batch, port, msg["via"])
+            mine += batch
+            out = {"connect": connect, "watch": watched}
+        elif "last" in msg:
+            out = {"last": max((w.probe.last for w in mine if w.probe), default=0.0)}
+        elif "wait" in msg:
+            t0 = msg["wait"]
+            await until(lambda: all(w.probe.first_after(t0) for w in mine), 30, "the action reached a helper's all")
+            out = {"lat": [w.probe.first_after(t0) - t0 for w in mine]}
+        elif "cpu" in msg:
+            out = {"cpu": time.process_time()}
+        elif "quit" in msg:
+            break
+        print(json.dumps(out), flush=True)
+    for w in mine:
+        if w.conn is not None:
+            w.conn.close()
+
+
+async def quiet(people: list[Person], gap: float = 0.15, helpers: list[Clients] = (),  # type: ignore[assignment]
+                timeout: float = 10.0) -> None:
+    """Wait until nobody has received anything for ``gap`` seconds (here or in a helper process)."""
     deadline = time.perf_counter() + timeout
     while time.perf_counter() < deadline:
         newest = max((p.probe.last for p in people if p.probe), default=0.0)
+        for h in helpers:
+            newest = max(newest, (await h.ask({"last": True}))["last"])
         if time.perf_counter() - newest >= gap:
             return
         await asyncio.sleep(gap / 3)
 
 
+async def watch_batch(batch: list[Person], port: int, via: str) -> tuple[list[float], list[float]]:
+    """Connect a burst of watchers and bring each to table 1's view: connect→hall and watch→view times."""
+    connect: list[float] = []
+    if via == "exec":  # ssh -t host watch 1: straight to the shared view
+        await asyncio.gather(*(w.connect(port, "watch 1") for w in batch))
+        for w in batch:
+            w.t_watch = w.t_connect
+    else:  # the hall first, then `watch 1` typed
+        await asyncio.gather(*(w.connect(port) for w in batch))
+        await until(lambda: all(HALL in w.probe.marks for w in batch), 60, "watchers' halls")
+        for w in batch:
+            connect.append(w.probe.marks[HALL] - w.t_connect)
+            w.t_watch = time.perf_counter()
+            w.line("watch 1")
+    await until(lambda: all(VIEW in w.probe.marks for w in batch), 60, "watchers' views")
+    return connect, [w.probe.marks[VIEW] - w.t_watch for w in batch]
+
+
 async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: list[str],
-                seated: int = 16) -> dict[str, Any]:
+                seated: int = 16, procs: int = 1) -> dict[str, Any]:
     data = Path(tempfile.mkdtemp(prefix="sukno-bench-"))
     sitters = [f"S{i:03d}" for i in range(seated)]  # more seated players, four a table from table 2 on
     names = PLAYERS + IDLERS + sitters + [f"W{i:03d}" for i in range(n)]
@@ -318,26 +430,28 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
         watch_times: list[float] = []
         rss_mid, count_mid = 0.0, 0
         connect_watchers: list[float] = []
-        view = VIEW
+        helpers = [Clients(data, i, port=server.port) for i in range(procs)] if procs > 1 else []
+        if helpers:  # each helper connects its own watchers: their keys go in a file of the data folder
+            key_file = data / "bench-watcher-keys.json"
+            key_file.write_text(json.dumps({w.name: [w.key.export_private_key().decode(), w.size]
+                                            for w in watchers}))
+            await asyncio.gather(*(h.ask({"keys": str(key_file)}) for h in helpers))
         for start in range(0, n, 25):
             batch = watchers[start:start + 25]
-            if via == "exec":  # ssh -t host watch 1: straight to the shared view
-                await asyncio.gather(*(w.connect(server.port, "watch 1") for w in batch))
-                for w in batch:
-                    w.t_watch = w.t_connect
-            else:  # the hall first, then `watch 1` typed
-                await asyncio.gather(*(w.connect(server.port) for w in batch))
-                await until(lambda: all(HALL in w.probe.marks for w in batch), 60, "watchers' halls")
-                for w in batch:
-                    connect_watchers.append(w.probe.marks[HALL] - w.t_connect)
-                    w.t_watch = time.perf_counter()
-                    w.line("watch 1")
-            await until(lambda: all(view in w.probe.marks for w in batch), 60, "watchers' views")
-            watch_times += [w.probe.marks[view] - w.t_watch for w in batch]
+            if helpers:  # the same bursts of 25, each burst in one helper in turn
+                got = await helpers[(start // 25) % procs].ask({"batch": [w.name for w in batch], "via": via})
+                connect_watchers += got["connect"]
+                watch_times += got["watch"]
+            else:
+                connect, watched = await watch_batch(batch, server.port, via)
+                connect_watchers += connect
+                watch_times += watched
             if count_mid == 0 and start + len(batch) >= n // 2:
                 rss_mid, count_mid = rss_mb(pid), start + len(batch)
+        if helpers:
+            watchers = []  # in the helpers: asked for what they saw
         people = own + sit + watchers
-        await quiet(people, 0.5)
+        await quiet(people, 0.5, helpers)
         settle = time.perf_counter()  # the server collects ended Apps' garbage at a quiet moment
         while (await server.ask("stats"))["apps_ended"] and time.perf_counter() - settle < 30:
             await asyncio.sleep(0.5)
@@ -354,6 +468,8 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
         done = 0
         restart_frames, restart_cpu = 0, 0.0
         cpu0 = time.process_time()
+        for h in helpers:
+            h.cpu0 = (await h.ask({"cpu": True}))["cpu"]
         while done < actions:
             peek = await server.ask("legal")
             if peek.get("deal_over"):
@@ -361,23 +477,39 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
                 for p in players:
                     p.line("start")
                 await server.until(lambda r: "name" in r, "the next deal")
-                await quiet(people, 0.3)
+                await quiet(people, 0.3, helpers)
                 after_stats = await server.ask("stats")  # a new deal's frames and CPU are not a move's
                 restart_frames += after_stats["frames"] - before_stats["frames"]
                 restart_cpu += after_stats["cpu_s"] - before_stats["cpu_s"]
                 continue
             actor = by_name[peek["name"]]
-            await quiet(people, 0.2)
+            await quiet(people, 0.2, helpers)
             actor.chan.write(peek["action"].encode())
             await quiet([actor], 0.1)
             t0 = time.perf_counter()
             actor.chan.write(b"\r")
             others = [p for p in players if p is not actor]
+            seen = asyncio.gather(*(h.ask({"wait": t0}) for h in helpers))
             await until(lambda: all(p.probe.first_after(t0) for p in others + watchers), 30, "the action reached all")
             to_players += [p.probe.first_after(t0) - t0 for p in others]
-            to_watchers += [w.probe.first_after(t0) - t0 for w in watchers]
+            got = [w.probe.first_after(t0) - t0 for w in watchers]
+            for reply in await seen:
+                got += reply["lat"]
+            to_watchers += got
+            if os.environ.get("SUKNO_BENCH_TRACE"):
+                await quiet(people, 0.2, helpers)
+                marks = await server.ask("trace")
+                got.sort()
+                rel = lambda xs: " ".join(f"{(x - t0) * 1000:.0f}" for x in xs if x > t0)  # noqa: E731
+                print(f"move {done}: players {' '.join(f'{(p.probe.first_after(t0) - t0) * 1000:.0f}' for p in others)}"
+                      f" · release {rel(marks['release'])} · hub frames {rel(marks['broadcast'])}"
+                      f" · hubs sent {rel(marks['sent'])} · last flush {rel(marks['flushed'][-1:])}"
+                      f" · watchers p50 {got[len(got) // 2] * 1000:.0f} p99 {pct(got, 99) * 1000:.0f}"
+                      f" max {got[-1] * 1000:.0f}", file=sys.stderr)
             done += 1
         client_cpu = time.process_time() - cpu0
+        for h in helpers:
+            client_cpu += (await h.ask({"cpu": True}))["cpu"] - h.cpu0
         stats_after = await server.ask("stats")
         return {
             "n": n, "seated": seated_now, "mb_per_seated": (rss_sit - rss1) / max(1, len(sit)),
@@ -401,6 +533,8 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
         for p in people:
             if p.conn is not None:
                 p.conn.close()
+        for h in locals().get("helpers", []):
+            h.close()
         server.close()
 
 
@@ -415,18 +549,26 @@ def main() -> None:
                         help="watchers type `watch 1` in the hall, or connect with `ssh -t host watch 1`")
     parser.add_argument("--seated", type=int, default=16,
                         help="more players seated at tables 2.. (four a table), for the memory per seated player")
+    parser.add_argument("--client-procs", type=int, default=1,
+                        help="processes holding the watchers' clients (1: all in this one, the old mode)")
     parser.add_argument("--serve", metavar="DATA", help=argparse.SUPPRESS)
+    parser.add_argument("--clients", metavar="PORT", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--tables", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         asyncio.run(serve_for_bench(Path(args.serve), args.ciphers, args.buckets, args.tables))
         return
+    if args.clients:
+        asyncio.run(serve_clients(args.clients))
+        return
     print(f"sukno ssh load bench · {os.cpu_count()} cores · ciphers: {' '.join(args.ciphers) or 'sukno default (AES-GCM)'}"
-          f" · watchers via {args.via} · buckets {' '.join(args.buckets) or 'default'}")
+          f" · watchers via {args.via} · buckets {' '.join(args.buckets) or 'default'}"
+          f" · watchers' clients in {args.client_procs} process{'es' if args.client_procs > 1 else ''}")
     print("times in ms, memory in MB (server RSS growth / sessions)")
     for n in args.watchers:
         load_before = os.getloadavg()[0]
-        r = asyncio.run(run_n(n, args.actions, args.ciphers, args.via, args.buckets, args.seated))
+        r = asyncio.run(run_n(n, args.actions, args.ciphers, args.via, args.buckets, args.seated,
+                              args.client_procs))
         ms = lambda x: f"{x * 1000:6.0f}"  # noqa: E731
         print(f"\nN={n} watchers · load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after")
         print(f"  N={n} watchers ({r['watching']} watching in {r['hubs']} hubs), {r['actions']} actions, "
