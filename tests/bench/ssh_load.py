@@ -1,11 +1,19 @@
 """SSH load bench: N watchers (mixed window sizes) on one Стуколка table while four players play.
 
 Run:  python tests/bench/ssh_load.py [--watchers 50 100 200] [--actions 30] [--ciphers aes128-gcm@openssh.com]
+      [--client-procs 2]
 
 The server runs in its own process (so its memory is measured alone, from
 /proc/PID/status VmRSS); the clients are asyncssh sessions in this process.
 Both share the machine's cores, so the latencies include the clients' own
-decryption work — a pessimistic figure.  Printed per N:
+decryption work — a pessimistic figure.  With ``--client-procs K`` (K ≥ 2) the watchers'
+clients live in K helper processes instead (the same bursts of 25, given to the helpers in turn;
+each stamps arrivals with the same monotonic clock as this process): one process decrypting a
+thousand frames a move stamped the last watchers ~40 ms after the server had sent to them, and
+that wait is the bench's, not the club's.  The default (1) is the old mode; report both.
+``SUKNO_BENCH_TRACE=1`` prints each move's steps in the server (the frame gate's release, each hub
+told of the change, each hub's frame, each hub's last send to its watchers) beside the watchers'
+arrivals, all in ms after the key: where a move's time goes.  Printed per N:
 
 - memory per seated player (``--seated K`` more players, each at a table of tables 2.. with his
   own App; RSS growth divided by K; issue 16's target ≤ 1.0 MB), per session of the first 20
@@ -140,7 +148,9 @@ def _tracer() -> dict[str, list[float]]:
     from net import door, spectate
     from tui import framegate
 
-    marks: dict[str, list[float]] = {"release": [], "broadcast": [], "sent": [], "flushed": []}
+    from tui import spectator
+
+    marks: dict[str, list[float]] = {"release": [], "sync": [], "broadcast": [], "sent": [], "flushed": []}
     now = time.perf_counter
 
     def wrap(cls: Any, name: str, before: str | None, after: str | None, cond: Any = None) -> None:
@@ -158,6 +168,7 @@ def _tracer() -> dict[str, list[float]]:
 
     wrap(framegate.FrameGate, "_release", "release", None)
     wrap(spectate.Hub, "broadcast", "broadcast", None)
+    wrap(spectator.SpectatorApp, "on_table_changed", "sync", None)
     wrap(spectate.Hub, "_send_slice", None, "sent", lambda hub: hub._frame is None)
     wrap(door._Batch, "run", None, "flushed")
     return marks
@@ -292,7 +303,7 @@ class ServerProc:
 class Clients:
     """A helper process holding some of the watchers' clients (``--client-procs``): asked over its pipes."""
 
-    def __init__(self, data: Path, index: int, *, port: int) -> None:
+    def __init__(self, port: int) -> None:
         self.proc = subprocess.Popen([sys.executable, __file__, "--clients", str(port)], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, cwd=ROOT)
         self.cpu0 = 0.0
@@ -430,7 +441,7 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
         watch_times: list[float] = []
         rss_mid, count_mid = 0.0, 0
         connect_watchers: list[float] = []
-        helpers = [Clients(data, i, port=server.port) for i in range(procs)] if procs > 1 else []
+        helpers = [Clients(server.port) for _ in range(procs)] if procs > 1 else []
         if helpers:  # each helper connects its own watchers: their keys go in a file of the data folder
             key_file = data / "bench-watcher-keys.json"
             key_file.write_text(json.dumps({w.name: [w.key.export_private_key().decode(), w.size]
@@ -502,7 +513,7 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
                 got.sort()
                 rel = lambda xs: " ".join(f"{(x - t0) * 1000:.0f}" for x in xs if x > t0)  # noqa: E731
                 print(f"move {done}: players {' '.join(f'{(p.probe.first_after(t0) - t0) * 1000:.0f}' for p in others)}"
-                      f" · release {rel(marks['release'])} · hub frames {rel(marks['broadcast'])}"
+                      f" · release {rel(marks['release'])} · hubs told {rel(marks['sync'])} · hub frames {rel(marks['broadcast'])}"
                       f" · hubs sent {rel(marks['sent'])} · last flush {rel(marks['flushed'][-1:])}"
                       f" · watchers p50 {got[len(got) // 2] * 1000:.0f} p99 {pct(got, 99) * 1000:.0f}"
                       f" max {got[-1] * 1000:.0f}", file=sys.stderr)
