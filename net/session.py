@@ -755,8 +755,12 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.server.forget(self)
 
     async def close(self, message: str | None = None) -> None:
-        """Close from the server's side (shutdown, idle): say why, end the App, wait."""
+        """Close from the server's side (shutdown, idle): say why, end the App, wait.
+
+        A session already closed (its client left) may still be ending: its App's unmount takes the
+        player out of the club, a journal write, so a shutdown waits for it before the store closes."""
         if self.closed:
+            await self._ended()
             return
         self._farewell = message
         if self.bot is not None:  # a bot hears the farewell as a JSON ``bye``
@@ -772,14 +776,19 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._next = None
             self.text.finish()
         self.watch.end(None)
-        if self._task is not None:
-            try:
-                await asyncio.wait_for(asyncio.shield(self._task), 5)
-            except (asyncio.TimeoutError, asyncio.CancelledError):
-                pass
+        await self._ended()
         self.finish(0, message)
         if self._task is None or not self._task.done():  # never started, or its App hangs
             self._cleanup()
+
+    async def _ended(self, timeout: float = 5.0) -> None:
+        """Wait (``timeout`` at most) for the session's own task, its App's shutdown included."""
+        if self._task is None or self._task.done():
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(self._task), timeout)
+        except (asyncio.TimeoutError, asyncio.CancelledError):
+            pass
 
 
 def _app_ready(app: Any, entered: bool = False) -> bool:
