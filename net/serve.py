@@ -12,7 +12,7 @@ import logging
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from net.config import Config, ConfigError, load
 from net.logsafe import SafeFormatter
@@ -83,12 +83,29 @@ async def run(config: Config) -> int:
 async def _serve_node(config: Config, store: Any) -> int:
     """``--node NAME``: one node of a club on PostgreSQL (``net.cluster.node``): it owns the tables
     nobody holds, keeps replicas of the others, and hands its own over when it stops."""
+    from engine.store import StoreError
+    from net.cluster.notices import NoticeError
+
+    try:
+        server, close = await open_node(config, store)
+    except (NoticeError, StoreError) as err:
+        print(f"sukno serve: node {config.node}: {err}", file=sys.stderr)
+        return getattr(err, "exit_status", 75)
+    try:
+        return await _serve(config, server)
+    finally:
+        await close()
+
+
+async def open_node(config: Config, store: Any) -> tuple[Any, Callable[[], Awaitable[None]]]:
+    """The server of node ``config.node`` (not yet started) and the coroutine that stops its node's
+    work; shared by ``sukno serve --node`` and the SSH load bench's nodes.  Raises ``NoticeError`` or
+    ``StoreError`` (the notices' connection already closed)."""
     import time
 
     from engine.club import Club
-    from engine.store import StoreError
+    from net.cluster.clubwide import HallRelay
     from net.cluster.node import Node
-    from net.cluster.notices import NoticeError
     from net.server import SuknoServer
 
     node = Node(config.node, store, config.store_url, ttl=config.node_lease_ttl,
@@ -98,25 +115,23 @@ async def _serve_node(config: Config, store: Any) -> int:
         with store.nodes_starting():  # two nodes starting at once do not both open a table
             club = Club(config.tables, store=store, now=time.monotonic())
             node.claim(club, time.monotonic())
-    except (NoticeError, StoreError) as err:
-        print(f"sukno serve: node {config.node}: {err}", file=sys.stderr)
+    except BaseException:
         await node.notices.stop()
-        return getattr(err, "exit_status", 75)
+        raise
     for problem in club.restore_errors:
         logging.getLogger("sukno").error("not restored: %s", problem)
     server = SuknoServer(config, store=store, club=club)
     server.node = node  # the admin's commands reach the other nodes through it (net/cluster/clubwide.py)
-    from net.cluster.clubwide import HallRelay
-
     hall = HallRelay(club, node.notices, node.name)  # hall chat and arrivals, club-wide
     hall.start()
     node.poke = server.runtime.wake
     node.start_renewing()
-    try:
-        return await _serve(config, server)
-    finally:
+
+    async def close() -> None:
         hall.stop()
         await node.stop()
+
+    return server, close
 
 
 async def _serve(config: Config, server: Any) -> int:

@@ -61,11 +61,13 @@ VIEW = b"say look sit leave"  # the watcher's command row: the shared view is on
 # -- the server side (a child process) -----------------------------------------------------
 
 
-async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str], tables: int = 1) -> None:
+async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str], tables: int = 1,
+                          store_url: str = "", node: str = "") -> None:
     from net.config import Config
     from net.server import SuknoServer
 
-    config = Config(port=0, data=data, tables=[{"game": "stukolka", "options": {}} for _ in range(tables)])
+    config = Config(port=0, data=data, tables=[{"game": "stukolka", "options": {}} for _ in range(tables)],
+                    store_url=store_url, node=node)
     if ciphers:
         config.ciphers = [] if ciphers == ["default"] else ciphers
     if buckets:
@@ -73,7 +75,16 @@ async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str], ta
     config.idle_timeout = 0
     config.max_sessions = config.max_sessions_per_address = 5000
     config.connections_per_minute = 1_000_000
-    server = SuknoServer(config)
+    close_node: Any = None
+    if node:  # one node of a club on PostgreSQL, as `sukno serve --node NAME --store URL` (net/serve.py)
+        from engine.store import open_store
+        from net.serve import open_node
+
+        store = open_store(data, exclusive=True, new=True, url=store_url, node=node,
+                           synchronous_commit=config.store_synchronous_commit, lock_timeout=config.store_write_wait)
+        server, close_node = await open_node(config, store)
+    else:
+        server = SuknoServer(config)
     await server.start()
     print(json.dumps({"port": server.port}), flush=True)
     loop = asyncio.get_running_loop()
@@ -141,6 +152,9 @@ async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str], ta
             break
         print(json.dumps(out), flush=True)
     await server.stop(None)
+    if close_node is not None:
+        await close_node()
+        server.store.close()
 
 
 def _tracer() -> dict[str, list[float]]:
@@ -264,8 +278,11 @@ async def until(cond: Any, timeout: float, what: str) -> None:
 
 
 class ServerProc:
-    def __init__(self, data: Path, ciphers: list[str], buckets: list[str], tables: int = 1) -> None:
+    def __init__(self, data: Path, ciphers: list[str], buckets: list[str], tables: int = 1,
+                 store_url: str = "", node: str = "") -> None:
         args = [sys.executable, __file__, "--serve", str(data), "--tables", str(tables)]
+        if node:
+            args += ["--store", store_url, "--node", node]
         if ciphers:
             args += ["--ciphers", *ciphers]
         if buckets:
@@ -303,8 +320,8 @@ class ServerProc:
 class Clients:
     """A helper process holding some of the watchers' clients (``--client-procs``): asked over its pipes."""
 
-    def __init__(self, port: int) -> None:
-        self.proc = subprocess.Popen([sys.executable, __file__, "--clients", str(port)], stdin=subprocess.PIPE,
+    def __init__(self, ports: list[int]) -> None:
+        self.proc = subprocess.Popen([sys.executable, __file__, "--clients", *map(str, ports)], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, cwd=ROOT)
         self.cpu0 = 0.0
 
@@ -325,7 +342,7 @@ class Clients:
             self.proc.kill()
 
 
-async def serve_clients(port: int) -> None:
+async def serve_clients(ports: list[int]) -> None:
     """A helper's loop: connect bursts of watchers, say when they last received, their latency after a t0."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
@@ -339,7 +356,7 @@ async def serve_clients(port: int) -> None:
             keys = json.loads(Path(msg["keys"]).read_text())
         elif "batch" in msg:
             batch = [Person(x, asyncssh.import_private_key(keys[x][0]), tuple(keys[x][1])) for x in msg["batch"]]
-            connect, watched = await watch_batch(batch, port, msg["via"])
+            connect, watched = await watch_batch(batch, ports, msg["via"], msg.get("first", 0))
             mine += batch
             out = {"connect": connect, "watch": watched}
         elif "last" in msg:
@@ -371,15 +388,18 @@ async def quiet(people: list[Person], gap: float = 0.15, helpers: list[Clients] 
         await asyncio.sleep(gap / 3)
 
 
-async def watch_batch(batch: list[Person], port: int, via: str) -> tuple[list[float], list[float]]:
-    """Connect a burst of watchers and bring each to table 1's view: connect→hall and watch→view times."""
+async def watch_batch(batch: list[Person], ports: list[int], via: str,
+                      first: int = 0) -> tuple[list[float], list[float]]:
+    """Connect a burst of watchers and bring each to table 1's view: connect→hall and watch→view times.
+    The watchers (the ``first``-th of all onwards) go to the nodes' ``ports`` in turn."""
     connect: list[float] = []
+    port = [ports[(first + i) % len(ports)] for i in range(len(batch))]
     if via == "exec":  # ssh -t host watch 1: straight to the shared view
-        await asyncio.gather(*(w.connect(port, "watch 1") for w in batch))
+        await asyncio.gather(*(w.connect(port[i], "watch 1") for i, w in enumerate(batch)))
         for w in batch:
             w.t_watch = w.t_connect
     else:  # the hall first, then `watch 1` typed
-        await asyncio.gather(*(w.connect(port) for w in batch))
+        await asyncio.gather(*(w.connect(port[i]) for i, w in enumerate(batch)))
         await until(lambda: all(HALL in w.probe.marks for w in batch), 60, "watchers' halls")
         for w in batch:
             connect.append(w.probe.marks[HALL] - w.t_connect)
@@ -390,21 +410,40 @@ async def watch_batch(batch: list[Person], port: int, via: str) -> tuple[list[fl
 
 
 async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: list[str],
-                seated: int = 16, procs: int = 1) -> dict[str, Any]:
+                seated: int = 16, procs: int = 1, nodes: int = 1) -> dict[str, Any]:
     data = Path(tempfile.mkdtemp(prefix="sukno-bench-"))
     sitters = [f"S{i:03d}" for i in range(seated)]  # more seated players, four a table from table 2 on
     names = PLAYERS + IDLERS + sitters + [f"W{i:03d}" for i in range(n)]
     keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in names}
-    store = open_store(data)  # every key registered before the server starts: nobody waits at the door
+    cluster, url = None, ""
+    if nodes > 1:  # one club on PostgreSQL (tests/pgkit.py), as issue 15's nodes keep it
+        sys.path.insert(0, str(ROOT / "tests"))
+        from pgkit import PgCluster
+
+        cluster = PgCluster({"fsync": "off", "full_page_writes": "off"}).start()
+        url = cluster.url()
+    store = open_store(data, url=url or None)  # every key registered before the server starts: nobody waits at the door
     for x in names:
         store.create_account(x, key=keys[x].get_fingerprint("sha256"), language="en", grant=Config().grant)
     store.close()
-    server = ServerProc(data, ciphers, buckets, 1 + (seated + 3) // 4)
-    pid = server.proc.pid
+    servers: list[ServerProc] = []
     people: list[Person] = []
     try:
+        if nodes > 1:  # node A first: it owns every table; B keeps replicas and serves its own watchers
+            for i in range(nodes):
+                folder = data / f"node-{chr(65 + i)}"
+                folder.mkdir()
+                servers.append(ServerProc(folder, ciphers, buckets, 1 + (seated + 3) // 4, url, chr(65 + i)))
+        else:
+            servers.append(ServerProc(data, ciphers, buckets, 1 + (seated + 3) // 4))
+        server = servers[0]  # the players', the seated extras' and the control lines' node
+        ports = [s.port for s in servers]
+
+        def rss() -> float:
+            return sum(rss_mb(s.proc.pid) for s in servers)
+
         await asyncio.sleep(0.5)
-        rss0 = rss_mb(pid)
+        rss0 = rss()
         # Players and idlers: each session has its own App.
         own = [Person(x, keys[x], (80, 24)) for x in PLAYERS + IDLERS]
         await asyncio.gather(*(p.connect(server.port) for p in own))
@@ -419,7 +458,7 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
             p.line("start")
         await server.until(lambda r: "name" in r, "the first deal")
         await quiet(own, 0.3)
-        rss1 = rss_mb(pid)
+        rss1 = rss()
         # Seated players alone: each runs his own App at his table (not started), after the hall's own.
         sit = [Person(x, keys[x], (80, 24)) for x in sitters]
         for start in range(0, len(sit), 8):
@@ -430,18 +469,16 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
                 p.line(f"sit {2 + (start + i) // 4}")
             await asyncio.sleep(0.3)
         await quiet(sit, 0.5)
-        settle = time.perf_counter()  # Apps ended (the hall doors' hand-over) collected first
-        while (await server.ask("stats"))["apps_ended"] and time.perf_counter() - settle < 30:
-            await asyncio.sleep(0.5)
+        await settled(servers)  # Apps ended (the hall doors' hand-over) collected first
         seated_now = (await server.ask("seated"))["seated"]
-        rss_sit = rss_mb(pid)
+        rss_sit = rss()
 
         # Watchers, in bursts of 25, each typing `watch 1` after his hall appears.
         watchers = [Person(f"W{i:03d}", keys[f"W{i:03d}"], SIZES[i % len(SIZES)]) for i in range(n)]
         watch_times: list[float] = []
         rss_mid, count_mid = 0.0, 0
         connect_watchers: list[float] = []
-        helpers = [Clients(server.port) for _ in range(procs)] if procs > 1 else []
+        helpers = [Clients(ports) for _ in range(procs)] if procs > 1 else []
         if helpers:  # each helper connects its own watchers: their keys go in a file of the data folder
             key_file = data / "bench-watcher-keys.json"
             key_file.write_text(json.dumps({w.name: [w.key.export_private_key().decode(), w.size]
@@ -450,24 +487,23 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
         for start in range(0, n, 25):
             batch = watchers[start:start + 25]
             if helpers:  # the same bursts of 25, each burst in one helper in turn
-                got = await helpers[(start // 25) % procs].ask({"batch": [w.name for w in batch], "via": via})
+                got = await helpers[(start // 25) % procs].ask({"batch": [w.name for w in batch], "via": via,
+                                                                "first": start})
                 connect_watchers += got["connect"]
                 watch_times += got["watch"]
             else:
-                connect, watched = await watch_batch(batch, server.port, via)
+                connect, watched = await watch_batch(batch, ports, via, start)
                 connect_watchers += connect
                 watch_times += watched
             if count_mid == 0 and start + len(batch) >= n // 2:
-                rss_mid, count_mid = rss_mb(pid), start + len(batch)
+                rss_mid, count_mid = rss(), start + len(batch)
         if helpers:
             watchers = []  # in the helpers: asked for what they saw
         people = own + sit + watchers
         await quiet(people, 0.5, helpers)
-        settle = time.perf_counter()  # the server collects ended Apps' garbage at a quiet moment
-        while (await server.ask("stats"))["apps_ended"] and time.perf_counter() - settle < 30:
-            await asyncio.sleep(0.5)
-        stats = await server.ask("stats")
-        rss2 = rss_mb(pid)
+        await settled(servers)  # the server collects ended Apps' garbage at a quiet moment
+        stats = await stats_of(servers)
+        rss2 = rss()
         if os.environ.get("SUKNO_BENCH_CENSUS"):
             print(await server.ask("census"), file=sys.stderr)
         await server.ask("profile")
@@ -478,20 +514,23 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
         by_name = {p.name: p for p in players}
         done = 0
         restart_frames, restart_cpu = 0, 0.0
+        restart_node_cpu = [0.0] * len(servers)
         cpu0 = time.process_time()
         for h in helpers:
             h.cpu0 = (await h.ask({"cpu": True}))["cpu"]
         while done < actions:
             peek = await server.ask("legal")
             if peek.get("deal_over"):
-                before_stats = await server.ask("stats")
+                before_stats = await stats_of(servers)
                 for p in players:
                     p.line("start")
                 await server.until(lambda r: "name" in r, "the next deal")
                 await quiet(people, 0.3, helpers)
-                after_stats = await server.ask("stats")  # a new deal's frames and CPU are not a move's
+                after_stats = await stats_of(servers)  # a new deal's frames and CPU are not a move's
                 restart_frames += after_stats["frames"] - before_stats["frames"]
                 restart_cpu += after_stats["cpu_s"] - before_stats["cpu_s"]
+                for i, (b, a) in enumerate(zip(before_stats["nodes_cpu_s"], after_stats["nodes_cpu_s"])):
+                    restart_node_cpu[i] += a - b
                 continue
             actor = by_name[peek["name"]]
             await quiet(people, 0.2, helpers)
@@ -521,7 +560,7 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
         client_cpu = time.process_time() - cpu0
         for h in helpers:
             client_cpu += (await h.ask({"cpu": True}))["cpu"] - h.cpu0
-        stats_after = await server.ask("stats")
+        stats_after = await stats_of(servers)
         return {
             "n": n, "seated": seated_now, "mb_per_seated": (rss_sit - rss1) / max(1, len(sit)),
             "mb_per_player": (rss1 - rss0) / len(own),
@@ -539,6 +578,9 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
             "gate_late": stats_after["gate_late"] - stats["gate_late"],
             "gc_s": stats_after["gc_s"] - stats["gc_s"], "gc_runs": stats_after["gc_runs"] - stats["gc_runs"],
             "cpu_s": stats_after["cpu_s"] - stats["cpu_s"] - restart_cpu, "client_cpu_s": client_cpu,
+            "nodes_cpu_s": [a - b - r for a, b, r in zip(stats_after["nodes_cpu_s"], stats["nodes_cpu_s"],
+                                                         restart_node_cpu)],
+            "nodes_watching": stats_after["nodes_watchers"],
         }
     finally:
         for p in people:
@@ -546,7 +588,26 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
                 p.conn.close()
         for h in locals().get("helpers", []):
             h.close()
-        server.close()
+        for server in servers:
+            server.close()
+        if cluster is not None:
+            cluster.stop()
+
+
+async def settled(servers: list[ServerProc]) -> None:
+    """Wait (30 s at most) until every node has collected the garbage of the Apps that ended."""
+    settle = time.perf_counter()
+    while any([(await s.ask("stats"))["apps_ended"] for s in servers]) and time.perf_counter() - settle < 30:
+        await asyncio.sleep(0.5)
+
+
+async def stats_of(servers: list[ServerProc]) -> dict[str, Any]:
+    """The nodes' ``stats`` summed (one node: its own), with each node's CPU and watchers apart."""
+    each = [await s.ask("stats") for s in servers]
+    total = {k: sum(e[k] for e in each) for k in each[0]}
+    total["nodes_cpu_s"] = [e["cpu_s"] for e in each]
+    total["nodes_watchers"] = [e["watchers"] for e in each]
+    return total
 
 
 def main() -> None:
@@ -562,24 +623,31 @@ def main() -> None:
                         help="more players seated at tables 2.. (four a table), for the memory per seated player")
     parser.add_argument("--client-procs", type=int, default=1,
                         help="processes holding the watchers' clients (1: all in this one, the old mode)")
+    parser.add_argument("--nodes", type=int, choices=[1, 2], default=1,
+                        help="2: two nodes of one club on PostgreSQL; the players at node A (the table's owner),"
+                             " the watchers alternately at A and B (1: one server, the old mode)")
     parser.add_argument("--serve", metavar="DATA", help=argparse.SUPPRESS)
-    parser.add_argument("--clients", metavar="PORT", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--clients", metavar="PORT", type=int, nargs="+", help=argparse.SUPPRESS)
+    parser.add_argument("--store", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--node", default="", help=argparse.SUPPRESS)
     parser.add_argument("--tables", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        asyncio.run(serve_for_bench(Path(args.serve), args.ciphers, args.buckets, args.tables))
+        asyncio.run(serve_for_bench(Path(args.serve), args.ciphers, args.buckets, args.tables, args.store, args.node))
         return
     if args.clients:
         asyncio.run(serve_clients(args.clients))
         return
     print(f"sukno ssh load bench · {os.cpu_count()} cores · ciphers: {' '.join(args.ciphers) or 'sukno default (AES-GCM)'}"
           f" · watchers via {args.via} · buckets {' '.join(args.buckets) or 'default'}"
-          f" · watchers' clients in {args.client_procs} process{'es' if args.client_procs > 1 else ''}")
+          f" · watchers' clients in {args.client_procs} process{'es' if args.client_procs > 1 else ''}"
+          + (f" · {args.nodes} nodes on PostgreSQL (players at A, watchers alternately at A and B)"
+             if args.nodes > 1 else ""))
     print("times in ms, memory in MB (server RSS growth / sessions)")
     for n in args.watchers:
         load_before = os.getloadavg()[0]
         r = asyncio.run(run_n(n, args.actions, args.ciphers, args.via, args.buckets, args.seated,
-                              args.client_procs))
+                              args.client_procs, args.nodes))
         ms = lambda x: f"{x * 1000:6.0f}"  # noqa: E731
         print(f"\nN={n} watchers · load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after")
         print(f"  N={n} watchers ({r['watching']} watching in {r['hubs']} hubs), {r['actions']} actions, "
@@ -601,6 +669,10 @@ def main() -> None:
         print(f"  server CPU while playing {r['cpu_s'] / r['actions'] * 1000:.0f} ms per action (new deals apart)"
               f" (cyclic GC {r['gc_s'] / r['actions'] * 1000:.0f} ms of it, {r['gc_runs']} collections)"
               f" · the bench's clients {r['client_cpu_s'] / r['actions'] * 1000:.0f} ms per action on the same cores")
+        if args.nodes > 1:
+            print("  per node   " + " · ".join(
+                f"{chr(65 + i)}: CPU {cpu / r['actions'] * 1000:.0f} ms per action, {w} watching"
+                for i, (cpu, w) in enumerate(zip(r["nodes_cpu_s"], r["nodes_watching"]))))
         sys.stdout.flush()
 
 
