@@ -106,6 +106,9 @@ class BotSession:
         self._close = close
         self.name: str | None = None
         self.entered = False
+        self.ended = False
+        """The connection is gone (``end``): an answer that comes later (a hello's store job, a remote
+        table's reply) is dropped, so nothing brings a bot that left into the club."""
         self.following: dict[int, Callable[[], None]] = {}  # table id → unsubscribe
         self.seq: dict[int, int] = {}  # table id → last event seq sent
         self.asks: dict[int, tuple[int, tuple]] = {}  # table id → (ask, turn key)
@@ -158,6 +161,8 @@ class BotSession:
 
     def handle(self, message: dict[str, Any]) -> None:
         """One message; one sent while a change waits for another node's answer waits for it (issue 15)."""
+        if self.ended:  # a message held for an answer that came after the end
+            return
         if self.order.hold(message):
             if self.order.full:
                 self.error("bot.busy", say(self.lang, "bot.busy"), reply=message["type"])
@@ -177,8 +182,10 @@ class BotSession:
                    ask=message.get("ask") if kind == "act" else None)
 
     def _after(self, message: dict[str, Any], result: Any, done: Callable[[Any], None]) -> None:
-        """``done(result)`` now, or once the table's owner answered (a replica's change, issue 15)."""
-        self.order.after(result, done, lambda err: self._refused(message, err))
+        """``done(result)`` now, or once the table's owner (or the store's thread) answered (issue 15);
+        an answer after the connection's end is dropped (it would enter or seat a bot nobody runs)."""
+        self.order.after(result, lambda value: None if self.ended else done(value),
+                         lambda err: None if self.ended else self._refused(message, err))
 
     def _on_hello(self, message: dict[str, Any]) -> None:
         if message.get("lang") in ("ru", "en"):
@@ -415,6 +422,7 @@ class BotSession:
 
     def end(self) -> None:
         """The connection is gone: stop following; the club hears he left (away, then a stand-in)."""
+        self.ended = True
         for table_id in list(self.following):
             self._unfollow(table_id)
         if self.entered and self.name is not None:
