@@ -89,7 +89,11 @@ def after(screen: Any, result: Any, done: Callable[[Any], None]) -> None:
 
     def deliver(run: Callable[[], None]) -> None:
         """A Textual app runs the answer on its own message queue (its context: the answer comes
-        from the bus, outside any app); the hall door and the text mode run it at once."""
+        from the bus, outside any app); the hall door and the text mode run it at once — unless
+        the session has ended (``stopped``): an answer then must not enter a club he has left."""
+        if getattr(app, "stopped", False):
+            state.busy = False
+            return
         if isinstance(app, MessagePump):
             if not app.call_later(settle, run):
                 state.busy = False  # the app is closing: nothing more to show

@@ -118,6 +118,8 @@ class TextClub(TableVerbs, HallVerbs):
         self.here: int | None = None  # the table this person is at (seated or watching)
         self.tview = _Chosen()
         self.entered = False
+        self.stopped = False
+        """``stop`` ran (the session ended): an answer that comes later is dropped (``tui.pending.after``)."""
         self._seq = 0
         self._hall_seq = 0
         self._prompt = ""
@@ -225,6 +227,7 @@ class TextClub(TableVerbs, HallVerbs):
 
     def stop(self) -> None:
         """The session ends: stop listening, stop watching, leave the club (the seat is kept)."""
+        self.stopped = True
         self._leave_table()
         if self._hall_off is not None:
             self._hall_off()
