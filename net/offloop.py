@@ -141,6 +141,8 @@ class StoreThread:
                 if not self._asked:
                     return
                 work, future = self._asked.popleft()
+            if future.cancelled():  # its asker gave up waiting (``as_pending``) and told him so: never made late
+                continue
             try:
                 self._hand(lambda got, f=future: f.done() or f.set_result(got), work(store))
             except (StoreError, ValueError) as err:  # refused (a bad name is the store's ValueError)
@@ -194,12 +196,14 @@ def as_pending(future: asyncio.Future[Any], op: str, failed: Callable[[BaseExcep
     """On the loop: a ``StoreThread.run`` job's result as an ``engine.pending.Pending``, which the screens
     already wait on (``tui.pending.after``, the bot's ``InOrder``) without holding the loop.  It is resolved
     with the job's result, or with ``failed(error)`` for an error of the job or ``wait`` s of silence (the
-    first of the two wins: a late answer changes nothing the person was told)."""
+    first of the two wins: a late answer changes nothing the person was told; a job not begun by then is
+    dropped, so a name or setting he was told was not written is not written a minute later)."""
     pending = Pending(op)
     loop = asyncio.get_running_loop()
 
     def silent() -> None:
         pending.resolve(failed(StoreError(f"the store has not answered for {wait:g} s")))
+        future.cancel()  # a job still queued is then never made (he was told it was not): ``StoreThread``
 
     timer = loop.call_later(wait, silent)
 

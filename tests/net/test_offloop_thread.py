@@ -63,3 +63,30 @@ async def test_a_store_that_cannot_be_reached_refuses_the_job_at_once(monkeypatc
             assert "cannot reach" in str(err)
     finally:
         await asyncio.get_running_loop().run_in_executor(None, thread.stop, 5.0)
+
+
+async def test_a_job_its_asker_gave_up_on_is_never_made_late() -> None:
+    """``as_pending``'s wait ran out while the job was still queued behind a slow one: the person was
+    told it failed, so the thread must not make it afterwards (a name told unwritten, then written)."""
+    from net.offloop import as_pending
+
+    gate = threading.Event()
+    store = Store()
+    thread = StoreThread(store, "sukno test store", every=3600.0)
+    thread.start()
+    try:
+        slow = thread.run(lambda own: own.answer(1) if gate.wait(10) else 0)
+        got: list[object] = []
+        as_pending(thread.run(lambda own: own.answer(2)), "test", lambda err: "failed", wait=0.05).then(got.append)
+        for _ in range(1000):  # until its wait has run out (the loop's timer)
+            if got:
+                break
+            await asyncio.sleep(0.01)
+        assert got == ["failed"]
+        gate.set()
+        assert await asyncio.wait_for(slow, 10) == 2
+        assert await asyncio.wait_for(thread.run(lambda own: own.answer(3)), 10) == 6
+        assert len(store.threads) == 2  # the slow job and the last: the one given up on was never made
+    finally:
+        gate.set()
+        await asyncio.get_running_loop().run_in_executor(None, thread.stop, 5.0)
