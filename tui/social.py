@@ -217,6 +217,14 @@ def link_words(line: str) -> str | None:
     return None
 
 
+def link_refusal(linked: str | None) -> str | None:
+    """The key ring's answer to ``key link`` (``KeyRing.link``): None if it is the account's name,
+    else the catalogue key of why not (a name never holds a dot: ``net.identity.NAME_RE``)."""
+    if not linked or "." in linked:
+        return linked or "social.key_none"
+    return None
+
+
 # -- lines told to a person ---------------------------------------------------------------
 
 

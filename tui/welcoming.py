@@ -18,7 +18,7 @@ from typing import Any
 from tui.commands import ALIASES
 from tui.i18n import LANGS
 from tui.limits import NAME_MAX, quote
-from tui.social import link_words
+from tui.social import link_refusal, link_words
 
 log = logging.getLogger("sukno.tui")
 
@@ -70,8 +70,9 @@ class WelcomeVerbs:
 
     def _link_answer(self, linked: str) -> None:
         """The key ring's answer: the account's name, or why not (a catalogue key)."""
-        if not linked or "." in linked:  # a catalogue key (a name has no dot)
-            self.error(self.t(linked or "social.key_none"))
+        refusal = link_refusal(linked)
+        if refusal is not None:
+            self.error(self.t(refusal))
             return
         self.welcome_linked(linked)
 

@@ -325,9 +325,11 @@ class TextClub(TableVerbs, HallVerbs):
 
     def _link_answer(self, linked: str | None) -> None:
         """The key ring's answer (at once, or from the store's thread): his account's name, or why not."""
-        if not linked or "." in linked:  # a catalogue key (a name has no dot)
-            self.say_line(self.t(linked or "social.key_none"))
+        refusal = social.link_refusal(linked)
+        if refusal is not None:
+            self.say_line(self.t(refusal))
             return
+        assert linked is not None
         self.player = linked
         self.enter_club()
 
