@@ -504,7 +504,13 @@ async def serve_bot(session: Session) -> None:
             link.bot.error("full", text(session.lang, "full", what=refusal))
             return
         fingerprint = session.conn.fingerprint
-        known = fingerprint is not None and (await server.off_loop(lambda store: store.account_by_key(fingerprint))) is not None
+        try:
+            known = fingerprint is not None and \
+                (await server.off_loop(lambda store: store.account_by_key(fingerprint))) is not None
+        except StoreError as err:  # the bot hears why it is let go (no traceback in the log), as a full club's
+            log.warning("bot from %s: its key could not be read: %s", session.conn.peer, err)
+            link.bot.error("failed", say(session.lang, "bot.store"))
+            return
         link.bot.hello(known)
         if session.conn.fingerprint is None:
             link.bot.error("bot.guest", say(session.lang, "bot.guest"))

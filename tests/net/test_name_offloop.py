@@ -123,3 +123,19 @@ async def test_a_bots_hello_reads_and_names_off_the_loop(tmp_path) -> None:
             await bot.close()
         for client in clients:
             await client.close()
+
+
+async def test_a_store_that_cannot_read_a_bots_key_tells_the_bot(tmp_path) -> None:
+    """The first read (is its key known?) refused: the bot hears the store's error and is let go, no
+    traceback; on the code before the StoreError left ``serve_bot`` and the bot heard nothing."""
+    store = gated_store(tmp_path)
+    bot = None
+    try:
+        async with running(make_config(tmp_path / "club"), store=store) as server:
+            store.refused.add("account_by_key")
+            bot = await BotClient.connect("127.0.0.1", server.port, new_key())
+            said = await bot.expect("hello|error", timeout=20)
+            assert said["type"] == "error" and said["key"] == "failed", said
+    finally:
+        if bot is not None:
+            await bot.close()
