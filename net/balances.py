@@ -5,8 +5,9 @@ but an arrival or a chat line: a seat taken, a deal's end, a player back at the 
 Read on the loop (``Club.balance``: his account, then the ledger) that was two round trips to
 PostgreSQL per door each time, so one deal's end in a hall of 500 held every session for 1,000 of
 them.  ``BalanceReads.ask`` queues the name; one job of the server's ``off_loop`` reads every name
-queued (the next job takes those asked meanwhile), and each door hears its value on the loop.  A
-name with no account (a guest) is the money at the tables, as ``Club.balance`` counts it.
+queued, in one statement (``Store.balances``; the next job takes those asked meanwhile), and each
+door hears its value on the loop.  A name with no account (a guest) is the money at the tables, as
+``Club.balance`` counts it.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ class BalanceReads:
         self.jobs += 1
 
         def work(store: Any) -> dict[str, int | None]:  # in the store's thread
-            return {name: store.balance(name) if store.account(name) is not None else None for name in names}
+            return store.balances(names)  # one statement for every door queued
 
         self.off_loop(work).add_done_callback(lambda done: self._done(done, wanted))
 

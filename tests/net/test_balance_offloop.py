@@ -3,7 +3,7 @@
 A seated player who comes back (a new connection: his table's screen) and then leaves the table
 gets a hall door whose header shows his balance; money may have moved since his arrival, so it is
 read again, and every other door reads its own again after any seat taken or left.  Those reads
-(``Club.balance``: the account, then the ledger) were made on the loop.  Here they wait at a gate
+(``Club.balance``: the account, then the ledger) were made on the loop; now one ``Store.balances`` read.  Here they wait at a gate
 while another person's chat line still arrives (another player sits at his table meanwhile:
 money may move, his arrival's read holds no more); once it opens, his header shows his balance.
 """
@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.m
 
 
 async def test_a_returning_players_balance_is_read_while_the_hall_goes_on(tmp_path) -> None:
-    store = gated_store(tmp_path, gated=("balance",))
+    store = gated_store(tmp_path, gated=("balances",))
     key = new_key()
     clients: list[Client] = []
     try:
@@ -45,7 +45,7 @@ async def test_a_returning_players_balance_is_read_while_the_hall_goes_on(tmp_pa
             store.calls.clear()
             boris.line("leave")  # to the hall: his door's header asks for his balance
             await boris.wait("You have a seat at table 1", timeout=20)
-            await until(lambda: "Boris" in [arg for arg, _thread in store.named("balance")], timeout=20,
+            await until(lambda: any("'Boris'" in arg for arg, _thread in store.named("balances")), timeout=20,
                         what="his balance asked of the store")
             await until(lambda: store.hanging >= 1, timeout=20, what="the balance waiting at the store")
             cleo.line("say ping while balances are read")
@@ -54,8 +54,8 @@ async def test_a_returning_players_balance_is_read_while_the_hall_goes_on(tmp_pa
             store.gate.set()
             want = f"Boris · {money(store._store.balance('Boris'), 'en')} ·"
             await boris.wait(want, timeout=20)
-            reads = store.named("balance")
-            assert "Boris" in [arg for arg, _thread in reads]
+            reads = store.named("balances")  # every door's name in one read (arg: the list's text)
+            assert any("'Boris'" in arg for arg, _thread in reads)
             assert {thread for _arg, thread in reads} == {"sukno arrivals"}, store.calls
     finally:
         store.gate.set()

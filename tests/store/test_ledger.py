@@ -139,3 +139,20 @@ def test_a_pot_past_2_to_the_63_is_conserved(store: SqliteStore) -> None:
     assert [store.balance(n) for n in NAMES[:4]] == table.game.balances
     restored = restore_table(store, 1)
     assert (restored.game.pot, restored.game.balances) == (table.game.pot, table.game.balances)
+
+
+def test_balances_reads_many_names_at_once_as_balance_reads_each(store: SqliteStore) -> None:
+    """A hall's doors read in one statement (``net.balances``): the same figures as ``balance`` one by one,
+    a name in any case, None for a name without an account, more names than one ``IN (…)`` holds."""
+    store.create_account("Anna", grant=100, now=1.0)
+    store.create_account("Анна", grant=50, now=1.0)
+    store.create_account("Boris", now=1.0)  # no grant: no purse row yet
+    store.post([("anna", -30), (pot_purse(7), 30)], table_id=7, deal_no=1, reason="ante", now=2.0)
+    names = ["Anna", "ANNA", "анна", "Boris", "guest-7", *(f"nobody{i}" for i in range(600))]
+    got = store.balances(names)
+    assert set(got) == set(names)
+    assert got["Anna"] == got["ANNA"] == store.balance("Anna") == 70
+    assert got["анна"] == store.balance("Анна") == 50
+    assert got["Boris"] == store.balance("Boris") == 0
+    assert got["guest-7"] is None and all(got[f"nobody{i}"] is None for i in range(600))
+    assert store.balances([]) == {}
