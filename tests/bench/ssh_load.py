@@ -1,7 +1,7 @@
 """SSH load bench: N watchers (mixed window sizes) on one Стуколка table while four players play.
 
 Run:  python tests/bench/ssh_load.py [--watchers 50 100 200] [--actions 30] [--ciphers aes128-gcm@openssh.com]
-      [--client-procs 2]
+      [--client-procs 2] [--nodes 2]
 
 The server runs in its own process (so its memory is measured alone, from
 /proc/PID/status VmRSS); the clients are asyncssh sessions in this process.
@@ -11,6 +11,11 @@ clients live in K helper processes instead (the same bursts of 25, given to the 
 each stamps arrivals with the same monotonic clock as this process): one process decrypting a
 thousand frames a move stamped the last watchers ~40 ms after the server had sent to them, and
 that wait is the bench's, not the club's.  The default (1) is the old mode; report both.
+``--nodes 2`` runs the club as two nodes on one PostgreSQL (tests/pgkit.py starts it; issue 15's
+``sukno serve --node`` setup, net/serve.py's ``open_node``): the players, the seated extras and the
+control lines at node A, which owns every table; the watchers alternately at A and B (as
+SO_REUSEPORT would spread them), B's hubs drawing from its replica of table 1.  The figures are both
+nodes' (memory: both RSS summed), and each node's CPU a move is printed apart.
 ``SUKNO_BENCH_TRACE=1`` prints each move's steps in the server (the frame gate's release, each hub
 told of the change, each hub's frame, each hub's last send to its watchers) beside the watchers'
 arrivals, all in ms after the key: where a move's time goes.  Printed per N:
