@@ -593,7 +593,7 @@ async def run_n(n: int, actions: int, ciphers: list[str], via: str, buckets: lis
                 p.conn.close()
         for h in locals().get("helpers", []):
             h.close()
-        for server in servers:
+        for server in reversed(servers):  # B before A: B must not take A's tables over
             server.close()
         if cluster is not None:
             cluster.stop()
