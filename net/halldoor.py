@@ -107,6 +107,10 @@ class _Face:
     def keys(self) -> Any:
         return self._door.keys
 
+    @property
+    def store_read(self) -> Any:
+        return self._door.session.read_off_loop
+
     def clock(self) -> float:
         return asyncio.get_running_loop().time()
 

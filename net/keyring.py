@@ -46,13 +46,7 @@ class KeyRing:
     def _job(self, work: Callable[[Any], Any], op: str) -> Any:
         """``work(store)`` in the accounts' store thread, as a ``Pending`` of its result (issue 15); a
         store that fails or is silent answers ``cmd.failed`` (what a store error here always showed)."""
-        from net.offloop import as_pending
-
-        def failed(err: BaseException) -> str:
-            log.warning("key %s of %s: the store failed: %s", op, clean(self.session.name or "-"), err)
-            return "cmd.failed"
-
-        return as_pending(self.session.server.off_loop(work), op, failed)
+        return self.session.read_off_loop(work, f"key {op}")
 
     def link(self, code: str) -> Any:
         """Bind this session's (new) key to the account the code was made for: its name, or why not (a

@@ -604,6 +604,17 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         except Exception:
             log.exception("the club could not hear that %s left", getattr(app, "player", None))
 
+    def read_off_loop(self, work: Any, op: str) -> Any:
+        """``work(store)`` in the accounts' store thread, as a ``Pending`` of its result (issue 15); a store
+        that fails or is silent answers ``cmd.failed`` (a catalogue key, what a store error always showed)."""
+        from net.offloop import as_pending
+
+        def failed(err: BaseException) -> str:
+            log.warning("%s of %s: the store failed: %s", op, clean(self.name or "-"), err)
+            return "cmd.failed"
+
+        return as_pending(self.server.off_loop(work), op, failed)
+
     def register(self, name: str) -> Any:
         """The welcome's choice of a name for this key: a refusal now (a text), or an
         ``engine.pending.Pending`` answered with None (written) or the refusal once the store's thread has
@@ -820,4 +831,5 @@ def _club_app(session: Session) -> Any:
         ring=lambda: session.send(b"\x07"),
         on_mode=session.switch_mode,
         keys=KeyRing(session),
+        store_read=session.read_off_loop,
     )

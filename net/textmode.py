@@ -163,6 +163,7 @@ class TextChannel:
             guest=session.guest, prefs=prefs, register=session.register, admin=admin_runner(session),
             spawn=self._spawn, bell=self.bell, on_quit=self.finish, on_mode=session.switch_mode,
             keys=KeyRing(session),
+            store_read=session.read_off_loop,
         )
         self.club.wake = self._schedule
 

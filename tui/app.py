@@ -102,6 +102,7 @@ class ClubApp(App):
         ring: Callable[[], None] | None = None,
         on_mode: Callable[[str], bool] | None = None,
         keys: Any = None,
+        store_read: Callable[[Callable[[Any], Any], str], Any] | None = None,
     ):
         super().__init__()
         share_stylesheet(self)  # the CSS parsed once for every App (tui.sharedcss)
@@ -122,6 +123,7 @@ class ClubApp(App):
         self._inbox_off: Callable[[], None] | None = None
         self._inbox_seq = 0
         self.keys = keys  # ``key add|link|list|remove`` (net.keyring); None: no keys here
+        self.store_read = store_read  # ``(work, op)``: work(store) in net's store thread, a Pending (None: now)
         self.on_hall: Callable[[], None] | None = None
         """Set by net: he is in the hall again (or has just chosen his name); net's hall door takes over."""
         self.first_line: str | None = None

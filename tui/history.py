@@ -7,7 +7,8 @@ or a test: then the money at the tables is all there is, and no records).
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
@@ -29,23 +30,51 @@ def _date(at: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(at))
 
 
-def balance_lines(app: "ClubApp") -> list[Text]:
+@dataclass(frozen=True)
+class Asker:
+    """What the lines need of the person who typed ``balance``/``history``, taken on the loop, so that
+    the lines can be made in the store's thread without touching the club's live tables."""
+
+    name: str
+    lang: str
+    ascii: bool
+    on_screen: bool  # a Textual screen (the chart drawn), else the text mode (the chart said)
+    at_tables: int  # his money at the tables: his balance when he has no account
+    titles: dict[str, dict[str, str]]  # each game's title by language
+
+
+def account_lines(app: "ClubApp", verb: str) -> Any:
+    """``balance`` or ``history`` as lines — or, where the session reads its store in a thread of its
+    own (``app.store_read``: net), a ``Pending`` of them: a statement, the history and the chart were
+    several store reads on the event loop (issue 15).  A guest's balance or a storeless club's lines come now."""
+    from textual.app import App
+
     lang, club, name = app.lang, app.club, app.player or ""
-    if app.guest:
+    if app.guest and verb == "balance":
         return [Text(tr(lang, "balance.guest"))]
-    store = club.store
+    asker = Asker(name, lang, app.ascii, isinstance(app, App), sum(t.balance(name) for t in club.tables.values()),
+                  {t.game_name: t.title for t in club.tables.values()})
+    make = balance_lines if verb == "balance" else history_lines
+    read = getattr(app, "store_read", None)
+    if club.store is None or read is None:
+        return make(asker, club.store)
+    return read(lambda store: make(asker, store), verb)
+
+
+def balance_lines(asker: Asker, store: Any) -> list[Text]:
+    lang, name = asker.lang, asker.name
     if store is None or store.account(name) is None:
-        return [Text(tr(lang, "balance.table_money", money=money(club.balance(name), lang)))]
+        return [Text(tr(lang, "balance.table_money", money=money(asker.at_tables, lang)))]
     lines = [Text(tr(lang, "balance.line", money=money(store.balance(name), lang)), style="bold")]
-    lines += chart_lines(app)
+    lines += chart_lines(asker, store)
     for move in store.statement(name, STATEMENT_LINES):
         lines.append(Text(tr(lang, "balance.move", date=_date(move.at), amount=money(move.amount, lang),
                              reason=move.reason), style="green" if move.amount > 0 else ""))
     return lines
 
 
-def history_lines(app: "ClubApp") -> list[Text]:
-    lang, store, name = app.lang, app.club.store, app.player or ""
+def history_lines(asker: Asker, store: Any) -> list[Text]:
+    lang, name = asker.lang, asker.name
     if store is None:
         return [Text(tr(lang, "history.no_store"))]
     games = store.history(name, HISTORY_LINES)
@@ -53,10 +82,9 @@ def history_lines(app: "ClubApp") -> list[Text]:
         return [Text(tr(lang, "history.none"))]
     lines = [Text(tr(lang, "history.head"), style="bold")]
     if store.account(name) is not None:
-        lines += chart_lines(app)
-    titles = {t.game_name: t.title for t in app.club.tables.values()}
+        lines += chart_lines(asker, store)
     for info in games:
-        title = titles.get(info.game, {}).get(lang, info.game)
+        title = asker.titles.get(info.game, {}).get(lang, info.game)
         result = money(info.net, lang)
         lines.append(Text(tr(lang, "history.line", id=info.id, date=_date(info.finished_at),
                              table=info.table_id if info.table_id is not None else "—",
@@ -64,17 +92,15 @@ def history_lines(app: "ClubApp") -> list[Text]:
     return lines
 
 
-def chart_lines(app: "ClubApp") -> list[Text]:
+def chart_lines(asker: Asker, store: Any) -> list[Text]:
     """The balance over the last games as a sparkline, best and worst game marked (issue 21 item 3).
 
     On a screen: the chart, its marks and a line naming the two games; in the
     text mode (no Textual app) the same in one sentence.
     """
-    from textual.app import App
-
     from tui.widgets.spark import balance_series, marks, sparkline
 
-    lang, store, name = app.lang, app.club.store, app.player or ""
+    lang, name = asker.lang, asker.name
     games = store.history(name, CHART_GAMES)[::-1]  # oldest first
     if not games:
         return []
@@ -85,7 +111,7 @@ def chart_lines(app: "ClubApp") -> list[Text]:
     if nets[best] == nets[worst]:
         best = worst = None  # type: ignore[assignment]
     low, high = money(min(series), lang), money(max(series), lang)
-    if not isinstance(app, App):
+    if not asker.on_screen:
         said = tr(lang, "chart.say", n=len(games), first=money(series[0], lang), last=money(series[-1], lang),
                   low=low, high=high)
         if best is not None:
@@ -94,11 +120,11 @@ def chart_lines(app: "ClubApp") -> list[Text]:
         return [Text(said)]
     head = tr(lang, "chart.head", n=len(games))
     pad = " " * (len(head) + 2)
-    spark = sparkline(series, app.ascii)
+    spark = sparkline(series, asker.ascii)
     lines = [Text(" " + head + " ", style="dim") + Text(spark, style="bold green")
              + Text(f"  {low} … {high}", style="dim")]
     if best is not None:
-        lines.append(Text(pad + marks(len(series), best, worst, app.ascii), style="bold"))
+        lines.append(Text(pad + marks(len(series), best, worst, asker.ascii), style="bold"))
         lines.append(Text(" " + tr(lang, "chart.best_worst", best=games[best].id,
                                     best_money=_signed(nets[best], lang), worst=games[worst].id,
                                     worst_money=_signed(nets[worst], lang)), style="dim"))

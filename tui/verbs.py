@@ -172,10 +172,16 @@ class HallVerbs:
         elif verb == "admin":
             run_admin(self, command.rest)
         elif verb in ("balance", "history"):
-            from tui.history import balance_lines, history_lines
+            from tui.history import account_lines
 
-            for line in (balance_lines if verb == "balance" else history_lines)(app):
-                self.say_line(line)
+            def show(lines: Any) -> None:
+                if isinstance(lines, str):  # the store failed: a catalogue key
+                    self.error(self.t(lines))
+                    return
+                for line in lines:
+                    self.say_line(line)
+
+            pending.after(self, account_lines(app, verb), show)
         elif verb in commands.ASK_VERBS:  # the text mode's questions, answered in the log (tui.text.answers)
             from tui.text.answers import ask
 

@@ -60,10 +60,25 @@ class GatedStore:
             return [(arg, thread) for c, arg, thread in self.calls if c == call]
 
 
+async def held_while_chat(store: GatedStore, by: Any, typed: str, chat: tuple[Any, str, Any], tag: object) -> None:
+    """``typed`` by ``by`` waits at the closed gate while ``chat`` — (speaker, his name, hearer) — gets
+    a line across (the loop went on); then the gate opens.  ``by``/speaker/hearer: sshclient Clients."""
+    from sshclient import until
+
+    speaker, speaker_name, hearer = chat
+    store.gate.clear()
+    by.line(typed)
+    await until(lambda: store.hanging >= 1, timeout=20, what=f"{typed} waiting at the store")
+    speaker.line(f"say ping {tag}")
+    await hearer.wait(f"{speaker_name} says: ping {tag}", timeout=20)
+    assert store.hanging >= 1  # the chat did not wait for the store
+    store.gate.set()
+
+
 def gated_store(tmp_path: Any, gated: Iterable[str] = ()) -> GatedStore:
     data = tmp_path / "club"
     make_data_folder(data)
     return GatedStore(open_store(data, new=True, exclusive=True), gated)
 
 
-__all__ = ["GatedStore", "HOLD", "gated_store"]
+__all__ = ["GatedStore", "HOLD", "gated_store", "held_while_chat"]

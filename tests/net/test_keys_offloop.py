@@ -12,7 +12,7 @@ import asyncio
 import re
 
 import pytest
-from gatedstore import gated_store
+from gatedstore import gated_store, held_while_chat
 from sshclient import Client, connect, make_config, named, new_key, running, until
 
 from tui.i18n import tr
@@ -42,14 +42,7 @@ async def test_key_link_list_and_remove_wait_for_the_store_off_the_loop(tmp_path
             await other.wait("key link CODE", timeout=20)
 
             async def held(typed: str, by: Client, number: int) -> None:
-                """``typed`` waits at the gate while Cleo's line reaches Dima; then the gate opens."""
-                store.gate.clear()
-                by.line(typed)
-                await until(lambda: store.hanging >= 1, timeout=20, what=f"{typed} waiting at the store")
-                cleo.line(f"say ping {number}")
-                await dima.wait(f"Cleo says: ping {number}", timeout=20)
-                assert store.hanging >= 1  # the chat did not wait for the store
-                store.gate.set()
+                await held_while_chat(store, by, typed, (cleo, "Cleo", dima), number)
 
             await held(f"key link {code}", other, 1)
             await other.wait("Anna ·", timeout=20)

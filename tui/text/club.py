@@ -96,6 +96,7 @@ class TextClub(TableVerbs, HallVerbs):
         on_mode: Callable[[str], bool] | None = None,
         clock: Callable[[], float] = time.monotonic,
         keys: Any = None,
+        store_read: Callable[[Callable[[Any], Any], str], Any] | None = None,
     ) -> None:
         self.club = club
         self.player = name
@@ -112,6 +113,7 @@ class TextClub(TableVerbs, HallVerbs):
         self.on_mode = on_mode
         self.clock = clock
         self.keys = keys  # ``key add|link|list|remove`` (net.keyring)
+        self.store_read = store_read  # ``(work, op)``: work(store) in net's store thread, a Pending (None: now)
         self._inbox_seq = 0
         self._inbox_off: Callable[[], None] | None = None
         self._rail_seq = 0
