@@ -15,7 +15,11 @@ that wait is the bench's, not the club's.  The default (1) is the old mode; repo
 ``sukno serve --node`` setup, net/serve.py's ``open_node``): the players, the seated extras and the
 control lines at node A, which owns every table; the watchers alternately at A and B (as
 SO_REUSEPORT would spread them), B's hubs drawing from its replica of table 1.  The figures are both
-nodes' (memory: both RSS summed), and each node's CPU a move is printed apart.
+nodes' (memory: both RSS summed), and each node's CPU a move is printed apart.  Measured 2 Dec 2026
+02:30–02:44 UTC, 1,000 watchers via the hall, 20 actions, 16 seated, load 5–8 (other engineers' work):
+--nodes 1 watchers p99 391–453 ms, players p99 134–176, server 121–150 ms CPU a move (4 runs);
+--nodes 2 watchers p99 351–508, players p99 229–347, A 90–103 ms + B 58–65 ms CPU a move (4 runs).
+Two nodes cost more CPU in all (~+10 %: B's replica, PostgreSQL) and the cores were not idle to take it.
 ``SUKNO_BENCH_TRACE=1`` prints each move's steps in the server (the frame gate's release, each hub
 told of the change, each hub's frame, each hub's last send to its watchers) beside the watchers'
 arrivals, all in ms after the key: where a move's time goes.  Printed per N:
