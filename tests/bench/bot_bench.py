@@ -208,7 +208,30 @@ The move times of a stopped run are not printed (they come at its end); a 104-de
 same budget at a load of 1.4 (seed 1, a check of ``--progress``, its money not a figure) gave wall p50
 112 / p99 800 ms, CPU p99 798 ms: Копилка's 16 worlds hit the 0.8 s cap (15.6 worlds a decision,
 28.6 % of decisions left to the rules for want of agreeing worlds).
+
+The next session (2026-12-02): the same decisions at less CPU (c5419a1; the search's deals traced
+action by action, seed 7, 16 worlds a move without a clock, the old code and the new at the same time):
+French 20 deals identical, CPU 83.8 → 35.3 s (2.4×; load 4.5–6.3) — a world frozen at the exchange
+pickled the game's memo of 4096 buys into every playout's copy, and each rule bot's look at the exchange
+listed them again; Копилка 12 deals identical, CPU 17.6 → 15.3 s (load 2.5–3.9) — its cost is the
+worlds (80 % of a decision: about 9 replays of the deal for each world kept).  Runs that span sessions
+(``--results``/``--resume``, tests/bench/results/README.md: seeds 61–65 stated before they started,
+5,000 deals fixed for each); all started 01:57–02:16 under ``nice -n 19`` beside two other engineers'
+work, stopped at 03:02 UTC (load 3.0), to be resumed:
+
+    game      cap    seed  deals  difference/deal  moves  >1 s wall  >1 s cpu  worlds  rules%  left%  (partial)
+    kopilka   0.8 s    61   1508   +1.62 ± 0.58      8977    165  1.8%     0  0.0%   13.9   32.9    7.8  leads
+    french3   0.8 s    62    772   +0.41 ± 0.27      8035    161  2.0%     0  0.0%   14.2    0.3   11.2  leads
+    kopilka   0.1 s    64   3900   +0.31 ± 0.20     23512     22  0.1%     0  0.0%    5.4   47.1    3.0  leads
+    french3   0.1 s    65    102   +0.02 ± 0.04      1149      0  0.0%     0  0.0%    3.1    5.0    1.9  (2 chunks only)
+
+Partial runs are no verdict: each ends at its fixed 5,000 deals, whatever the interval says before.
+Time a move (this session's processes, their last progress line; wall under a load of 3–9 at nice 19):
+Копилка 0.8 s wall p50 347 / p99 1,145 ms, CPU p50 116 / p99 558 ms; French 0.8 s wall 398 / 1,124,
+CPU 116 / 502; Копилка 0.1 s wall 107 / 260, CPU 36 / 100.  The wall p99 over 1 s is the niced run's
+waits (no move took 1 s of CPU); Стуколка v was not run (no core free).
 """
+
 
 from __future__ import annotations
 
