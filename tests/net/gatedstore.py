@@ -9,7 +9,8 @@ may be made to refuse with a ``StoreError`` instead.
 from __future__ import annotations
 
 import threading
-from typing import Any, Iterable
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator, Iterable
 
 from engine.store import StoreError, make_data_folder, open_store
 
@@ -75,10 +76,32 @@ async def held_while_chat(store: GatedStore, by: Any, typed: str, chat: tuple[An
     store.gate.set()
 
 
+@asynccontextmanager
+async def gated_hall(tmp_path: Any, gated: Iterable[str], names: Iterable[str]) -> AsyncIterator[tuple[GatedStore, Any, list[Any]]]:
+    """A server on a gated store and a newcomer in its hall for each name (sshclient's); at the end the gate
+    is opened (so nothing waits on it), everyone is closed and the server stopped."""
+    from sshclient import make_config, named, running
+
+    store = gated_store(tmp_path, gated)
+    clients: list[Any] = []
+    try:
+        async with running(make_config(tmp_path / "club"), store=store) as server:
+            try:
+                for name in names:
+                    clients.append(await named(server.port, name))
+                yield store, server, clients
+            finally:
+                store.gate.set()
+                for client in clients:
+                    await client.close()
+    finally:
+        store.gate.set()
+
+
 def gated_store(tmp_path: Any, gated: Iterable[str] = ()) -> GatedStore:
     data = tmp_path / "club"
     make_data_folder(data)
     return GatedStore(open_store(data, new=True, exclusive=True), gated)
 
 
-__all__ = ["GatedStore", "HOLD", "gated_store", "held_while_chat"]
+__all__ = ["GatedStore", "HOLD", "gated_hall", "gated_store", "held_while_chat"]

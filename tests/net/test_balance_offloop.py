@@ -11,7 +11,7 @@ money may move, his arrival's read holds no more); once it opens, his header sho
 from __future__ import annotations
 
 import pytest
-from gatedstore import gated_store, held_while_chat
+from gatedstore import gated_hall, gated_store, held_while_chat
 from sshclient import Client, connect, make_config, named, new_key, running, until
 
 from tui.i18n import money
@@ -67,24 +67,14 @@ async def test_a_returning_players_balance_is_read_while_the_hall_goes_on(tmp_pa
 async def test_a_typed_balance_and_history_are_read_while_the_club_goes_on(tmp_path, where) -> None:
     """``balance`` and ``history`` typed in the hall (his hall door) or at his table (his App): the
     statement, the history and the chart were read on the loop; now in the store's thread."""
-    store = gated_store(tmp_path, gated=("statement", "history"))
-    clients: list[Client] = []
-    try:
-        async with running(make_config(tmp_path / "club"), store=store) as server:
-            anna = await named(server.port, "Anna")
-            cleo = await named(server.port, "Cleo")
-            boris = await named(server.port, "Boris")
-            clients += [anna, cleo, boris]
-            if where == "table":
-                boris.line("sit 1")
-                await boris.wait("Table 1 · ", timeout=20)
-            for typed, call, said in (("balance", "statement", "Your club balance: "),
-                                      ("history", "history", "You have no finished games")):
-                store.calls.clear()
-                await held_while_chat(store, boris, typed, (anna, "Anna", cleo), f"while {typed} is read")
-                await boris.wait(said, timeout=20)
-                assert {thread for _arg, thread in store.named(call)} == {"sukno arrivals"}, store.calls
-    finally:
-        store.gate.set()
-        for client in clients:
-            await client.close()
+    async with gated_hall(tmp_path, ("statement", "history"), ("Anna", "Cleo", "Boris")) as (store, _server, people):
+        anna, cleo, boris = people
+        if where == "table":
+            boris.line("sit 1")
+            await boris.wait("Table 1 · ", timeout=20)
+        for typed, call, said in (("balance", "statement", "Your club balance: "),
+                                  ("history", "history", "You have no finished games")):
+            store.calls.clear()
+            await held_while_chat(store, boris, typed, (anna, "Anna", cleo), f"while {typed} is read")
+            await boris.wait(said, timeout=20)
+            assert {thread for _arg, thread in store.named(call)} == {"sukno arrivals"}, store.calls
