@@ -257,6 +257,8 @@ class SuknoServer:
         """``net.offloop.StoreThread`` reading an arriving key's account off the loop (``net.arrival``), once started."""
         self.balances: Any = None
         """``net.balances.BalanceReads``: the hall doors' balances read off the loop, once started."""
+        self._later: Callable[[Callable[[Any], Any]], None] | None = None
+        """The ``social.later`` this server set (through ``arrivals``): taken off the club again at ``stop``."""
         self.gates: list[Callable[[Session], str | None]] = []
         """Checks on a session once its name is known (bans): a farewell line refuses it."""
 
@@ -356,7 +358,7 @@ class SuknoServer:
 
         social.fetch = fetch
         if social.later is None:
-            social.later = later
+            social.later = self._later = later
 
     def off_loop(self, work: Callable[[Any], Any]) -> asyncio.Future[Any]:
         """``work(store)`` for one person (his name written, a setting kept, a key linked, his ignore list)
@@ -412,6 +414,9 @@ class SuknoServer:
             social = getattr(self.club, "social", None)
             if social is not None and social.fetch is not None:
                 social.fetch = None
+            if social is not None and self._later is not None and social.later is self._later:
+                social.later = None  # a later server on this club installs its own writer, not the stopped one's
+            self._later = None
             self.arrivals.stop()
             self.arrivals = None
             self.balances = None

@@ -78,3 +78,19 @@ async def test_a_guests_first_list_is_read_while_the_hall_goes_on(tmp_path) -> N
         store.gate.set()
         for client in clients:
             await client.close()
+
+
+async def test_a_stopped_server_leaves_no_store_writer_on_its_club(tmp_path) -> None:
+    """``SuknoServer.stop`` stops its store thread; the club's ``social.later`` must not still point at it:
+    a later server on the same club (a restart in-process, a test) would keep writing through the stopped
+    one (on the loop, on the stopped server's store) instead of installing its own thread's writer."""
+    store = gated_store(tmp_path, gated=("set_ignore",))  # the gate stays open: the calls are only noted
+    config = make_config(tmp_path / "club")
+    async with running(config, store=store) as first:
+        club = first.club
+        assert club.social.later is not None
+    assert club.social.later is None and club.social.fetch is None
+    async with running(config, store=store, club=club):
+        club.social.ignore("Boris", "Cleo")  # no account: the store refuses, but the call is noted
+        await until(lambda: bool(store.named("set_ignore")), timeout=20, what="the ignore written")
+        assert [thread for _arg, thread in store.named("set_ignore")] == ["sukno arrivals"], store.calls
