@@ -6,8 +6,9 @@ Read on the loop (``Club.balance``: his account, then the ledger) that was two r
 PostgreSQL per door each time, so one deal's end in a hall of 500 held every session for 1,000 of
 them.  ``BalanceReads.ask`` queues the name; one job of the server's ``off_loop`` reads every name
 queued, in one statement (``Store.balances``; the next job takes those asked meanwhile), and each
-door hears its value on the loop.  A name with no account (a guest) is the money at the tables, as
-``Club.balance`` counts it.
+door hears its value on the loop.  A door asking again before it is told (money moved again
+meanwhile) replaces its own ask, so it is told once, and ``forget`` drops a closed door's ask.  A
+name with no account (a guest) is the money at the tables, as ``Club.balance`` counts it.
 """
 
 from __future__ import annotations
@@ -27,15 +28,24 @@ class BalanceReads:
     def __init__(self, club: Any, off_loop: Callable[[Callable[[Any], Any]], asyncio.Future[Any]]) -> None:
         self.club = club
         self.off_loop = off_loop
-        self.wanted: dict[str, list[Then]] = {}
+        self.wanted: dict[str, dict[object, Then]] = {}
+        """Name → who asked (a door) → what to tell him: one ask per door, however often money moved."""
         self.busy = False
         self.jobs = 0
 
-    def ask(self, name: str, then: Then) -> None:
-        """``then(balance)`` on the loop once read (None: the store failed; the last value holds)."""
-        self.wanted.setdefault(name, []).append(then)
+    def ask(self, name: str, then: Then, door: object | None = None) -> None:
+        """``then(balance)`` on the loop once read (None: the store failed; the last value holds).
+        ``door``: who asks; his earlier ask not yet sent to the store is replaced (told once, not N times)."""
+        self.wanted.setdefault(name, {})[then if door is None else door] = then
         if not self.busy:
             self._start()
+
+    def forget(self, door: object) -> None:
+        """A door that closed: its asks not yet sent are dropped (a read under way tells it once, unseen)."""
+        for name in [n for n, asks in self.wanted.items() if door in asks]:
+            del self.wanted[name][door]
+            if not self.wanted[name]:
+                del self.wanted[name]
 
     def _start(self) -> None:
         wanted, self.wanted = self.wanted, {}
@@ -48,7 +58,7 @@ class BalanceReads:
 
         self.off_loop(work).add_done_callback(lambda done: self._done(done, wanted))
 
-    def _done(self, done: asyncio.Future[Any], wanted: dict[str, list[Then]]) -> None:
+    def _done(self, done: asyncio.Future[Any], wanted: dict[str, dict[object, Then]]) -> None:
         self.busy = False
         failed = done.cancelled() or done.exception() is not None
         if failed:
@@ -61,7 +71,7 @@ class BalanceReads:
                 value = got.get(name)
                 if value is None:  # no account: the money at the tables (no store call)
                     value = sum(t.balance(name) for t in self.club.tables.values())
-            for then in thens:
+            for then in thens.values():
                 try:
                     then(value)
                 except Exception:  # one door's bug must not keep the others from their balance

@@ -218,6 +218,9 @@ class HallDoor(HallVerbs):
             return await self.open_screen(first)
         finally:
             self.board.remove(self)
+            reads = getattr(session.server, "balances", None)
+            if reads is not None:  # an ask still queued would keep this closed door until the store answers
+                reads.forget(self)
             if self._inbox_off is not None:
                 self._inbox_off()
             for task in list(self._tasks):
@@ -512,7 +515,7 @@ class HallDoor(HallVerbs):
             if not self.done.done():
                 self.paint()
 
-        reads.ask(str(session.name), read)
+        reads.ask(str(session.name), read, self)
 
     def _header(self, width: int) -> str:
         session, club = self.session, self.session.server.club

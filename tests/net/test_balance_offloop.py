@@ -78,3 +78,23 @@ async def test_a_typed_balance_and_history_are_read_while_the_club_goes_on(tmp_p
             await held_while_chat(store, boris, typed, (anna, "Anna", cleo), f"while {typed} is read")
             await boris.wait(said, timeout=20)
             assert {thread for _arg, thread in store.named(call)} == {"sukno arrivals"}, store.calls
+
+
+async def test_a_door_asking_again_while_its_balance_is_read_is_kept_once_and_forgotten_when_gone(tmp_path) -> None:
+    """Money moving again and again while a balance read waits at the store: each move made the door ask
+    again, and ``BalanceReads`` kept every ask (the same door told N times, the list growing for as long
+    as the store hangs); a door that closed meanwhile stayed in it.  Now one ask per door, none once gone."""
+    async with gated_hall(tmp_path, ("balances",), ("Anna", "Boris")) as (store, server, people):
+        _anna, boris = people
+        door = next(s for s in server.sessions if s.name == "Boris").door
+        reads = server.balances
+        store.gate.clear()
+        door.news(True)  # money moved: his door asks, and the read waits at the gate
+        await until(lambda: store.hanging >= 1, timeout=20, what="a balance read waiting at the store")
+        for _ in range(5):  # it moves again while that read waits: each time the door asks again
+            door.news(True)
+        assert len(reads.wanted.get("Boris", ())) == 1, reads.wanted
+        await boris.close()
+        await until(lambda: not server.club.is_online("Boris"), timeout=20, what="Boris's door closed")
+        assert "Boris" not in reads.wanted, reads.wanted  # nobody is left to tell
+        store.gate.set()
