@@ -35,7 +35,35 @@ Work = Callable[[Any], Any]
 Then = Callable[[Any], None]
 
 STORE_WAIT = 10.0
-"""Seconds a person's store job (a name written, a setting kept) may take before he is told it failed."""
+"""Seconds a person's store job (a name written, a setting kept) may take before he is told it failed
+(still queued: dropped) or that it is still being made (begun: it lands, and he hears how)."""
+
+
+class Job(asyncio.Future):  # type: ignore[type-arg]
+    """A ``StoreThread.run`` job's future, which knows whether the thread has begun it: the asker who
+    gives up waiting can drop a queued job for good, but a begun one lands, and saying it failed is untrue."""
+
+    def __init__(self, *, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(loop=loop)
+        self._job_lock = threading.Lock()
+        self._begun = False
+        self._dropped = False
+
+    def begin(self) -> bool:
+        """In the thread, before the work: False if its asker dropped it (never to be made)."""
+        with self._job_lock:
+            if self._dropped or self.cancelled():
+                return False
+            self._begun = True
+            return True
+
+    def drop(self) -> bool:
+        """On the loop: True if the job is now never to be made; False if the thread has begun it."""
+        with self._job_lock:
+            if self._begun:
+                return False
+            self._dropped = True
+            return True
 
 
 def own_store(store: Any, timeout: float) -> tuple[Any, bool]:
@@ -86,7 +114,7 @@ class StoreThread:
         """On the loop: ``work(store)`` once, in the thread, soon; awaited for its result (a
         ``StoreError`` is raised by the await; so is one if the thread has stopped)."""
         loop = self._loop or asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
+        future: asyncio.Future[Any] = Job(loop=loop)
         if self._thread is None or self._stop.is_set():
             future.set_exception(StoreError(f"{self.name}: stopped; nothing was written"))
             return future
@@ -141,7 +169,9 @@ class StoreThread:
                 if not self._asked:
                     return
                 work, future = self._asked.popleft()
-            if future.cancelled():  # its asker gave up waiting (``as_pending``) and told him so: never made late
+            if isinstance(future, Job) and not future.begin():  # its asker gave up (``as_pending``), told him so
+                continue  # never made late
+            if future.cancelled():
                 continue
             try:
                 self._hand(lambda got, f=future: f.done() or f.set_result(got), work(store))
@@ -192,16 +222,24 @@ class StoreThread:
 
 
 def as_pending(future: asyncio.Future[Any], op: str, failed: Callable[[BaseException], Any],
-               wait: float = STORE_WAIT) -> Pending:
+               wait: float | None = None, still: Callable[[], None] | None = None) -> Pending:
     """On the loop: a ``StoreThread.run`` job's result as an ``engine.pending.Pending``, which the screens
     already wait on (``tui.pending.after``, the bot's ``InOrder``) without holding the loop.  It is resolved
-    with the job's result, or with ``failed(error)`` for an error of the job or ``wait`` s of silence (the
-    first of the two wins: a late answer changes nothing the person was told; a job not begun by then is
-    dropped, so a name or setting he was told was not written is not written a minute later)."""
+    with the job's result, or with ``failed(error)`` for an error of the job.  After ``wait`` s
+    (``STORE_WAIT``) of silence a job not begun is dropped and ``failed`` told (never written a minute after
+    he heard it was not); a job the thread has begun will land, so he is not told it failed: ``still()``
+    says it is still being made, and the pending waits for its real outcome."""
     pending = Pending(op)
     loop = asyncio.get_running_loop()
+    wait = STORE_WAIT if wait is None else wait
 
     def silent() -> None:
+        drop = getattr(future, "drop", None)
+        if drop is not None and not drop():  # begun: it lands, whatever he is told now
+            log.warning("a %s job of the store has taken %g s; still waiting for it", op, wait)
+            if still is not None:
+                still()
+            return
         pending.resolve(failed(StoreError(f"the store has not answered for {wait:g} s")))
         future.cancel()  # a job still queued is then never made (he was told it was not): ``StoreThread``
 

@@ -565,8 +565,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def _keep_setting(self, name: str, key: str, value: str) -> None:
         """``mode``, ``bell``…: the screen says the new setting at once; the store's write is made off the
-        loop (``SuknoServer.off_loop``, issue 15), and if it fails (or the store is silent ``STORE_WAIT`` s)
-        he is told so in his inbox, in his language, on whatever screen he has then (it holds for this visit)."""
+        loop (``SuknoServer.off_loop``, issue 15), and if it fails (or the store is silent ``STORE_WAIT`` s before
+        the write begins) he is told so in his inbox, in his language, on whatever screen he has then (it holds
+        for this visit); a write begun but slow is not told as failed: only its real failure is."""
         from net.offloop import as_pending
 
         def failed(err: BaseException) -> None:
@@ -606,14 +607,33 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def read_off_loop(self, work: Any, op: str) -> Any:
         """``work(store)`` in the accounts' store thread, as a ``Pending`` of its result (issue 15); a store
-        that fails or is silent answers ``cmd.failed`` (a catalogue key, what a store error always showed)."""
+        that fails or is silent before the job begins answers ``cmd.failed`` (a catalogue key, what a store
+        error always showed); a job begun but slow is told as still being made, and its outcome awaited."""
         from net.offloop import as_pending
 
         def failed(err: BaseException) -> str:
             log.warning("%s of %s: the store failed: %s", op, clean(self.name or "-"), err)
             return "cmd.failed"
 
-        return as_pending(self.server.off_loop(work), op, failed)
+        return as_pending(self.server.off_loop(work), op, failed, still=lambda: self.tell_now("store.still"))
+
+    def tell_now(self, key: str, **params: Any) -> None:
+        """A word of the club to him now (a catalogue key, in his language), on whatever screen he has: a
+        newcomer has no inbox yet, so a door or the text mode is told directly; an App hears it in his inbox."""
+        from tui.i18n import tr
+
+        if self.closed:
+            return
+        words = tr(self.lang, key, **params)
+        if self.door is not None:
+            self.door.say_line(words)
+            self.door.paint()
+        elif self.text is not None:
+            self.text.write_line(words)
+        elif self.name is not None:
+            self.server.club.social.notify(self.name, "note", {"key": key, "params": params})
+        else:
+            log.info("not told (no screen to tell it on): %s", key)
 
     def register(self, name: str) -> Any:
         """The welcome's choice of a name for this key: a refusal now (a text), or an
@@ -648,7 +668,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return problem
 
         pending = as_pending(self.server.off_loop(lambda own: accounts.write(own, fingerprint, name, lang)),
-                             "register", failed).map(answered)
+                             "register", failed, still=lambda: self.tell_now("store.still")).map(answered)
         self._naming = pending
         return pending
 

@@ -139,3 +139,31 @@ async def test_a_store_that_cannot_read_a_bots_key_tells_the_bot(tmp_path) -> No
     finally:
         if bot is not None:
             await bot.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_a_name_still_being_written_when_the_wait_ends_is_not_told_as_failed(tmp_path, lang, monkeypatch) -> None:
+    """The store's thread has begun writing his name when ``STORE_WAIT`` runs out: the name will be in the
+    book, so "could not write your name down" (what he was told before) is untrue.  He hears that it is
+    still being written, in his language, and is in the hall once it is."""
+    import net.offloop
+    from tui.i18n import tr
+
+    monkeypatch.setattr(net.offloop, "STORE_WAIT", 0.5)
+    store = gated_store(tmp_path, gated=("create_account",))
+    async with running(make_config(tmp_path / "club"), store=store) as server:
+        boris = await connect(server.port, key=new_key(), lang=f"{lang}_RU.UTF-8" if lang == "ru" else "en_US.UTF-8")
+        try:
+            await boris.wait(ASKS[lang], timeout=20)
+            store.gate.clear()
+            boris.line("Boris")
+            await until(lambda: store.hanging >= 1, timeout=20, what="Boris's name being written")
+            await boris.wait(tr(lang, "store.still")[:30], timeout=20)
+            assert TEXTS[lang]["store"][:30] not in boris.text()
+            store.gate.set()
+            await boris.wait("Boris ·", timeout=20)
+            assert TEXTS[lang]["store"][:30] not in boris.text()
+            assert store.account("Boris") is not None
+        finally:
+            store.gate.set()
+            await boris.close()

@@ -90,3 +90,37 @@ async def test_a_job_its_asker_gave_up_on_is_never_made_late() -> None:
     finally:
         gate.set()
         await asyncio.get_running_loop().run_in_executor(None, thread.stop, 5.0)
+
+
+async def test_a_job_begun_when_the_wait_runs_out_is_not_told_as_failed() -> None:
+    """The wait ran out while the store was making the job (begun, not queued): it will land, so telling
+    him it failed was untrue.  He hears that it is still being made (``still``), then its real result."""
+    from net.offloop import as_pending
+
+    gate, begun = threading.Event(), threading.Event()
+    store = Store()
+    thread = StoreThread(store, "sukno test store", every=3600.0)
+    thread.start()
+    try:
+        def slow(own: Store) -> int:
+            begun.set()
+            gate.wait(10)
+            return own.answer(5)
+
+        got: list[object] = []
+        still: list[str] = []
+        job = thread.run(slow)
+        await asyncio.get_running_loop().run_in_executor(None, begun.wait, 10)
+        as_pending(job, "test", lambda err: "failed", wait=0.05, still=lambda: still.append("still")).then(got.append)
+        for _ in range(1000):  # until its wait has run out (the loop's timer)
+            if still or got:
+                break
+            await asyncio.sleep(0.01)
+        assert got == [] and still == ["still"]
+        gate.set()
+        assert await asyncio.wait_for(job, 10) == 10
+        await asyncio.sleep(0)
+        assert got == [10] and store.threads == ["sukno test store"]  # the real outcome, told once
+    finally:
+        gate.set()
+        await asyncio.get_running_loop().run_in_executor(None, thread.stop, 5.0)

@@ -47,6 +47,7 @@ MESSAGES: dict[str, str] = {
     # commands
     "cmd.failed": "That did not work because of an error in the club; it has been written down.",
     "cmd.wait_answer": "Still waiting for the answer to your last command; type this again once it comes.",
+    "store.still": "The club's store is slow: this is still being written down; you will see how it went as soon as it is done.",
     "admin.refused": "Only the club's hosts may use admin.",
     "cmd.too_long": "The line is full: it holds at most {limit} characters. Press Enter, or shorten it.",
     "cmd.unknown": "I do not know {word!r}. Did you mean {suggest}? Type help for the commands.",
