@@ -146,6 +146,7 @@ class Social:
         self._reading: dict[str, list[tuple[str, bool]]] = {}  # name_key → ignores changed while it is read
         self._inboxes: dict[str, Feed] = {}
         self._codes: dict[str, tuple[str, float]] = {}  # code → (account, expires at, wall)
+        self._held: dict[str, tuple[str, float]] = {}  # codes of binds under way (``reserve``), as ``_codes``
         if self.store is not None:
             for name, until, reason, by in self.store.mutes():
                 self._mutes[name_key(name)] = Mute(name, until, reason, by)
@@ -341,8 +342,38 @@ class Social:
 
     def redeem(self, code: str) -> str | None:
         """The account a live code was made for (the code is used up), or None."""
-        word = "".join(str(code).split()).replace("-", "").upper()[:32]
+        account = self.reserve(code)
+        if account is not None:
+            self.spend(code)
+        return account
+
+    def reserve(self, code: str) -> str | None:
+        """The account a live code was made for, the code held for one bind (``key link``: the store binds
+        the key later, in its thread) until ``spend`` or ``release``; None if unknown, used, expired or held
+        (two connections typing one code: only the first holds it)."""
+        word = _code_word(code)
         entry = self._codes.pop(word, None)
         if entry is None or entry[1] <= self.wall():
             return None
+        self._held[word] = entry
         return entry[0]
+
+    def held(self, code: str) -> bool:
+        """Whether the code is held by a bind under way (another connection's ``key link``)."""
+        return _code_word(code) in self._held
+
+    def spend(self, code: str) -> None:
+        """The bind worked: the held code is used up."""
+        self._held.pop(_code_word(code), None)
+
+    def release(self, code: str) -> None:
+        """The bind failed (the store refused or was silent): the code works again, if still live."""
+        word = _code_word(code)
+        entry = self._held.pop(word, None)
+        if entry is not None and entry[1] > self.wall():
+            self._codes[word] = entry
+
+
+def _code_word(code: str) -> str:
+    """A code as typed (any case, spaces, the dash shown) in its kept form."""
+    return "".join(str(code).split()).replace("-", "").upper()[:32]

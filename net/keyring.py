@@ -59,9 +59,10 @@ class KeyRing:
         if self.tries >= LINK_TRIES:
             return "social.key_tries"
         self.tries += 1
-        name = session.server.club.social.redeem(code)
+        social = session.server.club.social
+        name = social.reserve(code)  # held, not spent: a bind the store refuses leaves it usable
         if name is None:
-            return "social.key_bad"
+            return "social.key_busy" if social.held(code) else "social.key_bad"
         fingerprint = session.conn.fingerprint
 
         def work(store: Any) -> Any:  # in the store's thread: the key bound, his settings and list read
@@ -81,7 +82,15 @@ class KeyRing:
                 ignores = None
             return settings, ignores
 
-        return self._job(work, "link").map(lambda got: got if isinstance(got, str) else self._linked(name, *got))
+        def settled(got: Any) -> Any:
+            """On the loop: bound, the code is spent; not bound (refused, failed, silent), it works again."""
+            if isinstance(got, str):
+                social.release(code)
+                return got
+            social.spend(code)
+            return self._linked(name, *got)
+
+        return self._job(work, "link").map(settled)
 
     def _linked(self, name: str, settings: Any, ignores: list[str] | None) -> str:
         """On the loop: the key is bound to ``name``; the session becomes his (unless the door refuses him)."""

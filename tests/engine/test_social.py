@@ -80,6 +80,25 @@ def test_mutes_end_on_the_wall_clock_and_codes_work_once_within_their_life():
         social.ignore("Anna", "anna")
 
 
+def test_a_reserved_code_is_held_for_one_bind_and_works_again_if_it_fails():
+    """``key link`` holds the code while the store binds the key: a second connection cannot use it
+    meanwhile (one wins), a failed bind gives it back (he may try again), a bind that worked spends it."""
+    wall = [1000.0]
+    social = Social(wall=lambda: wall[0])
+    code = social.new_code("Anna")
+    assert social.reserve(code) == "Anna"
+    assert social.reserve(code.lower()) is None and social.held(code)  # the other connection: not now
+    social.release(code)  # the store failed: the code is his again
+    assert not social.held(code) and social.reserve(f"{code[:4]}-{code[4:]}") == "Anna"
+    social.spend(code)
+    assert social.reserve(code) is None and not social.held(code)  # used once
+    late = social.new_code("Anna")
+    assert social.reserve(late) == "Anna"
+    wall[0] += CODE_LIFE + 1
+    social.release(late)  # expired while the store was binding: not given back
+    assert social.reserve(late) is None
+
+
 def test_a_private_table_refuses_the_uninvited_and_its_rules_survive_the_journal_state():
     club = Club([{"game": "stukolka"}], seed=1)
     table = club.tables[1]

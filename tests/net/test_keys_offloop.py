@@ -78,3 +78,57 @@ async def test_a_store_that_refuses_a_link_says_so(tmp_path) -> None:
         finally:
             await other.close()
             await anna.close()
+
+
+async def test_a_link_the_store_refused_leaves_the_code_usable(tmp_path) -> None:
+    """The code was spent before the store bound the key: a refused (or silent) store left him with a
+    used code and no link.  Now it is spent only once the key is bound: typed again, it works."""
+    store = gated_store(tmp_path)
+    async with running(make_config(tmp_path / "club"), store=store) as server:
+        anna = await named(server.port, "Anna")
+        other = await connect(server.port, key=new_key())
+        try:
+            code = await code_of(anna)
+            await other.wait("key link CODE", timeout=20)
+            store.refused.add("add_key")
+            other.line(f"key link {code}")
+            await other.wait(tr("en", "cmd.failed")[:40], timeout=20)
+            store.refused.clear()
+            other.line(f"key link {code}")
+            await other.wait("Anna ·", timeout=20)
+            assert len(store._store.account("Anna").keys) == 2
+            assert server.club.social.reserve(code) is None  # spent now
+        finally:
+            await other.close()
+            await anna.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_two_connections_typing_one_code_at_once_only_one_links(tmp_path, lang) -> None:
+    """While the first bind waits at the store, a second key typing the same code is told the code is in
+    use (in his language) and is not linked; once the first is bound the code is spent for everyone."""
+    store = gated_store(tmp_path, gated=("add_key",))
+    async with running(make_config(tmp_path / "club"), store=store) as server:
+        anna = await named(server.port, "Anna")
+        locale = f"{lang}_RU.UTF-8" if lang == "ru" else "en_US.UTF-8"
+        first = await connect(server.port, key=new_key())
+        second = await connect(server.port, key=new_key(), lang=locale)
+        try:
+            code = await code_of(anna)
+            await first.wait("key link CODE", timeout=20)
+            await second.wait("CODE" if lang == "en" else "КОД", timeout=20)
+            store.gate.clear()
+            first.line(f"key link {code}")
+            await until(lambda: store.hanging >= 1, timeout=20, what="the first bind waiting at the store")
+            second.line(f"{'key link' if lang == 'en' else 'ключ связать'} {code}")
+            await second.wait(tr(lang, "social.key_busy")[:30], timeout=20)
+            store.gate.set()
+            await first.wait("Anna ·", timeout=20)
+            second.line(f"{'key link' if lang == 'en' else 'ключ связать'} {code}")
+            await second.wait(tr(lang, "social.key_bad")[:30], timeout=20)
+            assert len(store._store.account("Anna").keys) == 2  # Anna's first key and the first connection's
+        finally:
+            store.gate.set()
+            await first.close()
+            await second.close()
+            await anna.close()

@@ -632,6 +632,7 @@ MESSAGES: dict[str, str] = {
     "social.key_current": "That is the key you are connected with; remove it from another key.",
     "social.key_last": "That is your only key; add another first, or you could not come back.",
     "social.key_bad": "That code is wrong, used or expired; type key add with your old key for a new one.",
+    "social.key_busy": "That code is being used from another connection right now; if that link fails, type it again.",
     "social.key_tries": "Too many codes tried on this connection; connect again.",
     "social.key_refused": "That account may not come in now.",
     "table.no_watchers": "Table {table} takes no watchers.",
