@@ -40,6 +40,10 @@ CODE_LIFE = 600.0
 CODES_PER_ACCOUNT = 3
 IGNORE_MAX = 200
 """Names one person may ignore (a bound on what the store keeps)."""
+IGNORE_RETRY = 5.0
+"""Seconds (wall clock) after a failed read of an ignore list before it is read again (doubled after
+each failure in a row, up to ``IGNORE_RETRY_MAX``: a store that stays down is not asked ever faster)."""
+IGNORE_RETRY_MAX = 60.0
 INBOX_KEEP = 50
 RAIL_KEEP = 200
 """Rail lines a deal keeps for the players' summary."""
@@ -144,6 +148,8 @@ class Social:
         """Set by the net layer: ``fetch(work, then)`` runs ``work(store)`` in a store thread and ``then(its
         result or its error)`` back on the loop, so a first ignore-list read never waits on the loop."""
         self._reading: dict[str, list[tuple[str, bool]]] = {}  # name_key → ignores changed while it is read
+        self._retry: dict[str, float] = {}  # name_key → when his list, whose read failed, is read again (wall)
+        self._told_unread: dict[str, int] = {}  # name_key → failed reads in a row (he is told once, and once read)
         self._inboxes: dict[str, Feed] = {}
         self._codes: dict[str, tuple[str, float]] = {}  # code → (account, expires at, wall)
         self._held: dict[str, tuple[str, float]] = {}  # codes of binds under way (``reserve``), as ``_codes``
@@ -165,38 +171,48 @@ class Social:
     def _ignore_set(self, who: str) -> set[str]:
         key = name_key(who)
         if key not in self._ignores:
-            names: set[str] = set()
-            if self.store is not None and self.fetch is not None:
-                self._fetch(who, key)  # empty until the store's thread has read it (issue 15)
-            elif self.store is not None:
-                try:
-                    names = set(self.store.ignores(who))
-                except Exception:  # no account (a guest): his list lasts his visit
-                    names = set()
-            self._ignores[key] = names
+            self._ignores[key] = set()  # empty until the store has read it (issue 15); his changes go on top
+            if self.store is not None:
+                self._reading[key] = []
+                self._read(who, key)
+        elif key in self._retry and self._retry[key] <= self.wall():
+            del self._retry[key]  # the read failed a while ago: once more (what he changed since is kept)
+            self._read(who, key)
         return self._ignores[key]
 
-    def _fetch(self, who: str, key: str) -> None:
-        """His list read by the store's thread; what he changes meanwhile is made again on what it read."""
-        self._reading[key] = []
+    def _read(self, who: str, key: str) -> None:
+        """His list read (by the store's thread when ``fetch`` is set); ``_read_done`` takes the answer."""
+        if self.fetch is not None:
+            self.fetch(lambda store: list(store.ignores(who)), lambda got: self._read_done(who, key, got))
+            return
+        assert self.store is not None
+        try:
+            got: Any = list(self.store.ignores(who))
+        except Exception as err:  # the store failing (a guest's list is ``[]``, not an error)
+            got = err
+        self._read_done(who, key, got)
 
-        def read(store: Any) -> list[str]:
-            try:
-                return list(store.ignores(who))
-            except Exception:  # no account (a guest), or the store failing: his list lasts his visit
-                return []
-
-        def then(got: Any) -> None:
-            changed = self._reading.pop(key, None)
-            if changed is None:
-                return  # forgotten meanwhile
-            names = {str(n) for n in got} if isinstance(got, list) else set()
-            for other, on in changed:
-                names = {n for n in names if name_key(n) != name_key(other)} | ({other} if on else set())
-            self._ignores[key] = names
-
-        assert self.fetch is not None
-        self.fetch(read, then)
+    def _read_done(self, who: str, key: str, got: Any) -> None:
+        """His list as read, with what he changed meanwhile made again on it.  A failed read is never taken
+        for "he ignores nobody": he is told, and it is read again after ``IGNORE_RETRY`` s."""
+        changed = self._reading.get(key)
+        if changed is None:
+            return  # answered meanwhile (``preload``)
+        if not isinstance(got, list):
+            fails = self._told_unread.get(key, 0)
+            self._retry[key] = self.wall() + min(IGNORE_RETRY * 2 ** fails, IGNORE_RETRY_MAX)
+            self._told_unread[key] = fails + 1
+            if not fails:
+                self.notify(who, "note", {"key": "social.ignores_unread"})
+            return
+        del self._reading[key]
+        self._retry.pop(key, None)
+        names = {str(n) for n in got}
+        for other, on in changed:
+            names = {n for n in names if name_key(n) != name_key(other)} | ({other} if on else set())
+        self._ignores[key] = names
+        if self._told_unread.pop(key, None):
+            self.notify(who, "note", {"key": "social.ignores_read"})
 
     def preload(self, who: str, names: list[str]) -> None:
         """His ignore list as read off the loop on arrival (``net.arrival``); kept only if not read yet
@@ -204,7 +220,10 @@ class Social:
         key = name_key(who)
         if key not in self._ignores or (key in self._reading and not self._reading[key]):
             self._reading.pop(key, None)  # a read asked before: this one answers it
+            self._retry.pop(key, None)
             self._ignores[key] = set(names)
+            if self._told_unread.pop(key, None):
+                self.notify(who, "note", {"key": "social.ignores_read"})
 
     def hides(self, viewer: str | None, speaker: str | None) -> bool:
         """Whether ``viewer`` ignores ``speaker`` (his words are not shown to him)."""

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.store import StoreError
+from net.logsafe import clean
 
 log = logging.getLogger("sukno.identity")
 
@@ -66,7 +67,8 @@ def gather(store: Any, fingerprint: str, *, balance: bool, ignores: bool) -> Arr
     if ignores and hasattr(store, "ignores"):
         try:
             arrival.ignores = list(store.ignores(name))
-        except Exception:
+        except Exception as err:  # None: not read; the club reads it again when needed and tells him if it fails
+            log.warning("cannot read the ignore list of %s on arrival: %s", clean(name), err)
             arrival.ignores = None
     return arrival
 

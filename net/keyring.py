@@ -78,7 +78,8 @@ class KeyRing:
                     settings = err
             try:
                 ignores = list(store.ignores(name)) if hasattr(store, "ignores") else None
-            except Exception:
+            except Exception as err:  # None: not read (never "nobody"); the club reads it again when needed
+                log.warning("cannot read the ignore list of %s at a key link: %s", clean(name), err)
                 ignores = None
             return settings, ignores
 

@@ -125,3 +125,76 @@ def test_a_private_table_refuses_the_uninvited_and_its_rules_survive_the_journal
     copy = Seating()
     copy.load(table.state()["seating"])
     assert (copy.private, copy.host, copy.invited) == (True, "Anna", {"Boris"})
+
+
+class _FailingIgnores:
+    """A store whose ignore-list reads fail while ``down`` (a locked or vanished database)."""
+
+    def __init__(self) -> None:
+        self.down = True
+        self.lists = {"Boris": ["Cleo"]}
+        self.reads = 0
+
+    def ignores(self, name: str) -> list[str]:
+        from engine.store import StoreError
+
+        self.reads += 1
+        if self.down:
+            raise StoreError("the database is gone")
+        return list(self.lists.get(name, []))
+
+    def set_ignore(self, name: str, other: str, on: bool) -> None:
+        pass
+
+    def mutes(self) -> list[tuple[str, float | None, str, str]]:
+        return []
+
+
+@pytest.mark.parametrize("off_loop", [False, True])
+def test_a_failed_ignore_list_read_is_told_and_read_again_never_taken_for_nobody(off_loop):
+    """His list could not be read: it was kept as empty for the whole visit, so he saw the words of the
+    people he ignores.  Now he is told (his inbox, a catalogue key), it is read again after
+    ``IGNORE_RETRY`` s, and once read they are hidden again (and he is told that too)."""
+    from engine.social import IGNORE_RETRY
+
+    wall = [1000.0]
+    store = _FailingIgnores()
+    social = Social(store, wall=lambda: wall[0])
+    if off_loop:  # as ``SuknoServer``'s fetch: the work's result, or its error, handed to ``then``
+        def fetch(work, then):
+            try:
+                then(work(store))
+            except Exception as err:
+                then(err)
+
+        social.fetch = fetch
+    assert not social.hides("Boris", "Cleo")  # not known yet: the store failed
+    notes = [e.event.data["key"] for e in social.inbox("Boris").since(0) if e.event.kind == "note"]
+    assert notes == ["social.ignores_unread"]
+    social.hides("Boris", "Cleo")
+    assert store.reads == 1  # not asked again at every line: after IGNORE_RETRY s
+    wall[0] += IGNORE_RETRY + 1
+    assert not social.hides("Boris", "Cleo") and store.reads == 2  # still down: told once only
+    wall[0] += IGNORE_RETRY + 1
+    social.hides("Boris", "Cleo")
+    assert store.reads == 2  # twice as long after a second failure
+    store.down = False
+    wall[0] += IGNORE_RETRY
+    wall[0] += IGNORE_RETRY + 1
+    social.hides("Boris", "Anna")  # the next line filtered for him reads it again
+    assert social.hides("Boris", "Cleo")
+    notes = [e.event.data["key"] for e in social.inbox("Boris").since(0) if e.event.kind == "note"]
+    assert notes == ["social.ignores_unread", "social.ignores_read"]
+
+
+def test_what_he_changes_while_his_list_is_unread_is_kept_on_top_of_the_read():
+    from engine.social import IGNORE_RETRY
+
+    wall = [1000.0]
+    store = _FailingIgnores()
+    social = Social(store, wall=lambda: wall[0])
+    social.ignore("Boris", "Vera")  # his list could not be read: Vera is hidden at once all the same
+    assert social.hides("Boris", "Vera") and not social.hides("Boris", "Cleo")
+    store.down = False
+    wall[0] += IGNORE_RETRY + 1
+    assert social.ignored_names("Boris") == ["Cleo", "Vera"]

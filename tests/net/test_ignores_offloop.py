@@ -94,3 +94,45 @@ async def test_a_stopped_server_leaves_no_store_writer_on_its_club(tmp_path) -> 
         club.social.ignore("Boris", "Cleo")  # no account: the store refuses, but the call is noted
         await until(lambda: bool(store.named("set_ignore")), timeout=20, what="the ignore written")
         assert [thread for _arg, thread in store.named("set_ignore")] == ["sukno arrivals"], store.calls
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_a_failed_read_of_his_ignore_list_is_told_and_read_again(tmp_path, lang, monkeypatch) -> None:
+    """His list could not be read (on arrival, then at the first line filtered for him): it was taken
+    for "he ignores nobody" for the whole visit, and the words of the people he ignores were shown to
+    him, unsaid.  Now he is told, in his language; it is read again, and once read they are hidden."""
+    import asyncio
+
+    import engine.social
+    from sshclient import new_key
+
+    monkeypatch.setattr(engine.social, "IGNORE_RETRY", 0.5)
+    store = gated_store(tmp_path)
+    key = new_key()
+    store._store.create_account("Boris", key=key.get_fingerprint("sha256"), language=lang)
+    store._store.set_ignore("Boris", "Cleo", True)
+    clients: list[Client] = []
+    try:
+        async with running(make_config(tmp_path / "club"), store=store) as server:
+            anna = await named(server.port, "Anna")
+            cleo = await named(server.port, "Cleo")
+            clients += [anna, cleo]
+            store.refused.add("ignores")
+            boris = await connect(server.port, key=key, lang="ru_RU.UTF-8" if lang == "ru" else "en_US.UTF-8")
+            clients.append(boris)
+            await boris.wait("Boris ·", timeout=20)
+            cleo.line("say first")  # filtered for him: his list is asked for, and the store refuses
+            await boris.wait(tr(lang, "social.ignores_unread")[:30], timeout=20)
+            store.refused.clear()
+            await asyncio.sleep(0.6)
+            cleo.line("say second")  # the next line filtered for him reads it again
+            await boris.wait(tr(lang, "social.ignores_read")[:30], timeout=20)
+            cleo.line("say third, hidden from Boris")
+            await anna.wait("third, hidden from Boris", timeout=20)
+            anna.line("say fourth")
+            seen = await boris.wait("fourth", timeout=20)
+            assert "third, hidden" not in seen
+            assert server.club.social.hides("Boris", "Cleo")
+    finally:
+        for client in clients:
+            await client.close()

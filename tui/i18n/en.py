@@ -631,6 +631,8 @@ MESSAGES: dict[str, str] = {
     "social.key_unknown": "No key of yours has that fingerprint; key list shows them.",
     "social.key_current": "That is the key you are connected with; remove it from another key.",
     "social.key_last": "That is your only key; add another first, or you could not come back.",
+    "social.ignores_unread": "The club could not read your ignore list just now: until it can, the people you ignore may be shown to you. It is read again in a few seconds.",
+    "social.ignores_read": "Your ignore list is read: the people you ignore are hidden again.",
     "social.key_bad": "That code is wrong, used or expired; type key add with your old key for a new one.",
     "social.key_busy": "That code is being used from another connection right now; if that link fails, type it again.",
     "social.key_tries": "Too many codes tried on this connection; connect again.",
