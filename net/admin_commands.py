@@ -130,6 +130,8 @@ class AdminCommands:
         """The keys whose sessions may type ``admin …`` (``net.admin.admin_runner``)."""
         self._probe: asyncio.Task[None] | None = None
         self._reads: Any = None  # net.offloop.StoreThread: the bans and mutes, read off the loop
+        self._later_before: Callable[[Callable[[Any], Any]], None] | None = None
+        """The ``social.later`` this console replaced (the server's store-thread writer): back at ``close``."""
         self.relay: Any = None
         """``net.cluster.clubwide.AdminRelay`` on a node of several (``join_cluster``), else None."""
 
@@ -153,6 +155,7 @@ class AdminCommands:
             self.bans.fed = True
             self._reads = reads
             reads.start()
+            self._later_before = self.club.social.later  # the server's writer, given back at ``close``
             self.club.social.later = self._later
 
     def _later(self, work: Callable[[Any], Any]) -> None:
@@ -194,7 +197,8 @@ class AdminCommands:
             self._probe.cancel()
             self._probe = None
         if self._reads is not None:
-            self.club.social.later = None
+            if self.club.social.later == self._later:  # still ours: the writer it replaced takes over again
+                self.club.social.later = self._later_before
             self._reads.stop(timeout=2.0)
             self._reads = None
         self._unsubscribe()

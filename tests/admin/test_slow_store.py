@@ -169,3 +169,18 @@ async def test_an_admins_ban_and_mute_and_the_expired_ones_wait_for_a_slow_store
             except Exception:  # noqa: BLE001 - closed already
                 pass
         real.close()
+
+
+async def test_the_console_closing_gives_the_servers_store_writer_back(tmp_path) -> None:
+    """The console puts its own thread's writer in ``social.later`` (an expired mute cleared, an ignore
+    kept) while it runs; at its close it used to leave None there, so a server still running wrote those
+    on the loop, on its own store connection.  It gives back the server's writer it replaced."""
+    from adminkit import admin_server
+    from sshclient import make_config
+
+    async with admin_server(make_config(tmp_path / "club")) as server:
+        social = server.club.social
+        ours = social.later
+        assert ours is not None and ours == server.admin._later
+        server.admin.close()
+        assert social.later is not None and social.later == server._later, social.later
