@@ -9,7 +9,7 @@ changed while his list was being read is kept on top of what the read found.
 from __future__ import annotations
 
 import pytest
-from gatedstore import gated_store
+from gatedstore import gated_hall, gated_store
 from sshclient import Client, connect, make_config, named, running, until
 
 from tui.i18n import tr
@@ -107,32 +107,24 @@ async def test_a_failed_read_of_his_ignore_list_is_told_and_read_again(tmp_path,
     from sshclient import new_key
 
     monkeypatch.setattr(engine.social, "IGNORE_RETRY", 0.5)
-    store = gated_store(tmp_path)
     key = new_key()
-    store._store.create_account("Boris", key=key.get_fingerprint("sha256"), language=lang)
-    store._store.set_ignore("Boris", "Cleo", True)
-    clients: list[Client] = []
-    try:
-        async with running(make_config(tmp_path / "club"), store=store) as server:
-            anna = await named(server.port, "Anna")
-            cleo = await named(server.port, "Cleo")
-            clients += [anna, cleo]
-            store.refused.add("ignores")
-            boris = await connect(server.port, key=key, lang="ru_RU.UTF-8" if lang == "ru" else "en_US.UTF-8")
-            clients.append(boris)
-            await boris.wait("Boris ·", timeout=20)
-            cleo.line("say first")  # filtered for him: his list is asked for, and the store refuses
-            await boris.wait(tr(lang, "social.ignores_unread")[:30], timeout=20)
-            store.refused.clear()
-            await asyncio.sleep(0.6)
-            cleo.line("say second")  # the next line filtered for him reads it again
-            await boris.wait(tr(lang, "social.ignores_read")[:30], timeout=20)
-            cleo.line("say third, hidden from Boris")
-            await anna.wait("third, hidden from Boris", timeout=20)
-            anna.line("say fourth")
-            seen = await boris.wait("fourth", timeout=20)
-            assert "third, hidden" not in seen
-            assert server.club.social.hides("Boris", "Cleo")
-    finally:
-        for client in clients:
-            await client.close()
+    async with gated_hall(tmp_path, (), ["Anna", "Cleo"]) as (store, server, clients):
+        anna, cleo = clients
+        store._store.create_account("Boris", key=key.get_fingerprint("sha256"), language=lang)
+        store._store.set_ignore("Boris", "Cleo", True)
+        store.refused.add("ignores")
+        boris = await connect(server.port, key=key, lang="ru_RU.UTF-8" if lang == "ru" else "en_US.UTF-8")
+        clients.append(boris)
+        await boris.wait("Boris ·", timeout=20)
+        cleo.line("say first")  # filtered for him: his list is asked for, and the store refuses
+        await boris.wait(tr(lang, "social.ignores_unread")[:30], timeout=20)
+        store.refused.clear()
+        await asyncio.sleep(0.6)
+        cleo.line("say second")  # the next line filtered for him reads it again
+        await boris.wait(tr(lang, "social.ignores_read")[:30], timeout=20)
+        cleo.line("say third, hidden from Boris")
+        await anna.wait("third, hidden from Boris", timeout=20)
+        anna.line("say fourth")
+        seen = await boris.wait("fourth", timeout=20)
+        assert "third, hidden" not in seen
+        assert server.club.social.hides("Boris", "Cleo")
