@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from engine.game import IllegalAction
@@ -59,18 +60,16 @@ class _Failed:
         self.error = error
 
 
+@dataclass(frozen=True, slots=True)
 class _Known:
-    """An account as read for a hello, with its ledger balance read in the same job (``sukno_balance``)."""
+    """An account as read for a hello, with its ledger balance read in the same job (None: the welcome
+    asks the club itself)."""
 
-    def __init__(self, account: Any, balance: int | None) -> None:
-        self._account = account
-        self.sukno_balance = balance
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._account, name)
+    account: Any
+    balance: int | None
 
 
-def _with_balance(store: Any, account: Any) -> Any:
+def _with_balance(store: Any, account: Any) -> _Known | None:
     """In the store's thread: the account (or None) and its balance, as ``Club.balance`` reads it."""
     if account is None:
         return None
@@ -200,7 +199,7 @@ class BotSession:
         self._after(message, self._ask(lambda store: _with_balance(store, store.account_by_key(fingerprint))),
                     lambda account: self._hello_known(message, account))
 
-    def _hello_known(self, message: dict[str, Any], account: Any) -> None:
+    def _hello_known(self, message: dict[str, Any], account: _Known | _Failed | None) -> None:
         """The account of its key as the store's thread read it: a new one named, a known one welcomed."""
         if isinstance(account, _Failed):
             self.error("failed", say(self.lang, "bot.store"))
@@ -233,7 +232,7 @@ class BotSession:
 
         self._after(message, self._ask(work), lambda got: self._hello_named(wanted, got))
 
-    def _hello_named(self, wanted: str, got: Any) -> None:
+    def _hello_named(self, wanted: str, got: _Known | _Failed | str | None) -> None:
         if isinstance(got, _Failed):
             self.error("account.refused", self.accounts.store_failed(self.lang) if hasattr(
                 self.accounts, "store_failed") else say(self.lang, "bot.store"), reply="hello")
@@ -246,8 +245,9 @@ class BotSession:
         log.info("registered the bot %s", wanted)
         self._hello_as(got, new=True)
 
-    def _hello_as(self, account: Any, new: bool = False) -> None:
+    def _hello_as(self, known: _Known, new: bool = False) -> None:
         """Its account, known or just made: a person's key is refused, a bot comes in."""
+        account = known.account
         if not new and account.role != "bot":
             self.error("bot.person_key", say(self.lang, "bot.person_key", name=account.name), reply="hello")
             return
@@ -262,7 +262,7 @@ class BotSession:
         self.club.robots.add(name)
         self.club.enter(name, now=self.now())
         self.entered = True
-        balance = getattr(account, "sukno_balance", None)  # read with the account, off the loop
+        balance = known.balance  # read with the account, off the loop
         if balance is None or getattr(self.club, "store", None) is not self.accounts.store:
             balance = self.club.balance(name)
         self.send({"type": "welcome", "name": name, "bot": True, "balance": balance, "lang": self.lang})
