@@ -19,6 +19,7 @@ from engine.store import AccountError
 from net.logsafe import clean
 
 if TYPE_CHECKING:
+    from engine.pending import Pending
     from net.session import Session
 
 log = logging.getLogger("sukno.keys")
@@ -43,12 +44,12 @@ class KeyRing:
         log.info("link code made for %s", clean(self.session.name or "-"))
         return f"{code[:4]}-{code[4:]}"
 
-    def _job(self, work: Callable[[Any], Any], op: str) -> Any:
+    def _job(self, work: Callable[[Any], Any], op: str) -> Pending:
         """``work(store)`` in the accounts' store thread, as a ``Pending`` of its result (issue 15); a
         store that fails or is silent answers ``cmd.failed`` (what a store error here always showed)."""
         return self.session.read_off_loop(work, f"key {op}")
 
-    def link(self, code: str) -> Any:
+    def link(self, code: str) -> str | Pending:
         """Bind this session's (new) key to the account the code was made for: its name, or why not (a
         catalogue key) — now, or as a ``Pending`` once the store's thread has bound it."""
         session = self.session
@@ -108,7 +109,7 @@ class KeyRing:
         session.saved_prefs(session.prefs, settings)
         return name
 
-    def list(self) -> Any:
+    def list(self) -> list[tuple[str, bool]] | Pending:
         """``[(fingerprint, is this session's)]`` of his account, as a ``Pending`` (or ``cmd.failed``)."""
         name, mine = self.session.name, self.session.conn.fingerprint
         if self._store is None:
@@ -121,7 +122,7 @@ class KeyRing:
 
         return self._job(work, "list")
 
-    def remove(self, fingerprint: str) -> Any:
+    def remove(self, fingerprint: str) -> str | Pending:
         """Take a key off his account: None, or why not (a catalogue key), as a ``Pending``."""
         session = self.session
         name, mine = session.name, session.conn.fingerprint

@@ -19,7 +19,7 @@ import asyncio
 import logging
 import re
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import asyncssh
 
@@ -32,6 +32,7 @@ from net.texts import text
 from net.watch import Watch
 
 if TYPE_CHECKING:
+    from engine.pending import Pending
     from net.server import SuknoServer, _Connection
 
 log = logging.getLogger("sukno.server")
@@ -605,7 +606,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         except Exception:
             log.exception("the club could not hear that %s left", getattr(app, "player", None))
 
-    def read_off_loop(self, work: Any, op: str) -> Any:
+    def read_off_loop(self, work: Callable[[Any], Any], op: str) -> Pending:
         """``work(store)`` in the accounts' store thread, as a ``Pending`` of its result (issue 15); a store
         that fails or is silent before the job begins answers ``cmd.failed`` (a catalogue key, what a store
         error always showed); a job begun but slow is told as still being made, and its outcome awaited."""
@@ -635,7 +636,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         else:
             log.info("not told (no screen to tell it on): %s", key)
 
-    def register(self, name: str) -> Any:
+    def register(self, name: str) -> str | None | Pending:
         """The welcome's choice of a name for this key: a refusal now (a text), or an
         ``engine.pending.Pending`` answered with None (written) or the refusal once the store's thread has
         written it (``SuknoServer.off_loop``, issue 15: the loop serves everyone meanwhile).  While one
