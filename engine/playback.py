@@ -3,13 +3,13 @@
 A ``Move`` is what a record or a journal keeps of one change: a deal (its
 deck orders), an action (seat and text) or a tick, with the table's game
 time (``clock``) a journal wrote with it.  ``play(game, moves)`` makes each
-move the way ``engine.table.Table`` made it live — the time first (a clocked
+move the way ``engine.table.owner.Table`` made it live — the time first (a clocked
 game put on the clock, then told the time before an action or a tick), then
 the change — and yields every ``engine.step.Step`` that changed something.
 
 Who feeds it: ``engine.record`` (``record_moves``: ``replay``, ``rebuild``),
 ``tui.replay.frames`` (the same moves, a frame per step) and
-``engine.store.replay_journal`` (a live table's journal; ``engine.keeper``
+``engine.store.base.replay_journal`` (a live table's journal; ``engine.table.keeper``
 restores a table from the steps of the deal in play).  So a record, its
 rebuild and a journal restore cannot drift apart: they are one loop.
 

@@ -11,7 +11,7 @@ action did it log? which balances changed since the last write?).
 Why a value: a ``Step`` holds no reference into the live game, so a journal
 may keep it and write it after the game has moved on — from another thread,
 or batched into one commit with the next ones — which a PostgreSQL commit of
-5–10 ms asks for (``engine.journal``).
+5–10 ms asks for (``engine.table.journal``).
 
 Why beside ``apply`` rather than instead of it: ``Game.apply``/``start_deal``/
 ``tick`` keep returning the events, for the rule tests and for the bots'

@@ -8,7 +8,7 @@ a hand only where this viewer may see it, else a count), the trick with the card
 score sheet the game declares (``Game.score_view``).  What is particular to one game stays in
 ``extra`` (read-only), for that game's own drawings.
 
-``Snapshot`` (``Table.pull``; not the autopilot's ``engine.autoplay.Snapshot``) is everything a
+``Snapshot`` (``Table.pull``; not the autopilot's ``engine.table.autoplay.Snapshot``) is everything a
 table's screen draws at once: the view, the viewer's legal actions, the log lines not yet shown,
 and the deadline the timer bar counts to.  Widgets get snapshots and
 never a table (tests/engine/test_layering.py), so they cannot ask for more than a viewer may see.
@@ -178,7 +178,7 @@ def build_view(raw: Mapping[str, Any], sheet: Callable[[Mapping[str, Any]], Scor
     Lenient about missing keys (a lobby has no trick, a test's view may have only what it checks);
     ``sheet`` is the game's ``score_view``; ``changes`` overwrite keys of ``raw`` first (``away``).
     """
-    from engine.autoplay import is_bot  # engine.autoplay imports the games, which import this module
+    from engine.table.autoplay import is_bot  # engine.table.autoplay imports the games, which import this module
 
     if changes:
         raw = {**raw, **changes}

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from engine.autoplay import Settings
-from engine.club import table_settings
-from engine.social import Seating
+from engine.table.autoplay import Settings
+from engine.table.club import table_settings
+from engine.table.social import Seating
 
 DEFAULTS: dict[str, Any] = {
     "server": {
@@ -93,7 +93,7 @@ class Config:
     host: str = "127.0.0.1"
     port: int = 2222
     data: Path = Path("data")
-    host_key: Path | None = None  # None: the store's key (PostgreSQL), else the data folder's (net/hostkey.py)
+    host_key: Path | None = None  # None: the store's key (PostgreSQL), else the data folder's (net/ssh/hostkey.py)
     login_timeout: float = 30
     keepalive_interval: float = 30
     keepalive_count_max: int = 3
@@ -126,7 +126,7 @@ class Config:
     node: str = ""  # "": the one server of its store; a name: one node of several on one PostgreSQL club
     node_lease_ttl: float = 3.0  # seconds a node's table lease lasts unless renewed (failover waits this)
     node_call_timeout: float = 2.0  # seconds a move sent to a table's owner node may go unanswered (then refused)
-    reuse_port: bool = False  # a worker of ``sukno serve --workers N`` (net/workers.py): SO_REUSEPORT, not a key
+    reuse_port: bool = False  # a worker of ``sukno serve --workers N`` (net/cluster/workers.py): SO_REUSEPORT, not a key
     new: bool = False  # ``sukno serve --new``: an empty sukno.db may start a new club (not a config key)
 
 

@@ -43,7 +43,7 @@ def keep_tasks_lazy(loop: asyncio.AbstractEventLoop) -> None:
     setattr(loop, _GUARD, True)
 
 
-# -- private names the driver (net/driver.py) and the spectator hub (net/spectate.py) use --------
+# -- private names the driver (net/ssh/driver.py) and the spectator hub (net/modes/spectate.py) use --------
 #
 # Each is wrapped by one small function, so a Textual upgrade that renames one breaks here, in
 # one place, and tests/net/test_textual_compat.py names the missing attribute.  Textual is pinned

@@ -1,6 +1,6 @@
 """Bots speaking ``sukno-bot/1`` to a club in this process: no SSH, a clock of our own.
 
-Every message goes through the wire's encoding both ways (``net.botwire``),
+Every message goes through the wire's encoding both ways (``net.modes.botwire``),
 so what is checked here is what a client would read.  Used by the schema
 agreement test and the bot benchmarks.
 """
@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-from engine.club import Club
-from net.botclient import engine_actions, engine_view
-from net.botproto import BotSession
-from net.botwire import decode, encode
-from net.identity import StoreAccounts
+from engine.table.club import Club
+from net.cli.botclient import engine_actions, engine_view
+from net.modes.bot import BotSession
+from net.modes.botwire import decode, encode
+from net.ssh.identity import StoreAccounts
 
 
 class Wire:
@@ -44,7 +44,7 @@ class Wire:
 
 
 def club_with_store(path, tables: list[dict[str, Any]]) -> tuple[Club, StoreAccounts]:
-    from engine.store import open_store
+    from engine.store.base import open_store
 
     store = open_store(path, new=True)
     return Club(tables, store=store, now=0.0), StoreAccounts(store, 10_000)

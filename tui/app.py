@@ -9,7 +9,7 @@ Interface used by ``net/``::
   ``register(name) -> None | error text``; then the hall.
 - The app calls ``club.enter(name, guest, now)`` when the player is in and
   ``club.leave(name, now)`` when the app ends; leaving makes him *away* (a
-  stand-in bot, then the table's grace: ``engine.autoplay``).  A player
+  stand-in bot, then the table's grace: ``engine.table.autoplay``).  A player
   who sits at a table finds himself at it when he comes back.
 - ``watch N`` calls ``on_watch(N)`` when given (net moves the session to the
   shared spectator view, which calls ``club.watch(name, table_id)`` and
@@ -18,7 +18,7 @@ Interface used by ``net/``::
 - ``prefs`` (``tui.text.prefs.Prefs``: bell, mode…, kept in the store by net),
   ``ring()`` (BEL through the session's link, when it becomes the player's
   turn and he typed ``bell on``) and ``on_mode("text")`` (``mode text``: net
-  moves the session to the text mode, ``net.textmode``).
+  moves the session to the text mode, ``net.modes.text``).
 - ``clock`` gives the ``now`` passed to ``Table.act``/``start`` (the same time
   base as net's runtime ``club.tick(now)``: ``time.monotonic``).
 
@@ -39,7 +39,7 @@ from rich.text import Text
 from textual.app import App
 from textual.message import Message
 
-from engine.club import Club
+from engine.table.club import Club
 from tui.admin_verb import AdminRunner
 from tui.framegate import gate
 from tui.i18n import LANGS, tr
@@ -122,7 +122,7 @@ class ClubApp(App):
         self._unsubscribe: Callable[[], None] | None = None
         self._inbox_off: Callable[[], None] | None = None
         self._inbox_seq = 0
-        self.keys = keys  # ``key add|link|list|remove`` (net.keyring); None: no keys here
+        self.keys = keys  # ``key add|link|list|remove`` (net.ssh.keyring); None: no keys here
         self.store_read = store_read  # ``(work, op)``: work(store) in net's store thread, a Pending (None: now)
         self.on_hall: Callable[[], None] | None = None
         """Set by net: he is in the hall again (or has just chosen his name); net's hall door takes over."""
@@ -160,7 +160,7 @@ class ClubApp(App):
         assert self.player is not None
         if self.on_hall is not None and self.first_line is None and self.club.where(self.player) is None:
             self.said.clear()  # the welcome's questions are not carried into the hall
-            self.on_hall()  # a new name, not seated: the hall door (net.halldoor) counts him in
+            self.on_hall()  # a new name, not seated: the hall door (net.modes.hall) counts him in
             return
         self.club.enter(self.player, self.guest, now=self.clock())
         self._entered = True

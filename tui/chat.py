@@ -2,7 +2,7 @@
 
 A token bucket per name: ``BURST`` lines at once, then ``RATE`` a second.  It
 lives with the club (one per ``Club``), so a player's App, his text mode and
-his place among a table's watchers (``net.watch``) draw on the same bucket.
+his place among a table's watchers (``net.modes.watch``) draw on the same bucket.
 A refused line is not said; the player is told to slow down (``chat.slow``).
 Time comes in as an argument (the club's monotonic clock).
 """

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from engine.pending import Pending
+from engine.table.pending import Pending
 from engine.record import verify
 from engine.shuffle import DealCheck, FairError
-from engine.store import StoreError
-from engine.table import Table, TableError
+from engine.store.base import StoreError
+from engine.table.owner import Table, TableError
 from tui.i18n import tr
 
 if TYPE_CHECKING:

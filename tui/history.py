@@ -14,7 +14,7 @@ from rich.text import Text
 
 from engine.game import IllegalAction
 from engine.record import RecordError
-from engine.store import StoreError
+from engine.store.base import StoreError
 from tui.i18n import money, tr
 from tui.screens.replay import ReplayScreen
 

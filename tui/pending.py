@@ -1,6 +1,6 @@
 """One person's commands kept in order while one of them waits for another node (issue 15).
 
-At a table another node owns, a change (sit, act, say…) returns an ``engine.pending.Pending``
+At a table another node owns, a change (sit, act, say…) returns an ``engine.table.pending.Pending``
 at once: the loop goes on for everyone else.  The command's handler gives it to ``after`` with
 what to show when the answer comes (``done(result)``; a refusal is shown as any refusal, in the
 person's language).  Until then the person's next typed lines wait here (``hold``) and run, in
@@ -21,7 +21,7 @@ from weakref import WeakKeyDictionary
 from textual.message_pump import MessagePump
 
 from engine.game import IllegalAction
-from engine.pending import Pending
+from engine.table.pending import Pending
 
 log = logging.getLogger("sukno.tui")
 

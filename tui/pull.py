@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from engine.autoplay import is_bot
-from engine.table import Table
+from engine.table.autoplay import is_bot
+from engine.table.owner import Table
 from engine.view import Snapshot
 
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from engine.game import Event
-from engine.social import SocialError, name_key
-from engine.table import Table, TableError
+from engine.table.social import SocialError, name_key
+from engine.table.owner import Table, TableError
 from tui import pending
 from tui.i18n import tr
 from tui.limits import NAME_MAX, quote
@@ -219,7 +219,7 @@ def link_words(line: str) -> str | None:
 
 def link_refusal(linked: str | None) -> str | None:
     """The key ring's answer to ``key link`` (``KeyRing.link``): None if it is the account's name,
-    else the catalogue key of why not (a name never holds a dot: ``net.identity.NAME_RE``)."""
+    else the catalogue key of why not (a name never holds a dot: ``net.ssh.identity.NAME_RE``)."""
     if not linked or "." in linked:
         return linked or "social.key_none"
     return None

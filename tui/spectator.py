@@ -1,6 +1,6 @@
 """``SpectatorApp``: the shared, input-free view of one table for all its spectators.
 
-Interface used by ``net/spectate.py``::
+Interface used by ``net/modes/spectate.py``::
 
     SpectatorApp(club, table_id, *, lang="en", ascii=False)
 
@@ -20,7 +20,7 @@ from pathlib import Path
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from engine.club import Club
+from engine.table.club import Club
 from tui.app import TableChanged
 from tui.framegate import gate
 from tui.pull import puller
@@ -45,7 +45,7 @@ class SpectatorApp(App):
                  hide: frozenset[str] = frozenset()):
         super().__init__()
         share_stylesheet(self)  # the CSS parsed once for every App (tui.sharedcss)
-        self.hide = hide  # the names these watchers ignore (one hub per ignore list: ``net.spectate.HubKey``)
+        self.hide = hide  # the names these watchers ignore (one hub per ignore list: ``net.modes.spectate.HubKey``)
         self.club = club
         self.table = club.table(table_id)
         self.lang = lang
@@ -53,7 +53,7 @@ class SpectatorApp(App):
         self._unsubscribe = None
 
     def compose(self) -> ComposeResult:
-        from engine.social import name_key
+        from engine.table.social import name_key
 
         hide = self.hide
         yield TableView(puller(self.table, None, self.club.is_online, self.club.is_away), None,

@@ -2,7 +2,7 @@
 
 The hall screen (``tui.screens.base.ClubScreen`` and its ``HallScreen``), the
 text mode (``tui.text.club.TextClub``) and the App-less hall door
-(``net.halldoor.HallDoor``) must understand every club verb spelled the same
+(``net.modes.hall.HallDoor``) must understand every club verb spelled the same
 way and refuse in the same words, so they inherit these handlers rather than
 each having its own.  Nothing here draws or needs Textual: a host gives
 ``club_app`` (the club, the player, his language and the App's few wishes:
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from rich.text import Text
 
 from engine.game import Event, IllegalAction
-from engine.table import Table
+from engine.table.owner import Table
 from tui import commands, pending, refusals, social
 from tui.admin_verb import run_admin
 from tui.chat import chat_allowed

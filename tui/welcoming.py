@@ -1,10 +1,10 @@
 """A new key's first line, read once: a name for the book, ``lang``, ``quit`` or ``key link CODE``.
 
 The welcome screen (an App, ``tui.screens.welcome``) and the welcome door
-(``net.welcomedoor``, no App) must answer the same lines in the same words, so
+(``net.modes.welcome``, no App) must answer the same lines in the same words, so
 both inherit ``WelcomeVerbs`` and say only what differs between them: how they
 leave, switch language, find the key ring, take a linked name, and write a name
-in the book.  Writing it may answer later (an ``engine.pending.Pending``: the
+in the book.  Writing it may answer later (an ``engine.table.pending.Pending``: the
 store's thread writes it, issue 15); until then the screen stays as it is and
 another name typed is ignored.  Nothing here needs Textual.
 """

@@ -12,7 +12,7 @@ Built on ``net.cluster.notices`` (LISTEN/NOTIFY), on two channels of its own:
   back.  ``ask`` waits at most ``ASK_TIMEOUT``; no answer is a refusal that says so.
 
 A notice is a hint: a node that was not listening misses hall lines (they are chat, not records);
-who is online and the bans are the store's (``net.presence``, ``net.bans``).
+who is online and the bans are the store's (``net.cluster.presence``, ``net.house.bans``).
 
 Every notice here is *posted* (``Notices.post``: sent in order by a task on psycopg's asynchronous
 connection), never sent with a blocking call on the loop: a database that is slow or unreachable
@@ -27,7 +27,7 @@ import json
 import logging
 from typing import Any, Callable
 
-from engine.table import sanitize
+from engine.table.owner import sanitize
 from net.cluster.notices import MAX_PAYLOAD, NoticeError
 
 log = logging.getLogger("sukno.cluster")

@@ -2,17 +2,17 @@
 
 Every node holds every table of the club in memory, each either **owned** or a **replica**:
 
-* **Owned**: this node holds the table's lease (``engine.store_pg``: an epoch that fences every
+* **Owned**: this node holds the table's lease (``engine.store.postgres``: an epoch that fences every
   journal and money write); it applies actions, runs the clocks and bots, and journals, exactly as
   a lone ``sukno serve``.  The leases are renewed every ``ttl / 3`` s by a thread with its own
   connection, off the event loop, so a busy loop cannot lose them; a lease found taken over
   turns the table into a replica.  On shutdown the leases are released (another node takes the
   tables over at once).
-* **Replica** (``engine.replica``): another node owns it; this node keeps it as the journal says,
+* **Replica** (``engine.table.replica``): another node owns it; this node keeps it as the journal says,
   advanced by the journal's notices (``NOTIFY sukno_journal``, sent in the journal's own
   transaction: only committed entries), and draws its sessions' views and spectator renders from
   it.  Its ``Table.remote`` sends every change (sit, stand, start, act, say, cut, away, back…) to
-  the owner over **the bus** and returns at once an ``engine.pending.Pending``: the loop never
+  the owner over **the bus** and returns at once an ``engine.table.pending.Pending``: the loop never
   waits for another node.
 
 The bus is ``NOTIFY sukno_bus`` with small JSON texts (no card is ever in one):
@@ -43,7 +43,7 @@ The bus is ``NOTIFY sukno_bus`` with small JSON texts (no card is ever in one):
   online with them (``back``), so nobody's stand-in plays for a player who is here.
 
 Who is online on which node is not told here: the store's presence rows are its one truth
-(``net.presence``, read off the loop and kept in ``Club.elsewhere``, so ``is_online`` — the
+(``net.cluster.presence``, read off the loop and kept in ``Club.elsewhere``, so ``is_online`` — the
 felt's "away", the stand-ins, ``who`` — is club-wide); this module only sends the hint that a
 node's rows changed (``NOTIFY sukno_presence``) so the others read them at once.
 
@@ -70,20 +70,20 @@ from collections import deque
 from typing import Any, Callable, NamedTuple
 
 from engine.game import Event, IllegalAction
-from engine.keeper import TableKeeper
-from engine.pending import Calls, Pending
-from engine.replica import Replica
-from engine.store import JournalEntry, StoreError
-from engine.table import TableError
+from engine.table.keeper import TableKeeper
+from engine.table.pending import Calls, Pending
+from engine.table.replica import Replica
+from engine.store.base import JournalEntry, StoreError
+from engine.table.owner import TableError
 from net.cluster.notices import MAX_PAYLOAD, NoticeError, Notices
-from net.offloop import StoreThread
+from net.ssh.offloop import StoreThread
 
 log = logging.getLogger("sukno.cluster")
 
 BUS_CHANNEL = "sukno_bus"
 JOURNAL_CHANNEL = "sukno_journal"
 ENTRY_CHANNEL = "sukno_entry"
-"""Each committed entry itself (``engine.store_pg.ENTRY_CHANNEL``): a replica plays it at once, no read."""
+"""Each committed entry itself (``engine.store.postgres.ENTRY_CHANNEL``): a replica plays it at once, no read."""
 LEASE_TTL = 3.0
 """Seconds a lease lasts unless renewed: how long a dead owner's tables wait for a new owner."""
 CALL_TIMEOUT = 2.0
@@ -141,7 +141,7 @@ class Node:
         self._leases_seen: dict[Any, tuple[str, int]] = {}
         self._learning: set[Any] = set()  # tables of a live lease this node did not know, being learnt
         self.presence: Any = None
-        """This node's ``net.presence.PresenceKeeper`` once the server runs (``attach_presence``)."""
+        """This node's ``net.cluster.presence.PresenceKeeper`` once the server runs (``attach_presence``)."""
         self._offs: list[Callable[[], None]] = []
 
     # -- starting and stopping ---------------------------------------------------------------
@@ -237,7 +237,7 @@ class Node:
     def attach_presence(self, keeper: Any) -> None:
         """The server's presence keeper: after a beat that changed its rows, this node hints the others,
         and a hint of another node's makes it read the rows at once."""
-        from net.presence import HINT_CHANNEL
+        from net.cluster.presence import HINT_CHANNEL
 
         self.presence = keeper
 
@@ -688,7 +688,7 @@ class Node:
     # -- the leases' thread ----------------------------------------------------------------------
 
     def _renew_loop(self) -> None:
-        from engine.store_pg import PgStore
+        from engine.store.postgres import PgStore
 
         own: PgStore | None = None
         every = self.ttl / 3

@@ -17,7 +17,7 @@ from sshclient import running  # noqa: E402
 @asynccontextmanager
 async def admin_server(config: Any, **kwargs: Any) -> AsyncIterator[Any]:
     """A real SSH server on port 0 with its admin socket; yields the server (``server.admin``: the commands)."""
-    from net.admin import start_admin
+    from net.house.admin import start_admin
 
     async with running(config, **kwargs) as server:
         sock = await start_admin(server)
@@ -31,8 +31,8 @@ async def admin_server(config: Any, **kwargs: Any) -> AsyncIterator[Any]:
 
 def _cli(argv: list[str]) -> tuple[int, str, str]:
     """The CLI's own parser and runner, with its streams given (Textual swaps sys.stdout while apps run)."""
-    from net.admin_cli import run_admin
-    from net.cli import build_parser
+    from net.cli.admin import run_admin
+    from net.cli.main import build_parser
 
     out, err = io.StringIO(), io.StringIO()
     status = run_admin(build_parser().parse_args(argv), out, err)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from adminkit import admin_server
 
-from net.admin import SOCKET_NAME
+from net.house.admin import SOCKET_NAME
 
 NOBODY = 65534
 

@@ -1,13 +1,13 @@
-"""The house's operations on the club itself (engine.admin_ops), without a network."""
+"""The house's operations on the club itself (engine.table.admin_ops), without a network."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.admin_ops import AdminError, admin_view, close_table, open_table, parse_duration, seat_player, show_duration
-from engine.club import Club
+from engine.table.admin_ops import AdminError, admin_view, close_table, open_table, parse_duration, seat_player, show_duration
+from engine.table.club import Club
 from engine.game import ADMIN
-from engine.table import TableError
+from engine.table.owner import TableError
 
 
 @pytest.fixture
@@ -103,7 +103,7 @@ def test_durations():
 
 def test_a_closed_table_stays_closed_with_a_store(tmp_path):
     """With the store, close ends the table's journal: its number can be opened again, a restart skips it."""
-    from engine.store import open_store
+    from engine.store.base import open_store
 
     store = open_store(tmp_path)
     try:
@@ -122,7 +122,7 @@ def test_a_closed_table_stays_closed_with_a_store(tmp_path):
 
 def test_seat_bot_and_table_settings_on_open(club):
     """``seat T S bot`` seats a bot (its name says so); ``open … clock= grace= bots=fill`` are table settings."""
-    from engine.admin_ops import seat_bot
+    from engine.table.admin_ops import seat_bot
 
     table = club.tables[1]
     assert seat_bot(club, table, "3") == (2, "bot-Mitya")

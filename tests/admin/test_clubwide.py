@@ -26,7 +26,7 @@ def _player(session):
 @contextlib.asynccontextmanager
 async def node(pg_url: str, tmp_path, name: str, exclusive: bool) -> AsyncIterator[Any]:
     """One node: its own data folder (admin socket, audit log), the shared database, no tables."""
-    from engine.store_pg import PgStore
+    from engine.store.postgres import PgStore
 
     store = PgStore(pg_url, exclusive=exclusive)
     config = make_config(tmp_path / name, tables=[], store_url=pg_url)

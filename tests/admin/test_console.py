@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from adminkit import admin_server
 
-from net.admin import socket_path
-from net.admin_console import AdminConsole, Link, complete
+from net.house.admin import socket_path
+from net.house.console import AdminConsole, Link, complete
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -73,7 +73,7 @@ def test_console_without_a_server(tmp_path, capsys):
     """A socket nobody answers on: the console does not start; one sentence and exit status 2."""
     import socket
 
-    from net.admin_console import run_console
+    from net.house.console import run_console
 
     path = tmp_path / "admin.sock"
     dead = socket.socket(socket.AF_UNIX)

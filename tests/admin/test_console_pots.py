@@ -6,9 +6,9 @@ import random
 
 from adminkit import admin_server
 
-from engine.admin_ops import pot_history
-from net.admin import socket_path
-from net.admin_console import AdminConsole, Link
+from engine.table.admin_ops import pot_history
+from net.house.admin import socket_path
+from net.house.console import AdminConsole, Link
 from tui.widgets.spark import sparkline
 
 

@@ -12,7 +12,7 @@ import pytest
 from adminkit import admin_server, sukno_admin
 from sshclient import connect, new_key, until
 
-from net.admin import SOCKET_NAME
+from net.house.admin import SOCKET_NAME
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -81,7 +81,7 @@ async def test_a_vanished_store_is_noticed_while_nobody_acts(config, caplog, mon
     import logging
     import shutil
 
-    from net.admin_commands import AdminCommands
+    from net.house.commands import AdminCommands
 
     monkeypatch.setattr(AdminCommands, "STORE_PROBE", 0.1)
     caplog.set_level(logging.INFO, logger="sukno")
@@ -96,9 +96,9 @@ async def test_a_vanished_store_is_noticed_while_nobody_acts(config, caplog, mon
 
 
 def test_the_store_knows_every_file_the_server_keeps():
-    """``engine.store.CLUB_FILES`` (tightened at start) names every file net keeps in the data folder."""
-    from engine.store import CLUB_FILES
-    from net.bans import AUDIT_NAME, BANS_NAME
-    from net.server import HOST_KEY_NAME
+    """``engine.store.base.CLUB_FILES`` (tightened at start) names every file net keeps in the data folder."""
+    from engine.store.base import CLUB_FILES
+    from net.house.bans import AUDIT_NAME, BANS_NAME
+    from net.ssh.server import HOST_KEY_NAME
 
     assert {HOST_KEY_NAME, BANS_NAME, AUDIT_NAME, SOCKET_NAME} <= set(CLUB_FILES)

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from engine.store_sqlite import SqliteStore
-from net.bans import REFUSED_EVERY, AuditLog
-from net.identity import StoreAccounts, check_name, fold
+from engine.store.sqlite import SqliteStore
+from net.house.bans import REFUSED_EVERY, AuditLog
+from net.ssh.identity import StoreAccounts, check_name, fold
 
 CLUB_WORDS = ("help", "look", "tables", "who", "say", "house", "all", "bot", "bots", "bot_Mitya", "b0t-Mitya",
               "бот_Митя", "сказать", "pass", "Robot")
@@ -74,7 +74,7 @@ def test_chat_bucket_per_name() -> None:
 
 
 def test_combining_marks_are_capped_per_character() -> None:
-    from engine.table import MAX_MARKS, sanitize
+    from engine.table.owner import MAX_MARKS, sanitize
 
     assert MAX_MARKS == 2
     assert sanitize("Z" + "\u0301" * 280 + "a\u0300\u0301\u0302b") == "Z\u0301\u0301a\u0300\u0301b"

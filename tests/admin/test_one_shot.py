@@ -11,7 +11,7 @@ import pytest
 from adminkit import admin_server, sukno_admin
 from sshclient import running
 
-from net.admin import SOCKET_NAME
+from net.house.admin import SOCKET_NAME
 
 
 async def test_listing_and_opening_tables(config):
@@ -105,7 +105,7 @@ async def test_audit_log(config):
 
 async def test_second_server_and_bad_bans_file_refused(config):
     """A second server on the same data folder, or a bans.json that is not one, is a sentence, not a traceback."""
-    from net.admin import start_admin
+    from net.house.admin import start_admin
 
     async with admin_server(config) as server:
         with pytest.raises(OSError, match="another sukno server is running"):

@@ -14,9 +14,9 @@ import pytest
 from adminkit import sukno_admin
 from sshclient import connect, new_key, until
 
-import net.server
-from net.admin import SOCKET_NAME
-from net.serve import run
+import net.ssh.server
+from net.house.admin import SOCKET_NAME
+from net.cli.serve import run
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -26,14 +26,14 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def serving(monkeypatch, config):
     """``sukno serve``'s own ``run(config)`` as a task, and a way to reach the server it made."""
-    made: list[net.server.SuknoServer] = []
+    made: list[net.ssh.server.SuknoServer] = []
 
-    class Captured(net.server.SuknoServer):
+    class Captured(net.ssh.server.SuknoServer):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             made.append(self)
 
-    monkeypatch.setattr(net.server, "SuknoServer", Captured)
+    monkeypatch.setattr(net.ssh.server, "SuknoServer", Captured)
 
     async def start():
         task = asyncio.get_running_loop().create_task(run(config))
@@ -99,7 +99,7 @@ def test_the_sukno_serve_process_exits_0(tmp_path):
     """The real command: sukno serve, then sukno admin shutdown; the server process ends with status 0."""
     data = tmp_path / "d"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    server = subprocess.Popen([sys.executable, "-m", "net.cli", "serve", "--port", "0", "--data", str(data)],
+    server = subprocess.Popen([sys.executable, "-m", "net.cli.main", "serve", "--port", "0", "--data", str(data)],
                               cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 20
@@ -107,7 +107,7 @@ def test_the_sukno_serve_process_exits_0(tmp_path):
             assert server.poll() is None, server.stderr.read().decode()
             assert time.monotonic() < deadline, "no admin socket"
             time.sleep(0.05)
-        done = subprocess.run([sys.executable, "-m", "net.cli", "admin", "--data", str(data), "shutdown",
+        done = subprocess.run([sys.executable, "-m", "net.cli.main", "admin", "--data", str(data), "shutdown",
                                "--grace", "5"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=20)
         assert done.returncode == 0, done.stderr
         assert "shutting down" in done.stdout

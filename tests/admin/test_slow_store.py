@@ -66,7 +66,7 @@ async def register(port: int, name: str) -> Client:
 
 
 async def test_a_slow_store_stalls_no_session(pg_url, tmp_path) -> None:
-    from engine.store_pg import PgStore
+    from engine.store.postgres import PgStore
 
     real = PgStore(pg_url, exclusive=True)
     store = GatedStore(real)
@@ -120,8 +120,8 @@ async def test_an_admins_ban_and_mute_and_the_expired_ones_wait_for_a_slow_store
 
     from adminkit import sukno_admin
 
-    from engine.store_pg import PgStore
-    from net.admin_commands import AdminCommands
+    from engine.store.postgres import PgStore
+    from net.house.commands import AdminCommands
 
     monkeypatch.setattr(AdminCommands, "STORE_WAIT", 60.0)  # the admin's ban waits as long as the test holds it
     real = PgStore(pg_url, exclusive=True)

@@ -10,9 +10,9 @@ import socket
 import threading
 from pathlib import Path
 
-from net.admin import SOCKET_NAME
-from net.admin_cli import run_admin
-from net.cli import build_parser
+from net.house.admin import SOCKET_NAME
+from net.cli.admin import run_admin
+from net.cli.main import build_parser
 
 
 def _cli(*argv: str) -> tuple[int, str, str]:
@@ -22,7 +22,7 @@ def _cli(*argv: str) -> tuple[int, str, str]:
 
 
 class FakeNode:
-    """A Unix socket answering every admin request with its own name (what ``net.admin`` sends back)."""
+    """A Unix socket answering every admin request with its own name (what ``net.house.admin`` sends back)."""
 
     def __init__(self, folder: Path) -> None:
         folder.mkdir(parents=True)

@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
 import asyncssh  # noqa: E402
 
 from engine.bots import make_bot  # noqa: E402
-from net import botproto  # noqa: E402
-from net.botclient import BotClient, engine_actions, engine_view  # noqa: E402
+from net.modes import bot as botproto  # noqa: E402
+from net.cli.botclient import BotClient, engine_actions, engine_view  # noqa: E402
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -71,7 +71,7 @@ async def player(client: BotClient, seat: int, deals: int, server_part: list[flo
 
 async def main(deals: int) -> None:
     from net.config import Config
-    from net.server import SuknoServer
+    from net.ssh.server import SuknoServer
 
     with tempfile.TemporaryDirectory() as data:
         config = Config(port=0, data=Path(data), tables=[{"game": "stukolka", "think": 0, "clock": 0}])

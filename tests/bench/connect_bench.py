@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import asyncssh  # noqa: E402
 
-from engine.store import open_store  # noqa: E402
+from engine.store.base import open_store  # noqa: E402
 from hall_bench import TITLE, Person, make_people, openssh_burst, quiet, uptime  # noqa: E402
 from net.config import Config  # noqa: E402
 from ssh_load import ServerProc, pct, until  # noqa: E402
@@ -50,14 +50,17 @@ SINGLES = 5
 
 def stamp_server(out: list[dict[str, Any]]) -> None:
     """Wrap the server's step methods so that each connection's steps are stamped (bench only)."""
-    from net import halldoor, hallview, server, session
+    from net.modes import hall as halldoor
 
+    from net.modes import hallview
+    from net.ssh import server
+    from net.ssh import session
     now = time.perf_counter
 
     conn_made = server._Connection.connection_made
 
     def sconn_made(self: Any, conn: Any) -> None:
-        self._bench = {"accept": now()}  # called as the TCP connection is accepted (net.door)
+        self._bench = {"accept": now()}  # called as the TCP connection is accepted (net.ssh.door)
         conn_made(self, conn)
 
     server._Connection.connection_made = sconn_made  # type: ignore[method-assign]

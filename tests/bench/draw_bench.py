@@ -27,8 +27,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from engine.club import Club  # noqa: E402
-from net.spectate import Hubs, Member  # noqa: E402
+from engine.table.club import Club  # noqa: E402
+from net.modes.spectate import Hubs, Member  # noqa: E402
 from tui.spectator import SpectatorApp  # noqa: E402
 
 NAMES = ("anna", "boris", "vera", "gleb", "dasha", "egor", "zhenya", "ilya", "kira", "lev")

@@ -26,9 +26,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from engine.club import Club  # noqa: E402
+from engine.table.club import Club  # noqa: E402
 from net.config import DEFAULTS  # noqa: E402
-from net.halldoor import HallDoor, make_board  # noqa: E402
+from net.modes.hall import HallDoor, make_board  # noqa: E402
 from tui.text.prefs import Prefs  # noqa: E402
 
 SIZES = [(80, 24), (100, 30), (120, 40), (132, 43), (90, 26), (160, 50)]

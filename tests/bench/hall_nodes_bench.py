@@ -30,7 +30,7 @@ from nodekit import CONFIG, Node  # noqa: E402
 from pgkit import PgCluster, Unavailable  # noqa: E402
 from ssh_load import pct, until  # noqa: E402
 
-from engine.store_pg import PgStore  # noqa: E402
+from engine.store.postgres import PgStore  # noqa: E402
 
 
 async def one_setup(url: str, folder: Path, n: int, lines: int, nodes_count: int) -> dict[str, Any]:

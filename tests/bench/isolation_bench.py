@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 import asyncssh  # noqa: E402
 import pyte  # noqa: E402
 
-from engine.store import open_store  # noqa: E402
+from engine.store.base import open_store  # noqa: E402
 from net.config import Config  # noqa: E402
 
 VICTIM, ATTACKER = "Anna", "Boris"
@@ -63,7 +63,7 @@ ATTACKS = ["baseline", "typing", "typing10", "eof", "storm", "chat", "lock"]
 
 
 async def serve(data: Path) -> None:
-    from net.server import SuknoServer
+    from net.ssh.server import SuknoServer
 
     config = Config(port=0, data=data, tables=[{"game": "stukolka", "options": {}}])
     config.idle_timeout = 0

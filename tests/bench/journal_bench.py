@@ -31,8 +31,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine.cards import deck  # noqa: E402
-from engine.store import TableHeader, pot_purse  # noqa: E402
-from engine.store_sqlite import SqliteStore  # noqa: E402
+from engine.store.base import TableHeader, pot_purse  # noqa: E402
+from engine.store.sqlite import SqliteStore  # noqa: E402
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
 TARGET_MS = 5.0

@@ -1,4 +1,4 @@
-"""Print what ``net/loopprobe.py`` wrote: each process's loop lag and its worst stalls, with stacks.
+"""Print what ``net/ssh/loopprobe.py`` wrote: each process's loop lag and its worst stalls, with stacks.
 
 Run a bench with the probe on, then this on its folder::
 

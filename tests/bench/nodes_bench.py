@@ -5,7 +5,7 @@ Run it as a script: ``python tests/bench/nodes_bench.py [--actions N]``.
 (a) **A journaled action on PostgreSQL**, p50/p99 (target p99 ≤ 5 ms): the
     workload of ``journal_bench.py`` (one ``action`` entry per move, money in
     the same transaction every fourth move, a 32-card deck order every
-    fortieth), each move one ``BEGIN … COMMIT`` through ``engine.store_pg``,
+    fortieth), each move one ``BEGIN … COMMIT`` through ``engine.store.postgres``,
     against a PostgreSQL 15 started for the bench by ``tests/pgkit.py`` with
     its durable defaults (``fsync = on``, a Unix socket on this machine, the
     same two shared CPUs as everything else).  Four runs:
@@ -13,7 +13,7 @@ Run it as a script: ``python tests/bench/nodes_bench.py [--actions N]``.
     moves, as a server waiting for input: the verdict) and back to back, and
     ``off`` the same two ways.  First it counts the round trips of one action
     (libpq's trace; ``tests/pgkit.round_trips``): 1, with its money too, since
-    ``engine.store_pg`` sends a transaction as one pipeline (it was 6, 17 with
+    ``engine.store.postgres`` sends a transaction as one pipeline (it was 6, 17 with
     money).  What limits each figure: with ``on``, the disk's flush (printed
     last: its p99 alone is past 5 ms on this machine's disk); with ``off``, the
     CPUs (one round trip is still a wake-up of PostgreSQL's backend and of the
@@ -58,8 +58,8 @@ sys.path.insert(0, str(HERE.parents[2]))
 sys.path.insert(0, str(HERE.parents[1]))
 
 from engine.cards import deck  # noqa: E402
-from engine.store import TableHeader, pot_purse  # noqa: E402
-from engine.store_pg import PgStore  # noqa: E402
+from engine.store.base import TableHeader, pot_purse  # noqa: E402
+from engine.store.postgres import PgStore  # noqa: E402
 from pgkit import PgCluster, Unavailable, round_trips  # noqa: E402
 
 sys.path.insert(0, str(HERE.parents[1] / "net"))

@@ -22,9 +22,9 @@ from types import SimpleNamespace
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from engine.club import Club  # noqa: E402
+from engine.table.club import Club  # noqa: E402
 from net.config import DEFAULTS  # noqa: E402
-from net.presence import PresenceKeeper  # noqa: E402
+from net.cluster.presence import PresenceKeeper  # noqa: E402
 
 
 def uptime() -> str:

@@ -24,10 +24,10 @@ HERE = Path(__file__).resolve()
 sys.path.insert(0, str(HERE.parents[2]))
 sys.path.insert(0, str(HERE.parents[1]))
 
-from engine.club import Club  # noqa: E402
-from engine.replica import Replica  # noqa: E402
-from engine.store_pg import PgStore  # noqa: E402
-from engine.table import Table  # noqa: E402
+from engine.table.club import Club  # noqa: E402
+from engine.table.replica import Replica  # noqa: E402
+from engine.store.postgres import PgStore  # noqa: E402
+from engine.table.owner import Table  # noqa: E402
 from pgkit import PgCluster, Unavailable  # noqa: E402
 
 NAMES = ("Anna", "Boris", "Vera", "Gleb")

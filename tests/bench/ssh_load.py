@@ -12,7 +12,7 @@ each stamps arrivals with the same monotonic clock as this process): one process
 thousand frames a move stamped the last watchers ~40 ms after the server had sent to them, and
 that wait is the bench's, not the club's.  The default (1) is the old mode; report both.
 ``--nodes 2`` runs the club as two nodes on one PostgreSQL (tests/pgkit.py starts it; issue 15's
-``sukno serve --node`` setup, net/serve.py's ``open_node``): the players, the seated extras and the
+``sukno serve --node`` setup, net/cli/serve.py's ``open_node``): the players, the seated extras and the
 control lines at node A, which owns every table; the watchers alternately at A and B (as
 SO_REUSEPORT would spread them), B's hubs drawing from its replica of table 1.  The figures are both
 nodes' (memory: both RSS summed), and each node's CPU a move is printed apart.  Measured 2 Dec 2026
@@ -57,7 +57,7 @@ sys.path.insert(0, str(ROOT))
 
 import asyncssh  # noqa: E402
 
-from engine.store import open_store  # noqa: E402
+from engine.store.base import open_store  # noqa: E402
 from net.config import Config  # noqa: E402
 
 SIZES = [(80, 24), (100, 30), (120, 40), (132, 43), (90, 26), (160, 50)]
@@ -73,7 +73,7 @@ VIEW = b"say look sit leave"  # the watcher's command row: the shared view is on
 async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str], tables: int = 1,
                           store_url: str = "", node: str = "") -> None:
     from net.config import Config
-    from net.server import SuknoServer
+    from net.ssh.server import SuknoServer
 
     config = Config(port=0, data=data, tables=[{"game": "stukolka", "options": {}} for _ in range(tables)],
                     store_url=store_url, node=node)
@@ -85,9 +85,9 @@ async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str], ta
     config.max_sessions = config.max_sessions_per_address = 5000
     config.connections_per_minute = 1_000_000
     close_node: Any = None
-    if node:  # one node of a club on PostgreSQL, as `sukno serve --node NAME --store URL` (net/serve.py)
-        from engine.store import open_store
-        from net.serve import open_node
+    if node:  # one node of a club on PostgreSQL, as `sukno serve --node NAME --store URL` (net/cli/serve.py)
+        from engine.store.base import open_store
+        from net.cli.serve import open_node
 
         store = open_store(data, exclusive=True, new=True, url=store_url, node=node,
                            synchronous_commit=config.store_synchronous_commit, lock_timeout=config.store_write_wait)
@@ -168,7 +168,8 @@ async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str], ta
 
 def _tracer() -> dict[str, list[float]]:
     """Monotonic stamps of a move's steps in the server (the clients' clock is the same one)."""
-    from net import door, spectate
+    from net.ssh import door
+    from net.modes import spectate
     from tui import framegate
 
     from tui import spectator

@@ -131,9 +131,9 @@ async def main(seconds: float, hold: float) -> None:
 
 def store_alone(hold: float, count: int = 200) -> None:
     """The refused write itself, without SSH or screens: a table action under the lock, timed."""
-    from engine.club import Club
-    from engine.store import make_data_folder, open_store
-    from engine.table import TableError
+    from engine.table.club import Club
+    from engine.store.base import make_data_folder, open_store
+    from engine.table.owner import TableError
 
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "d"

@@ -2,7 +2,7 @@
 
 Run it as a script: ``python tests/bench/table_journal_bench.py [--actions N]``.
 Four players play Стуколка by random legal moves at one table of a ``Club``
-with a fresh SQLite store (``engine.keeper``: the action, its money and the
+with a fresh SQLite store (``engine.table.keeper``: the action, its money and the
 table's state committed before any subscriber hears), and at a table of a
 club without a store.  Each timed call is the whole ``Table.act`` (rules +
 journal + ledger + commit); ``start`` between deals is timed apart.  A short
@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from engine.club import Club  # noqa: E402
-from engine.store_sqlite import SqliteStore  # noqa: E402
+from engine.table.club import Club  # noqa: E402
+from engine.store.sqlite import SqliteStore  # noqa: E402
 
 NAMES = ("Anna", "Boris", "Vera", "Gleb")
 PAUSE = 0.0002

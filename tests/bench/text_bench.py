@@ -43,7 +43,7 @@ PROMPT = re.compile(rb"Your turn\. You may (.*?)(?: \xe2\x80\x94 .*)?\.\r?\n")
 
 async def serve(data: Path) -> None:
     from net.config import Config
-    from net.server import SuknoServer
+    from net.ssh.server import SuknoServer
 
     config = Config(port=0, data=data, tables=[{"game": "stukolka", "options": {}, "think": 0, "clock": 0}])
     config.idle_timeout = 0
@@ -108,7 +108,7 @@ async def wait_for(cond: Any, timeout: float, what: str) -> None:
 
 
 async def run(n: int, pty_share: float, deals: int) -> dict[str, Any]:
-    from engine.store import open_store
+    from engine.store.base import open_store
 
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.autoplay import is_bot
-from engine.club import Club
-from engine.store_sqlite import SqliteStore
-from engine.table import Table, TableError
+from engine.table.autoplay import is_bot
+from engine.table.club import Club
+from engine.store.sqlite import SqliteStore
+from engine.table.owner import Table, TableError
 
 
 def run(club: Club, now: float) -> list:

@@ -12,12 +12,12 @@ import random
 
 import pytest
 
-from engine.admin_ops import admin_view, tables_rows, tables_text
-from engine.club import Club
+from engine.table.admin_ops import admin_view, tables_rows, tables_text
+from engine.table.club import Club
 from engine.games.stukolka import Stukolka
 from engine.record import verify
 from engine.shuffle import deck_for, lot_for, seal_of
-from engine.table import Table, TableError
+from engine.table.owner import Table, TableError
 from tui.narrate import narrate
 
 NAMES = ("Anna", "Boris", "Vera", "Gleb")

@@ -1,4 +1,4 @@
-"""Issue 14 step 4: the table hands each change to its journal port as a ``Step`` (engine.journal, engine.step)."""
+"""Issue 14 step 4: the table hands each change to its journal port as a ``Step`` (engine.table.journal, engine.step)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Any, Iterator
 import pytest
 
 from engine.game import Action, Event
-from engine.journal import NULL_JOURNAL, JournalPort, NullJournal
+from engine.table.journal import NULL_JOURNAL, JournalPort, NullJournal
 from engine.step import ACTION, DEAL, TICK, Step
-from engine.store import StoreError
-from engine.table import Table, TableError
+from engine.store.base import StoreError
+from engine.table.owner import Table, TableError
 
 NAMES = ["anna", "boris", "vera", "gleb"]
 
@@ -194,7 +194,7 @@ def test_without_a_store_the_table_has_the_do_nothing_port() -> None:
 
 
 def test_the_null_port_and_the_keeper_implement_the_whole_port() -> None:
-    from engine.keeper import TableKeeper
+    from engine.table.keeper import TableKeeper
 
     wanted = {n for n, _ in inspect.getmembers(JournalPort) if not n.startswith("_")}
     assert wanted >= {"transaction", "dealt", "applied", "ticked", "revealed", "session_started", "session_over",

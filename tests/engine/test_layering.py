@@ -20,7 +20,7 @@ def test_engine_imports_no_ui_or_network() -> None:
     assert out.stdout.strip() == "", f"engine pulled in: {out.stdout.strip()}"
 
 
-WIDGETS_MAY_NOT = ("engine.table", "engine.autoplay", "engine.club", "engine.keeper")
+WIDGETS_MAY_NOT = ("engine.table.owner", "engine.table.autoplay", "engine.table.club", "engine.table.keeper")
 """Widgets draw snapshots (``engine.view``); the table, its autopilot and the club stay with the screens."""
 
 
@@ -37,7 +37,7 @@ def _imports(path) -> list[str]:
 
 
 def test_widgets_import_no_table_nor_autoplay() -> None:
-    """Issue 14 step 5: no module under tui/widgets imports engine.table or engine.autoplay (any import, at any
+    """Issue 14 step 5: no module under tui/widgets imports engine.table.owner or engine.table.autoplay (any import, at any
     depth of the module: a function's, a TYPE_CHECKING block's)."""
     from pathlib import Path
 
@@ -50,10 +50,10 @@ def test_widgets_import_no_table_nor_autoplay() -> None:
 
 def test_the_import_scan_sees_imports(tmp_path) -> None:
     sample = tmp_path / "w.py"
-    sample.write_text("from engine.table import Table\nif 1:\n    import engine.autoplay as a\n"
-                      "def f():\n    from engine import club\n", encoding="utf-8")
+    sample.write_text("from engine.table.owner import Table\nif 1:\n    import engine.table.autoplay as a\n"
+                      "def f():\n    from engine.table import club\n", encoding="utf-8")
     found = _imports(sample)
-    assert "engine.table" in found and "engine.autoplay" in found and "engine.club" in found
+    assert "engine.table.owner" in found and "engine.table.autoplay" in found and "engine.table.club" in found
 
 
 def _module_imports(path, known: set[str]) -> set[str]:

@@ -59,10 +59,10 @@ def test_no_engine_module_writes_another_objects_privates() -> None:
 
 
 def test_the_autopilot_reads_a_snapshot_not_the_table() -> None:
-    """engine/autoplay.py never names the table: each call gets a ``Snapshot`` (``Table.snapshot``)."""
-    tree = ast.parse((ENGINE / "autoplay.py").read_text())
+    """engine/table/autoplay.py never names the table: each call gets a ``Snapshot`` (``Table.snapshot``)."""
+    tree = ast.parse((ENGINE / "table" / "autoplay.py").read_text())
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
-                for alias in node.names if node.module == "engine.table"}
+                for alias in node.names if node.module == "engine.table.owner"}
     assert imported == set()
     names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
     assert "Table" not in names

@@ -12,8 +12,8 @@ import pathlib
 
 import pytest
 
-from engine.club import Club
-from engine.table import TableError
+from engine.table.club import Club
+from engine.table.owner import TableError
 from tui.i18n import CATALOGUES
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -99,7 +99,7 @@ def _table_door_calls(path: pathlib.Path) -> list[str]:
 @pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_no_module_but_the_club_and_the_table_calls_the_tables_doors() -> None:
     """Every session kind (tui, text mode, watcher, admin, bot protocol, autoplay) goes through the club."""
-    own = {ROOT / "engine" / "club.py", ROOT / "engine" / "table.py"}
+    own = {ROOT / "engine" / "table" / "club.py", ROOT / "engine" / "table" / "owner.py"}
     calls = []
     for package in ("engine", "tui", "net"):
         for path in sorted((ROOT / package).rglob("*.py")):

@@ -1,9 +1,9 @@
-"""``engine.pending``: a change whose answer comes later (issue 15), and one session's requests in order."""
+"""``engine.table.pending``: a change whose answer comes later (issue 15), and one session's requests in order."""
 
 from __future__ import annotations
 
-from engine.pending import InOrder, Pending, when
-from engine.table import TableError
+from engine.table.pending import InOrder, Pending, when
+from engine.table.owner import TableError
 
 
 def test_a_pending_calls_back_once_in_order_and_the_first_answer_wins() -> None:
@@ -76,7 +76,7 @@ def test_in_order_holds_the_next_requests_until_the_answer_and_bounds_them() -> 
 
 def _race(first: str) -> tuple[list[object], "Calls[str]"]:
     """One call, its answer and its timeout at the same moment, ``first`` of them handled first."""
-    from engine.pending import Calls
+    from engine.table.pending import Calls
 
     calls: Calls[str] = Calls()
     pending = Pending("act")
@@ -103,7 +103,7 @@ def test_a_reply_arriving_as_the_timeout_fires_the_first_wins_once() -> None:
 def test_calls_refuse_a_second_call_of_one_id_and_take_each_once() -> None:
     import pytest
 
-    from engine.pending import Calls
+    from engine.table.pending import Calls
 
     calls: Calls[int] = Calls()
     calls.open("A:1", Pending("sit"), 1)

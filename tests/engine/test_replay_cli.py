@@ -14,7 +14,7 @@ RECORDS = Path(__file__).parent.parent / "records"
 
 def run(path: Path | str) -> tuple[int, dict, str]:
     proc = subprocess.run(
-        [sys.executable, "-m", "net.cli", "replay", str(path)], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "net.cli.main", "replay", str(path)], capture_output=True, text=True, timeout=60
     )
     assert "Traceback" not in proc.stderr
     return proc.returncode, json.loads(proc.stdout), proc.stderr

@@ -1,12 +1,12 @@
-"""engine.social and the table's rail (issue 20), without a network: what each feed holds, codes, mutes."""
+"""engine.table.social and the table's rail (issue 20), without a network: what each feed holds, codes, mutes."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.club import Club
-from engine.social import CODE_LIFE, Seating, Social, SocialError
-from engine.table import TableError
+from engine.table.club import Club
+from engine.table.social import CODE_LIFE, Seating, Social, SocialError
+from engine.table.owner import TableError
 
 
 def dealing_club(**entry) -> Club:
@@ -136,7 +136,7 @@ class _FailingIgnores:
         self.reads = 0
 
     def ignores(self, name: str) -> list[str]:
-        from engine.store import StoreError
+        from engine.store.base import StoreError
 
         self.reads += 1
         if self.down:
@@ -155,7 +155,7 @@ def test_a_failed_ignore_list_read_is_told_and_read_again_never_taken_for_nobody
     """His list could not be read: it was kept as empty for the whole visit, so he saw the words of the
     people he ignores.  Now he is told (his inbox, a catalogue key), it is read again after
     ``IGNORE_RETRY`` s, and once read they are hidden again (and he is told that too)."""
-    from engine.social import IGNORE_RETRY
+    from engine.table.social import IGNORE_RETRY
 
     wall = [1000.0]
     store = _FailingIgnores()
@@ -188,7 +188,7 @@ def test_a_failed_ignore_list_read_is_told_and_read_again_never_taken_for_nobody
 
 
 def test_what_he_changes_while_his_list_is_unread_is_kept_on_top_of_the_read():
-    from engine.social import IGNORE_RETRY
+    from engine.table.social import IGNORE_RETRY
 
     wall = [1000.0]
     store = _FailingIgnores()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from engine.bots import RULE_BOTS
-from engine.club import Club
+from engine.table.club import Club
 from engine.game import Action
 
 SPENDING = {"bid", "sell", "accept", "knock", "golets", "dark", "razrez"}

@@ -11,10 +11,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
 
 from fakegame import fake_game  # noqa: E402,F401  (pytest fixture)
 
-from engine.club import Club  # noqa: E402
+from engine.table.club import Club  # noqa: E402
 from engine.game import IllegalAction  # noqa: E402
 from engine.games import registry  # noqa: E402
-from engine.table import Table, TableError, sanitize  # noqa: E402
+from engine.table.owner import Table, TableError, sanitize  # noqa: E402
 from viewscan import cards_in  # noqa: E402
 
 
@@ -239,7 +239,7 @@ def test_table_and_club_import_neither_textual_nor_asyncssh():
     """The layering rule of DESIGN.md, checked in a fresh interpreter."""
     import subprocess
 
-    code = "import sys, engine.table, engine.club; print(sorted(m for m in ('textual', 'asyncssh', 'asyncio') if m in sys.modules))"
+    code = "import sys, engine.table.owner, engine.table.club; print(sorted(m for m in ('textual', 'asyncssh', 'asyncio') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parents[2])
     assert out.stdout.strip() == "[]"
@@ -279,7 +279,7 @@ def test_club_tick_closes_a_speculator_window_at_its_deadline():
 
 def test_the_first_dealer_is_drawn_by_lot_from_the_recorded_seed():
     """R3/R33: a table's first dealer comes from the draw, reproducibly from the session's seed."""
-    from engine.table import Table
+    from engine.table.owner import Table
 
     dealers = set()
     for seed in range(12):

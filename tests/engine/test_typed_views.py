@@ -15,7 +15,7 @@ import zlib
 
 import pytest
 
-from engine.club import Club
+from engine.table.club import Club
 from engine.game import SPECTATOR
 from engine.games import registry
 from engine.view import LineSheet, RecordSheet, SeatView, Snapshot, TrickView, View, build_view, view_of

@@ -19,7 +19,7 @@ SEED_HEX = bytes(range(32)).hex()
 
 
 def run(*args: str) -> tuple[int, str, str]:
-    proc = subprocess.run([sys.executable, "-m", "net.cli", *args], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run([sys.executable, "-m", "net.cli.main", *args], capture_output=True, text=True, timeout=60)
     assert "Traceback" not in proc.stderr
     return proc.returncode, proc.stdout, proc.stderr
 

@@ -13,7 +13,7 @@ from engine.game import ADMIN, SPECTATOR, Action, DeckError, GivenDecks, Illegal
 from engine.games import get_game
 from engine.games.speculator import SPECULATOR, Speculator, beats
 from engine.record import load_record, rebuild, record_of, replay
-from engine.table import Table
+from engine.table.owner import Table
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
 NAMES4 = ["Anna", "Boris", "Vera", "Gleb"]

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine.store import JournalEntry, replay_journal
+from engine.store.base import JournalEntry, replay_journal
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,7 +52,7 @@ class Node:
             config.write_text(text, "utf-8")
         self.lines: list[str] = []
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "net.cli", "serve", "--config", str(config), "--data", str(data), "--port", "0",
+            [sys.executable, "-m", "net.cli.main", "serve", "--config", str(config), "--data", str(data), "--port", "0",
              "--store", url, *(["--node", name] if name else [])],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},

@@ -144,7 +144,7 @@ def make_config(data: Path, **over: Any) -> Config:
 @asynccontextmanager
 async def running(config: Config, **kwargs: Any) -> AsyncIterator[Any]:
     """A real server on port 0 with a temp data folder, stopped always."""
-    from net.server import SuknoServer
+    from net.ssh.server import SuknoServer
 
     server = SuknoServer(config, **kwargs)
     await server.start()

@@ -11,7 +11,7 @@ from typing import Any, Callable
 from textual.app import App, ComposeResult
 from textual.widgets import Input, Static
 
-from engine.pending import Pending
+from engine.table.pending import Pending
 
 
 class StandInClubApp(App[None]):

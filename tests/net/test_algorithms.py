@@ -6,7 +6,7 @@ import asyncssh
 import pytest
 from sshclient import make_config, new_key, running
 
-from net.server import KEX_ALGS, MAC_ALGS
+from net.ssh.server import KEX_ALGS, MAC_ALGS
 
 
 async def _login(port: int, **algs: list[str]) -> str:

@@ -1,4 +1,4 @@
-"""The balance read off the loop on arrival (``net.arrival``) is shown only while no money changed since.
+"""The balance read off the loop on arrival (``net.ssh.arrival``) is shown only while no money changed since.
 
 The hall door's header shows it; a table event heard between the read and the first frame (or a
 board that heard nothing meanwhile) makes the door ask the club again, as it did before.
@@ -6,9 +6,9 @@ board that heard nothing meanwhile) makes the door ask the club again, as it did
 
 from __future__ import annotations
 
-from engine.club import Club
+from engine.table.club import Club
 from engine.game import Event
-from net.halldoor import make_board
+from net.modes.hall import make_board
 
 
 class Door:

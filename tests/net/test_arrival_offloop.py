@@ -1,4 +1,4 @@
-"""A known key's arrival reads the store off the loop (issue 15/16, ``net.arrival``).
+"""A known key's arrival reads the store off the loop (issue 15/16, ``net.ssh.arrival``).
 
 The account by its key, the ``touch``, his settings, his balance and his ignore list were read on
 the event loop as his session began: a slow store stalled every session of the node for each of
@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from sshclient import Client, connect, make_config, new_key, running, until
 
-from engine.store import StoreError, make_data_folder, open_store
-from net.texts import text
+from engine.store.base import StoreError, make_data_folder, open_store
+from net.modes.texts import text
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

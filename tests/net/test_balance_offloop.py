@@ -1,4 +1,4 @@
-"""A hall door's balance is read off the event loop (issue 15, ``net.balances``).
+"""A hall door's balance is read off the event loop (issue 15, ``net.modes.balances``).
 
 A seated player who comes back (a new connection: his table's screen) and then leaves the table
 gets a hall door whose header shows his balance; money may have moved since his arrival, so it is

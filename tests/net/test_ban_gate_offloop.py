@@ -17,7 +17,7 @@ import pytest
 from gatedstore import gated_store
 from sshclient import Client, connect, make_config, named, new_key, running, until  # noqa: F401
 
-from net.texts import text
+from net.modes.texts import text
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "admin"))
 from adminkit import admin_server  # noqa: E402

@@ -9,8 +9,8 @@ import os
 import pytest
 from sshclient import make_config, new_key, running
 
-from net.botclient import run
-from net.cli import build_parser
+from net.cli.botclient import run
+from net.cli.main import build_parser
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

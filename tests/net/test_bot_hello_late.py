@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from net.botproto import BotSession
+from net.modes.bot import BotSession
 from tests.botharness import club_with_store
 
 

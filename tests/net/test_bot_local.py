@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_a_program_plays_a_deal_over_stdin_and_stdout():
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "net.cli", "bot", "--local", "stukolka", cwd=ROOT,
+        sys.executable, "-m", "net.cli.main", "bot", "--local", "stukolka", cwd=ROOT,
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
     assert proc.stdin is not None and proc.stdout is not None
 

@@ -1,16 +1,16 @@
 """A bot program's change at a table another node owns (issue 15): answered later, its next messages in order.
 
 The table stands for a replica: its ``remote`` returns a ``Pending`` the test answers by hand, as
-``net.cluster.node`` does from the bus.  The bot's session (``net.botproto.BotSession``) is driven
+``net.cluster.node`` does from the bus.  The bot's session (``net.modes.bot.BotSession``) is driven
 with decoded messages; what it sends is read as it leaves.
 """
 
 from __future__ import annotations
 
-from engine.club import Club
-from engine.pending import Pending
-from engine.table import TableError
-from net.botproto import BotSession
+from engine.table.club import Club
+from engine.table.pending import Pending
+from engine.table.owner import TableError
+from net.modes.bot import BotSession
 
 
 class Remote:

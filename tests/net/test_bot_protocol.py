@@ -17,9 +17,9 @@ from sshclient import connect, make_config, new_key, running, until
 
 from engine.cards import Card, CardError, parse_card
 from engine.game import ADMIN, SPECTATOR
-from net import botproto
-from net.botclient import BotClient, Player
-from net.botwire import MAX_LINE, plain
+from net.modes import bot as botproto
+from net.cli.botclient import BotClient, Player
+from net.modes.botwire import MAX_LINE, plain
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -18,7 +18,7 @@ from botharness import club_with_store, play_deals
 from schemacheck import SCHEMAS, check, load, problems
 
 from engine.bots import make_bot
-from net.botwire import CLIENT_TYPES, SERVER_TYPES
+from net.modes.botwire import CLIENT_TYPES, SERVER_TYPES
 
 DOC = Path(__file__).parent.parent.parent / "docs" / "bot-protocol.md"
 

@@ -41,7 +41,7 @@ async def register(port: int, name: str) -> Client:
 
 
 async def test_a_move_to_a_stopped_owner_stalls_nobody_and_is_refused_in_order(tmp_path: Path, pg_url: str) -> None:
-    from engine.store_pg import PgStore
+    from engine.store.postgres import PgStore
 
     rng = random.Random(15)
     store = PgStore(pg_url)  # the test's own reader; it never writes

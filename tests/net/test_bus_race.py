@@ -1,7 +1,7 @@
 """The bus's timer race (issue 15), deterministically, on ``net.cluster.node.Node``'s own handlers.
 
 A reply heard exactly as ``call_timeout`` fires: both are callbacks of one loop iteration, in either
-order.  The first settles the call (``engine.pending.Calls``), once; the second is late and changes
+order.  The first settles the call (``engine.table.pending.Calls``), once; the second is late and changes
 nothing.  On the owner's side a call is applied only if it arrives before its ``until`` (else its
 sender may have said "nothing happened" already): refused after, applied before.  No PostgreSQL:
 the notices the node would post are recorded.

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def sukno(*words: str, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "net.cli", *words], cwd=ROOT, stdout=stdout,
+    return subprocess.run([sys.executable, "-m", "net.cli.main", *words], cwd=ROOT, stdout=stdout,
                           stderr=subprocess.PIPE, text=True, timeout=60)
 
 

@@ -30,8 +30,8 @@ async def register(port: int, name: str) -> Client:
 
 def _cli(argv: list[str]) -> tuple[int, str, str]:
     """The CLI's own parser and runner, with its streams given (as tests/admin/adminkit.py)."""
-    from net.admin_cli import run_admin
-    from net.cli import build_parser
+    from net.cli.admin import run_admin
+    from net.cli.main import build_parser
 
     out, err = io.StringIO(), io.StringIO()
     status = run_admin(build_parser().parse_args(argv), out, err)
@@ -56,7 +56,7 @@ async def until_admin(data: Path, check, *words: str, timeout: float = 20.0) -> 
 
 
 async def test_hall_chat_who_kick_and_close_reach_across_nodes(tmp_path: Path, pg_url: str) -> None:
-    from engine.store_pg import PgStore
+    from engine.store.postgres import PgStore
 
     (tmp_path / "sukno.toml").write_text(CONFIG.format(ttl=3.0) + '[[tables]]\ngame = "stukolka"\noptions = {}\n',
                                          "utf-8")  # two tables: one closed across nodes, one handed over

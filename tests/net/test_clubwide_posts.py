@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from engine.club import Club
+from engine.table.club import Club
 
 pytest.importorskip("psycopg")
 

@@ -61,7 +61,7 @@ def test_file_overrides_some_keys(tmp_path):
 def test_serve_refuses_a_broken_config(tmp_path):
     path = tmp_path / "c.toml"
     path.write_text("[server\n")
-    out = subprocess.run([sys.executable, "-m", "net.cli", "serve", "--config", str(path)],
+    out = subprocess.run([sys.executable, "-m", "net.cli.main", "serve", "--config", str(path)],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode != 0
     assert "sukno serve:" in out.stderr and str(path) in out.stderr
@@ -71,7 +71,7 @@ def test_serve_refuses_a_broken_config(tmp_path):
 def test_serve_starts_listens_and_stops_on_sigterm(tmp_path):
     """sukno serve --port 0 --data DIR: says where it listens, makes the host key, exits 0 on SIGTERM."""
     data = tmp_path / "data"
-    proc = subprocess.Popen([sys.executable, "-m", "net.cli", "serve", "--port", "0", "--data", str(data)],
+    proc = subprocess.Popen([sys.executable, "-m", "net.cli.main", "serve", "--port", "0", "--data", str(data)],
                             cwd=ROOT, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 30

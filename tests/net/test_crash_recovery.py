@@ -25,8 +25,8 @@ import pytest
 from sshclient import Client, connect, new_key
 
 from engine.game import ADMIN
-from engine.store import JournalEntry, Store, replay_journal
-from engine.store_sqlite import SqliteStore
+from engine.store.base import JournalEntry, Store, replay_journal
+from engine.store.sqlite import SqliteStore
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -51,7 +51,7 @@ class Server:
 
     def __init__(self, data: Path, config: Path, store: tuple[str, ...] = ()) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "net.cli", "serve", "--config", str(config), "--data", str(data), "--port", "0",
+            [sys.executable, "-m", "net.cli.main", "serve", "--config", str(config), "--data", str(data), "--port", "0",
              *store],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )
@@ -205,7 +205,7 @@ async def test_kill_9_loses_no_acknowledged_action(tmp_path, backend, request):
     each restart also reconnects to PostgreSQL)."""
     kills = KILLS if backend == "sqlite" else max(1, KILLS // 3)
     if backend == "postgresql":
-        from engine.store_pg import PgStore
+        from engine.store.postgres import PgStore
 
         url = request.getfixturevalue("pg_url")
         flags: tuple[str, ...] = ("--store", url)

@@ -16,9 +16,9 @@ import asyncssh
 import pytest
 from sshclient import connect, make_config, new_key, running, until
 
-from net import limits as limits_module
+from net.ssh import limits as limits_module
 from net.config import Config
-from net.limits import DOOR_SLACK, Limits
+from net.ssh.limits import DOOR_SLACK, Limits
 
 
 def _limits(**over) -> Limits:
@@ -124,8 +124,8 @@ async def test_stranger_gets_his_screen_during_a_storm(tmp_path):
 
 
 async def test_app_starts_go_one_at_a_time_addresses_in_turn():
-    """A storm's queued starts wait behind each other; a stranger's start goes next (net.limits.StartQueue)."""
-    from net.limits import StartQueue
+    """A storm's queued starts wait behind each other; a stranger's start goes next (net.ssh.limits.StartQueue)."""
+    from net.ssh.limits import StartQueue
 
     queue = StartQueue()
     order: list[str] = []

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from engine.club import Club
+from engine.table.club import Club
 
 pytest.importorskip("psycopg")
 
@@ -43,7 +43,7 @@ def hand(node: Any, notices: list[tuple[str, str]]) -> None:
 
 
 async def test_an_entry_is_shown_from_its_notice_without_a_read(pg_url: str) -> None:
-    from engine.store_pg import PgStore
+    from engine.store.postgres import PgStore
     from net.cluster.node import Node
 
     owner_store, reader = PgStore(pg_url), PgStore(pg_url)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.shuffle import deck_for
-from net.play import setup
+from net.cli.play import setup
 
 
 def test_a_local_game_is_sealed_and_opened_like_a_club_table() -> None:

@@ -1,7 +1,7 @@
 """A burst of people connecting to a crowded hall (issue 16): the newcomer first, the others told together.
 
 The doors here run on stand-in sessions whose bytes go through the server's own
-``net.door.OneSend`` to a recording socket, so the order of the journal is the
+``net.ssh.door.OneSend`` to a recording socket, so the order of the journal is the
 order the bytes leave the server; each screen is read through pyte.
 """
 
@@ -13,11 +13,11 @@ from typing import Any
 import pyte
 import pytest
 
-from engine.club import Club
-from net import hallview
+from engine.table.club import Club
+from net.modes import hallview
 from net.config import DEFAULTS
-from net.door import OneSend
-from net.halldoor import HallDoor, make_board
+from net.ssh.door import OneSend
+from net.modes.hall import HallDoor, make_board
 from sshclient import until
 from tui.text.prefs import Prefs
 
@@ -189,7 +189,7 @@ async def test_every_arrival_of_a_burst_is_on_the_screen_once(lang):
 async def test_people_connecting_at_once_are_lines_on_a_hall_screen_read_through_pyte(tmp_path):
     """Anna (Russian, 100x30) is in the hall; five known keys connect at once over SSH: each is told on
     her screen once, in her language, and her screen built from the bytes is her door's whole frame."""
-    from engine.store import make_data_folder, open_store
+    from engine.store.base import make_data_folder, open_store
     from net.config import Config
     from sshclient import connect, make_config, new_key, running
     from test_hall_door import same_as_model, session_of

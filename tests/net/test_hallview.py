@@ -1,4 +1,4 @@
-"""``net.hallview.render_row`` draws any text inert (issue 16 item 5): it does not rely on its callers.
+"""``net.modes.hallview.render_row`` draws any text inert (issue 16 item 5): it does not rely on its callers.
 
 A row goes to other people's terminals as it is; a Text holding ESC, BEL, a
 CR or a bidi override must show as cells, never act (clear a screen, move a
@@ -12,7 +12,7 @@ import re
 import pyte
 from rich.text import Text
 
-from net.hallview import inert, render_row, wrap_rows
+from net.modes.hallview import inert, render_row, wrap_rows
 
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 

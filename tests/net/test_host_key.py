@@ -14,7 +14,7 @@ import asyncssh
 import pytest
 from sshclient import make_config, new_key, running
 
-from net.hostkey import HOST_KEY_NAME, club_host_key
+from net.ssh.hostkey import HOST_KEY_NAME, club_host_key
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,7 +43,7 @@ async def test_a_given_key_file_is_presented_and_made_private(tmp_path):
 
 
 def _serve(*words: str, data: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "net.cli", "serve", "--port", "0", "--data", str(data), *words],
+    return subprocess.run([sys.executable, "-m", "net.cli.main", "serve", "--port", "0", "--data", str(data), *words],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
 
 
@@ -66,7 +66,7 @@ def test_sukno_serve_refuses_a_missing_or_bad_key_file(tmp_path):
 def test_nodes_starting_at_once_make_one_key_in_the_store(pg_url, tmp_path, caplog):
     """Four nodes asking for the key at the same moment get one key, made once, kept in the store,
     with no file in any data folder and no private text in any log line."""
-    from engine.store_pg import PgStore
+    from engine.store.postgres import PgStore
 
     stores = [PgStore(pg_url) for _ in range(4)]
     found: list[str] = []
@@ -104,7 +104,7 @@ def test_nodes_starting_at_once_make_one_key_in_the_store(pg_url, tmp_path, capl
 async def test_a_node_on_postgresql_presents_the_stored_key_and_a_given_file_wins(pg_url, tmp_path):
     """A server on the store presents the key another node reads there, again after a restart;
     with --host-key the file's key is presented instead and the store's is left as it was."""
-    from engine.store_pg import PgStore
+    from engine.store.postgres import PgStore
 
     with PgStore(pg_url) as other:
         expected = club_host_key(tmp_path / "other", other).get_fingerprint()

@@ -13,8 +13,8 @@ import time
 
 import pyte
 
-from engine.club import Club
-from net.spectate import Hubs, Member
+from engine.table.club import Club
+from net.modes.spectate import Hubs, Member
 from tui.spectator import SpectatorApp
 
 NAMES = ("anna", "boris", "vera", "gleb")

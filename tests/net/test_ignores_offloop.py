@@ -1,4 +1,4 @@
-"""Ignore lists are read and written off the event loop (issue 15, ``engine.social``'s ``fetch``/``later``).
+"""Ignore lists are read and written off the event loop (issue 15, ``engine.table.social``'s ``fetch``/``later``).
 
 A person's first ignore-list read (``Social._ignore_set``: made when a line is first filtered for him)
 and every ``ignore``/``unignore`` called the store on the loop.  Here they wait at a gate while another
@@ -103,10 +103,10 @@ async def test_a_failed_read_of_his_ignore_list_is_told_and_read_again(tmp_path,
     him, unsaid.  Now he is told, in his language; it is read again, and once read they are hidden."""
     import asyncio
 
-    import engine.social
+    import engine.table.social
     from sshclient import new_key
 
-    monkeypatch.setattr(engine.social, "IGNORE_RETRY", 0.5)
+    monkeypatch.setattr(engine.table.social, "IGNORE_RETRY", 0.5)
     key = new_key()
     async with gated_hall(tmp_path, (), ["Anna", "Cleo"]) as (store, server, clients):
         anna, cleo = clients

@@ -1,6 +1,6 @@
 """``key link``, ``key list`` and ``key remove`` make their store calls off the event loop (issue 15).
 
-``net.keyring.KeyRing`` called ``add_key``, ``account`` and ``remove_key`` on the loop.  Here each
+``net.ssh.keyring.KeyRing`` called ``add_key``, ``account`` and ``remove_key`` on the loop.  Here each
 waits at a gate while another person's chat line still arrives (on the code before, the loop itself
 waited there); once the gate opens, the same answer as before is on screen.  A store that refuses a
 link says the club's usual "did not work" line and leaves the key a stranger's.

@@ -74,7 +74,7 @@ async def test_watcher_resize_moves_him_to_another_bucket(tmp_path):
 async def test_no_app_outlives_its_session(tmp_path):
     """Players, watchers and hubs: after everyone leaves no App is alive and no hub remains."""
     apps: list[weakref.ref] = []
-    from net.server import _club_app
+    from net.ssh.server import _club_app
 
     def tracked(session):
         app = _club_app(session)

@@ -1,8 +1,8 @@
-"""The hall door's command line (net.lineedit): the screen's keys, bounded, never stalled by odd input."""
+"""The hall door's command line (net.modes.lineedit): the screen's keys, bounded, never stalled by odd input."""
 
 from __future__ import annotations
 
-from net.lineedit import LineEditor
+from net.modes.lineedit import LineEditor
 from tui.limits import COMMAND_MAX
 
 

@@ -9,7 +9,7 @@ import asyncssh
 import pytest
 from sshclient import Screen, make_config, new_key, running, until
 
-from net.logsafe import LINE_MAX, SafeFormatter, clean
+from net.ssh.logsafe import LINE_MAX, SafeFormatter, clean
 
 
 def test_clean_escapes_controls_and_cuts():

@@ -2,7 +2,7 @@
 
 ``Accounts.register``'s store calls (is the key bound, make the account) were made on the loop: on
 PostgreSQL a round trip each, a hung database forever, and every session of the node waited.  Now the
-session's ``register`` answers with an ``engine.pending.Pending`` that the store's thread settles.
+session's ``register`` answers with an ``engine.table.pending.Pending`` that the store's thread settles.
 Each test holds ``create_account`` at a gate: while it waits, another person's chat line arrives (on
 the code before, the loop itself waited at the gate and the line came only after it), a second Enter
 makes no second account, and once the gate opens the newcomer is in the hall.  A refusing store gives
@@ -15,9 +15,9 @@ import pytest
 from gatedstore import gated_store
 from sshclient import Client, connect, make_config, named, new_key, running, until
 
-from net.botclient import BotClient
-from net.identity import TEXTS
-from net.session import _club_app
+from net.cli.botclient import BotClient
+from net.ssh.identity import TEXTS
+from net.ssh.session import _club_app
 
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
 
@@ -146,10 +146,10 @@ async def test_a_name_still_being_written_when_the_wait_ends_is_not_told_as_fail
     """The store's thread has begun writing his name when ``STORE_WAIT`` runs out: the name will be in the
     book, so "could not write your name down" (what he was told before) is untrue.  He hears that it is
     still being written, in his language, and is in the hall once it is."""
-    import net.offloop
+    import net.ssh.offloop
     from tui.i18n import tr
 
-    monkeypatch.setattr(net.offloop, "STORE_WAIT", 0.5)
+    monkeypatch.setattr(net.ssh.offloop, "STORE_WAIT", 0.5)
     store = gated_store(tmp_path, gated=("create_account",))
     async with running(make_config(tmp_path / "club"), store=store) as server:
         boris = await connect(server.port, key=new_key(), lang=f"{lang}_RU.UTF-8" if lang == "ru" else "en_US.UTF-8")

@@ -82,7 +82,7 @@ def offences(source: str, filename: str, private: frozenset[str] = PRIVATE) -> l
 
 
 def test_net_leans_on_textual_only_through_the_adapter() -> None:
-    found = [o for path in sorted(NET.glob("*.py")) if path.name != ADAPTER
+    found = [o for path in sorted(NET.rglob("*.py")) if path.name != ADAPTER
              for o in offences(path.read_text(), path.name)]
     assert found == []
 
@@ -130,13 +130,13 @@ failure = tc.app_failure(app)
 
 
 def test_watching_is_owned_by_the_session_not_mixed_in() -> None:
-    """``net.watch.Watch`` is an object the session holds (``session.watch``), not a base class; it reads
+    """``net.modes.watch.Watch`` is an object the session holds (``session.watch``), not a base class; it reads
     its session only through ``self.host`` (typed ``WatchHost``), never as attributes of its own."""
-    from net.session import Session
-    from net.watch import Watch
+    from net.ssh.session import Session
+    from net.modes.watch import Watch
 
-    assert not any(cls.__module__ == "net.watch" for cls in Session.__mro__)
-    tree = ast.parse((NET / "watch.py").read_text())
+    assert not any(cls.__module__ == "net.modes.watch" for cls in Session.__mro__)
+    tree = ast.parse((NET / "modes" / "watch.py").read_text())
     watch = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Watch")
     own = {n.name for n in watch.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
     own |= {t.attr for n in ast.walk(watch) if isinstance(n, (ast.Assign, ast.AnnAssign))

@@ -53,7 +53,7 @@ def felt_and_play(screen: str) -> str:
 
 
 async def test_players_on_two_nodes_play_a_deal_a_watcher_on_a_third_sees_it(tmp_path: Path, pg_url: str) -> None:
-    from engine.store_pg import PgStore
+    from engine.store.postgres import PgStore
 
     rng = random.Random(15)
     nodes: list[Node] = []
@@ -118,7 +118,7 @@ async def test_players_on_two_nodes_play_a_deal_a_watcher_on_a_third_sees_it(tmp
 async def test_kill_9_of_the_owner_mid_deal_the_deal_finishes_on_another_node(tmp_path: Path, pg_url: str) -> None:
     """Node A owns the table and is killed mid-deal; node B takes the lease over, replays the journal,
     and the deal goes on: A's players reconnect to B and find their seats and hands."""
-    from engine.store_pg import PgStore
+    from engine.store.postgres import PgStore
 
     rng = random.Random(9)
     keys = {name: new_key() for name in NAMES}
@@ -187,7 +187,7 @@ async def test_kill_9_of_the_owner_mid_deal_the_deal_finishes_on_another_node(tm
 async def test_a_node_restarted_on_a_newer_schema_is_refused(tmp_path: Path, pg_url: str) -> None:
     import psycopg
 
-    from engine.store_pg import SCHEMA_VERSION
+    from engine.store.postgres import SCHEMA_VERSION
 
     a = Node("A", tmp_path, pg_url)
     try:
@@ -223,7 +223,7 @@ async def test_an_owner_paused_past_its_lease_wakes_as_a_replica(tmp_path: Path,
     its player's next move goes to B over the bus."""
     import signal
 
-    from engine.store_pg import PgStore
+    from engine.store.postgres import PgStore
 
     rng = random.Random(21)
     store = PgStore(pg_url)

@@ -33,7 +33,7 @@ def inserts_waiting(db) -> int:
 async def test_two_nodes_opening_at_once_take_two_numbers(tmp_path: Path, pg_url: str) -> None:
     import psycopg
 
-    from engine.store_pg import PgStore
+    from engine.store.postgres import PgStore
 
     nodes: list[Node] = []
     store = PgStore(pg_url)  # the test's own reader

@@ -26,7 +26,7 @@ def flat(screen: str) -> str:
 
 async def test_a_watchers_sit_and_the_admins_seat_on_another_node_get_the_owners_answer(
         tmp_path: Path, pg_url: str) -> None:
-    from engine.store_pg import PgStore
+    from engine.store.postgres import PgStore
 
     nodes: list[Node] = []
     clients: list[Client] = []

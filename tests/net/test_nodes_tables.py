@@ -19,7 +19,7 @@ from nodekit import Node
 from sshclient import Client, connect, new_key
 from test_clubwide_nodes import admin, until_admin
 
-from engine.store import replay_journal
+from engine.store.base import replay_journal
 
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
 
@@ -77,7 +77,7 @@ async def close_all(clients: list[Client], nodes: list[Node]) -> None:
 
 
 async def test_a_table_opened_on_one_node_is_watched_and_sat_at_from_the_other(tmp_path: Path, pg_url: str) -> None:
-    from engine.store_pg import PgStore
+    from engine.store.postgres import PgStore
 
     nodes: list[Node] = []
     clients: list[Client] = []
@@ -120,7 +120,7 @@ async def test_a_table_opened_on_one_node_is_watched_and_sat_at_from_the_other(t
 
 
 async def test_a_replica_shows_stand_ins_and_the_rail_crosses_nodes(tmp_path: Path, pg_url: str) -> None:
-    from engine.store_pg import PgStore
+    from engine.store.postgres import PgStore
 
     rng = random.Random(4)
     nodes: list[Node] = []

@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from engine.store import TableHeader
+from engine.store.base import TableHeader
 
 pytest.importorskip("psycopg")
 HEADER = TableHeader("stukolka", {}, ["Anna", "Boris", "Vera", "Gleb"])
@@ -21,7 +21,7 @@ async def next_of(queue: asyncio.Queue, timeout: float = 10.0) -> str:
 
 
 async def test_only_committed_journal_entries_are_announced_with_their_seq(pg_url: str) -> None:
-    from engine.store_pg import JOURNAL_CHANNEL, PgStore
+    from engine.store.postgres import JOURNAL_CHANNEL, PgStore
     from net.cluster.notices import Notices
 
     store = PgStore(pg_url)

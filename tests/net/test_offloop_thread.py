@@ -1,4 +1,4 @@
-"""``net.offloop.StoreThread.run``: one job in the store's thread, its result or its refusal awaited on
+"""``net.ssh.offloop.StoreThread.run``: one job in the store's thread, its result or its refusal awaited on
 the loop (issue 15) — and a store that cannot even be reached refuses the job at once, never leaves
 its asker waiting for the next round."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from engine.store import StoreError
-from net.offloop import StoreThread
+from engine.store.base import StoreError
+from net.ssh.offloop import StoreThread
 
 
 class Store:
@@ -47,12 +47,12 @@ async def test_a_job_runs_in_the_thread_and_its_result_and_its_refusal_come_back
 
 
 async def test_a_store_that_cannot_be_reached_refuses_the_job_at_once(monkeypatch) -> None:
-    import net.offloop
+    import net.ssh.offloop
 
     def unreachable(store, timeout):
         raise StoreError("cannot reach the database")
 
-    monkeypatch.setattr(net.offloop, "own_store", unreachable)
+    monkeypatch.setattr(net.ssh.offloop, "own_store", unreachable)
     thread = StoreThread(Store(), "sukno test store", every=3600.0)
     thread.start()
     try:
@@ -68,7 +68,7 @@ async def test_a_store_that_cannot_be_reached_refuses_the_job_at_once(monkeypatc
 async def test_a_job_its_asker_gave_up_on_is_never_made_late() -> None:
     """``as_pending``'s wait ran out while the job was still queued behind a slow one: the person was
     told it failed, so the thread must not make it afterwards (a name told unwritten, then written)."""
-    from net.offloop import as_pending
+    from net.ssh.offloop import as_pending
 
     gate = threading.Event()
     store = Store()
@@ -95,7 +95,7 @@ async def test_a_job_its_asker_gave_up_on_is_never_made_late() -> None:
 async def test_a_job_begun_when_the_wait_runs_out_is_not_told_as_failed() -> None:
     """The wait ran out while the store was making the job (begun, not queued): it will land, so telling
     him it failed was untrue.  He hears that it is still being made (``still``), then its real result."""
-    from net.offloop import as_pending
+    from net.ssh.offloop import as_pending
 
     gate, begun = threading.Event(), threading.Event()
     store = Store()

@@ -3,7 +3,7 @@
 Next to ``test_openssh_tmux.py``: each client logs in with its own key format,
 chooses a name, sees the hall, types a command and quits with status 0.
 Dropbear has no AES-GCM and guesses its first key exchange packet; both
-once kept it out (issue 12, item 12; ``net.server.KEX_ALGS``).
+once kept it out (issue 12, item 12; ``net.ssh.server.KEX_ALGS``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 from sshclient import make_config, new_key, running
 from test_openssh_tmux import Tmux
 
-from net.server import HOST_KEY_NAME
+from net.ssh.server import HOST_KEY_NAME
 
 needs_tmux = pytest.mark.skipif(not shutil.which("tmux"), reason="needs tmux: apt-get install tmux")
 

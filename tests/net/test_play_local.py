@@ -16,7 +16,7 @@ from pathlib import Path
 import pyte
 import pytest
 
-from net.play import PlayError, setup
+from net.cli.play import PlayError, setup
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -68,7 +68,7 @@ class Terminal:
 
 @pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_sukno_play_deals_against_bots_in_the_local_terminal():
-    term = Terminal([sys.executable, "-m", "net.cli", "play", "french3", "--think", "0", "--name", "anna"])
+    term = Terminal([sys.executable, "-m", "net.cli.main", "play", "french3", "--think", "0", "--name", "anna"])
     try:
         term.wait("Table 1 ·")
         assert "bot-Mitya" in term.text() and "bot-Vanya" in term.text()

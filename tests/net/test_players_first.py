@@ -14,7 +14,7 @@ import time
 import pytest
 from sshclient import make_config, running, until
 
-from net.session import Session
+from net.ssh.session import Session
 from tui.app import ClubApp, TableChanged
 from test_club_over_ssh import assert_no_hidden, register
 from tui.framegate import gate

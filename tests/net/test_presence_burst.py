@@ -10,11 +10,11 @@ from __future__ import annotations
 import asyncio
 from types import SimpleNamespace
 
-from engine.club import Club
+from engine.table.club import Club
 from engine.game import Event
-from net import presence
+from net.cluster import presence
 from net.config import DEFAULTS
-from net.presence import PresenceKeeper, _cut
+from net.cluster.presence import PresenceKeeper, _cut
 from sshclient import until
 
 

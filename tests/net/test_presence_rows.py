@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import time
 
-from engine.club import Club
+from engine.table.club import Club
 from net.config import DEFAULTS
-from net.presence import PresenceKeeper
+from net.cluster.presence import PresenceKeeper
 
 
 class Conn:

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from net import door
-from net.door import _Gate
-from net.limits import Limits
+from net.ssh import door
+from net.ssh.door import _Gate
+from net.ssh.limits import Limits
 from sshclient import connect, make_config, new_key, running
 
 

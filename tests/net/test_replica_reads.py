@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from engine.club import Club
+from engine.table.club import Club
 
 pytest.importorskip("psycopg")
 READS = ("live_tables", "journal")
@@ -60,7 +60,7 @@ async def until(check: Any, what: str, timeout: float = 20.0) -> None:
 
 
 async def test_a_replicas_reads_wait_off_the_loop_and_an_answer_waits_for_its_read(pg_url: str) -> None:
-    from engine.store_pg import PgStore
+    from engine.store.postgres import PgStore
     from net.cluster.node import Node
 
     owner_store, reader = PgStore(pg_url), PgStore(pg_url)

@@ -6,7 +6,7 @@ import asyncio
 
 from sshclient import until
 
-from net.runtime import Runtime
+from net.ssh.runtime import Runtime
 
 
 class FakeTable:

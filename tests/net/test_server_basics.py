@@ -11,7 +11,7 @@ import pytest
 from sshclient import connect, new_key, running, make_config, until
 from standins import StandInClubApp
 
-from net.server import HOST_KEY_NAME, locale_of
+from net.ssh.server import HOST_KEY_NAME, locale_of
 
 
 def _player(session):
@@ -58,7 +58,7 @@ async def test_new_key_registers_then_known_key_goes_to_hall(config):
         c = await connect(server.port, key=key)
         await c.wait("HALL Anna")
         await c.close()
-    from engine.store import open_store
+    from engine.store.base import open_store
 
     with open_store(config.data) as store:
         assert [a.name for a in store.accounts()] == ["Anna"]

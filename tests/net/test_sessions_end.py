@@ -16,7 +16,7 @@ import asyncssh
 import pytest
 from sshclient import Screen, connect, make_config, new_key, running, until
 
-from net.admin_commands import AdminCommands
+from net.house.commands import AdminCommands
 
 
 def _rows(server) -> list[dict]:

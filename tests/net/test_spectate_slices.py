@@ -1,4 +1,4 @@
-"""A spectator hub sends each frame to its watchers a slice at a time (net/spectate.py, issue 16).
+"""A spectator hub sends each frame to its watchers a slice at a time (net/modes/spectate.py, issue 16).
 
 A thousand sends in one go held the seated players' frames and keys behind them; in slices of
 ``SLICE``, other work runs in between.  What must hold all the same: every watcher gets every
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import asyncio
 
-from engine.club import Club
-from net.spectate import SLICE, Hubs, Member
+from engine.table.club import Club
+from net.modes.spectate import SLICE, Hubs, Member
 from tui.spectator import SpectatorApp
 
 

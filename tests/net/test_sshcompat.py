@@ -1,4 +1,4 @@
-"""One SSH packet per write (net/sshcompat.py, issue 16): asyncssh's empty IGNORE before each packet is left out.
+"""One SSH packet per write (net/ssh/sshcompat.py, issue 16): asyncssh's empty IGNORE before each packet is left out.
 
 Checked on the club's own server with a real client: the client gets its screen whole, the
 server's send sequence grows by one packet per data write (two before), and a CBC cipher,
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sshclient import connect, make_config, new_key, running, until
 
-from net.sshcompat import lighten, safe_cipher
+from net.ssh.sshcompat import lighten, safe_cipher
 
 
 def test_only_counter_and_aead_ciphers_are_safe():
@@ -63,7 +63,7 @@ async def test_one_packet_per_write_and_the_screen_arrives(tmp_path):
 def test_a_packet_skips_the_packet_log_only_while_it_is_off(monkeypatch):
     from asyncssh.logging import SSHLogger
 
-    from net.sshcompat import packet_log_on
+    from net.ssh.sshcompat import packet_log_on
 
     class Conn:
         def __init__(self) -> None:

@@ -13,7 +13,7 @@ import logging
 import pytest
 from sshclient import make_config, named, until
 
-from net.server import SuknoServer
+from net.ssh.server import SuknoServer
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

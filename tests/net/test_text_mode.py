@@ -229,7 +229,7 @@ async def test_a_script_pipes_lines_in_and_reads_sentences_out(tmp_path):
 
 async def test_the_house_is_heard_and_a_kick_says_goodbye_in_text_mode(tmp_path):
     """``admin say`` reaches a text session as a line; ``kick`` ends it with the reason, the seat kept."""
-    from net.admin import AdminCommands
+    from net.house.admin import AdminCommands
 
     config = make_config(tmp_path / "data", tables=TABLES)
     async with running(config) as server:
@@ -273,7 +273,7 @@ async def test_sukno_play_text_plays_a_deal_on_stdin_and_stdout():
     from textclient import first_choice as choice_of
 
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "net.cli", "play", "stukolka", "--text", "--think", "0", "--name", "anna",
+        sys.executable, "-m", "net.cli.main", "play", "stukolka", "--text", "--think", "0", "--name", "anna",
         "--lang", "ru", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
         cwd=Path(__file__).resolve().parents[2])
     assert proc.stdin is not None and proc.stdout is not None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from sshclient import connect, make_config, running, until
 
-from net.spectate import bucket_for
+from net.modes.spectate import bucket_for
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -32,7 +32,7 @@ async def _host_keys(port: int, count: int) -> set[str]:
 
 @pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_workers_refuse_sqlite_with_the_reason(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "net.cli", "serve", "--workers", "2", "--port", "0",
+    out = subprocess.run([sys.executable, "-m", "net.cli.main", "serve", "--workers", "2", "--port", "0",
                           "--data", str(tmp_path / "data")], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 78
     assert "--workers N needs a PostgreSQL store" in out.stderr
@@ -41,7 +41,7 @@ def test_workers_refuse_sqlite_with_the_reason(tmp_path):
 
 @pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_workers_count_is_bounded(tmp_path, pg_url):
-    out = subprocess.run([sys.executable, "-m", "net.cli", "serve", "--workers", "0", "--store", pg_url,
+    out = subprocess.run([sys.executable, "-m", "net.cli.main", "serve", "--workers", "0", "--store", pg_url,
                           "--port", "0", "--data", str(tmp_path / "data")],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 78 and "--workers is 1–64" in out.stderr
@@ -89,7 +89,7 @@ def _gone(pid: int) -> bool:
 
 @pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 def test_two_workers_share_one_port_a_killed_one_comes_back_and_sigterm_stops_all(tmp_path, pg_url):
-    proc = subprocess.Popen([sys.executable, "-m", "net.cli", "serve", "--workers", "2", "--node", "w",
+    proc = subprocess.Popen([sys.executable, "-m", "net.cli.main", "serve", "--workers", "2", "--node", "w",
                              "--store", pg_url, "--port", "0", "--data", str(tmp_path / "data")],
                             cwd=ROOT, stderr=subprocess.PIPE, text=True)
     pids: list[int] = []
@@ -102,7 +102,7 @@ def test_two_workers_share_one_port_a_killed_one_comes_back_and_sigterm_stops_al
         opened = lines.wait(r"the club is open — ssh -p (\d+)", 2)
         assert {int(m.group(1)) for m in opened} == {port}  # both listen on the one port
         assert len(asyncio.run(_host_keys(port, 6))) == 1  # whichever worker answers: the club's one key
-        admin = [sys.executable, "-m", "net.cli", "admin", "--data", str(tmp_path / "data")]
+        admin = [sys.executable, "-m", "net.cli.main", "admin", "--data", str(tmp_path / "data")]
         asked = subprocess.run([*admin, "tables"], cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert asked.returncode == 2 and "2 workers (w-1, w-2)" in asked.stderr, asked.stderr  # which one?
         asked = subprocess.run([*admin, "--node", "w-2", "--json", "tables"], cwd=ROOT, capture_output=True,

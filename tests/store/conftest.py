@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-from engine.store_sqlite import SqliteStore
+from engine.store.sqlite import SqliteStore
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -24,7 +24,7 @@ def open_again(request: pytest.FixtureRequest, db_path: Path) -> Callable[..., A
     """Opens the same store again (a restart): an SQLite file, or a PostgreSQL schema."""
     if request.param == "sqlite":
         return lambda **options: SqliteStore(db_path, **options)
-    from engine.store_pg import PgStore
+    from engine.store.postgres import PgStore
 
     url = request.getfixturevalue("pg_url")
     return lambda **options: PgStore(url, **options)

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from store_play import open_table, step  # noqa: E402
 
-from engine.store_sqlite import SqliteStore  # noqa: E402
+from engine.store.sqlite import SqliteStore  # noqa: E402
 
 NAMES = ["Anna", "Boris", "Vera", "Gleb"]
 

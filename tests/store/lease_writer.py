@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from engine.store import StoreError  # noqa: E402
-from engine.store_pg import PgStore  # noqa: E402
+from engine.store.base import StoreError  # noqa: E402
+from engine.store.postgres import PgStore  # noqa: E402
 
 
 def main(url: str, ttl: float) -> int:

@@ -16,7 +16,7 @@ from typing import Any
 from engine.game import Action, Game, ShuffledDecks
 from engine.games import get_game
 from engine.record import record_of
-from engine.store import Store, TableJournal
+from engine.store.base import Store, TableJournal
 
 GAME_SEATS = {"french3": 3, "kopilka": 4, "speculator": 4, "stukolka": 5, "ukr_pairs": 4}
 SHORT = {"stukolka": {"variant": "b", "rounds": 2}}  # sessions that end (only Стуколка's do)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.store import GRANTS, AccountError
-from engine.store_sqlite import SqliteStore
+from engine.store.base import GRANTS, AccountError
+from engine.store.sqlite import SqliteStore
 
 
 def test_a_new_account_with_key_language_and_grant(store: SqliteStore) -> None:

@@ -14,10 +14,10 @@ import random
 
 import pytest
 
-from engine.club import Club
-from engine.store import GRANTS
-from engine.store_sqlite import SqliteStore
-from engine.table import TableError
+from engine.table.club import Club
+from engine.store.base import GRANTS
+from engine.store.sqlite import SqliteStore
+from engine.table.owner import TableError
 
 NAMES = ("Anna", "Boris", "Vera", "Gleb")
 

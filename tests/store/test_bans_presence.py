@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from engine.store import BanRow, Presence
+from engine.store.base import BanRow, Presence
 
 
 def _row(node: str, session: str, name: str = "Anna", place: str = "hall", **over) -> Presence:

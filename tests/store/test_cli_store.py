@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.club import Club
+from engine.table.club import Club
 from engine.record import load_record
-from engine.store_sqlite import SqliteStore
+from engine.store.sqlite import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def sukno(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, "-m", "net.cli", *args], cwd=ROOT, capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "net.cli.main", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=timeout)
     assert "Traceback" not in proc.stderr
     return proc
@@ -122,7 +122,7 @@ def test_serve_refuses_a_data_folder_in_use(tmp_path):
 def test_serve_new_starts_a_club_over_an_empty_file(tmp_path):
     """``--new`` is what lets an empty sukno.db become a new club (here: it opens, then is stopped)."""
     emptied(tmp_path)
-    proc = subprocess.Popen([sys.executable, "-m", "net.cli", "serve", "--data", str(tmp_path), "--port", "0",
+    proc = subprocess.Popen([sys.executable, "-m", "net.cli.main", "serve", "--data", str(tmp_path), "--port", "0",
                              "--new"], cwd=ROOT, stderr=subprocess.PIPE, text=True)
     try:
         for line in proc.stderr:

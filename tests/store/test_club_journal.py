@@ -7,11 +7,11 @@ from typing import Callable
 
 import pytest
 
-from engine.club import Club
+from engine.table.club import Club
 from engine.games import get_game
-from engine.store import StoreError
-from engine.store_sqlite import SqliteStore
-from engine.table import TableError
+from engine.store.base import StoreError
+from engine.store.sqlite import SqliteStore
+from engine.table.owner import TableError
 
 NAMES = ("Anna", "Boris", "Vera", "Gleb")
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.store import pot_purse, restore_table
-from engine.store_sqlite import SqliteStore
+from engine.store.base import pot_purse, restore_table
+from engine.store.sqlite import SqliteStore
 
 WRITER = Path(__file__).with_name("crash_writer.py")
 

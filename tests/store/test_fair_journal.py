@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.club import Club
+from engine.table.club import Club
 from engine.record import verify
 from engine.shuffle import deck_for, seal_of
-from engine.store_sqlite import SqliteStore
+from engine.store.sqlite import SqliteStore
 from tui.narrate import narrate
 
 NAMES = ("Anna", "Boris", "Vera", "Gleb")
@@ -148,7 +148,7 @@ def test_a_played_and_exported_game_verifies(tmp_path):
     record_id = store.history("Anna", 1)[0].id
     store.close()
     out = tmp_path / "game.json"
-    run = [sys.executable, "-m", "net.cli"]
+    run = [sys.executable, "-m", "net.cli.main"]
     export = subprocess.run(run + ["export", str(record_id), "--data", str(tmp_path), "--out", str(out)],
                             cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert export.returncode == 0, export.stderr

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def replay(path: Path) -> tuple[int, str, str]:
-    proc = subprocess.run([sys.executable, "-m", "net.cli", "replay", str(path)], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "net.cli.main", "replay", str(path)], capture_output=True, text=True,
                           timeout=120, cwd=ROOT)
     return proc.returncode, proc.stdout, proc.stderr
 

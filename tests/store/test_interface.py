@@ -6,9 +6,9 @@ import inspect
 
 import pytest
 
-from engine.store import Store
-from engine.store_pg import PgStore
-from engine.store_sqlite import SqliteStore
+from engine.store.base import Store
+from engine.store.postgres import PgStore
+from engine.store.sqlite import SqliteStore
 
 
 def protocol_methods() -> list[str]:
@@ -34,7 +34,7 @@ OWN = {"close", "ledger_sum", "check_ledger"}
 
 @pytest.mark.parametrize("backend", [SqliteStore, PgStore])
 def test_the_interface_s_sql_is_written_once_in_the_shared_base(backend: type) -> None:
-    from engine.store_sql import SqlStore
+    from engine.store.sql import SqlStore
 
     assert issubclass(backend, SqlStore)
     shared = {name for name in protocol_methods() if name in vars(SqlStore)}

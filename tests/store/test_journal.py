@@ -10,7 +10,7 @@ from store_play import GAME_SEATS, PlayedTable, comparable, open_table, step
 from engine.game import ADMIN, Game
 from engine.games import registry
 from engine.record import record_of
-from engine.store import (
+from engine.store.base import (
     ACTION,
     DEAL,
     StoreError,
@@ -19,7 +19,7 @@ from engine.store import (
     record_of_journal,
     restore_table,
 )
-from engine.store_sqlite import SqliteStore
+from engine.store.sqlite import SqliteStore
 
 NAMES = ["Anna", "Boris", "Vera", "Gleb", "Dasha"]
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.store import StoreError, TableHeader
-from engine.store_pg import PG_ONLY_TABLES, PgStore
-from engine.store_sqlite import SqliteStore
+from engine.store.base import StoreError, TableHeader
+from engine.store.postgres import PG_ONLY_TABLES, PgStore
+from engine.store.sqlite import SqliteStore
 
 psycopg = pytest.importorskip("psycopg")
 HEADER = TableHeader("stukolka", {}, ["Anna", "Boris", "Vera", "Gleb"])

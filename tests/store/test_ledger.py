@@ -8,8 +8,8 @@ import sqlite3
 import pytest
 from store_play import GAME_SEATS, SHORT, open_table, seat_money, step
 
-from engine.store import GRANTS, LedgerError, NotEnoughMoney, StoreError, check_funds, pot_purse, restore_table
-from engine.store_sqlite import SqliteStore
+from engine.store.base import GRANTS, LedgerError, NotEnoughMoney, StoreError, check_funds, pot_purse, restore_table
+from engine.store.sqlite import SqliteStore
 
 NAMES = ["Anna", "Boris", "Vera", "Gleb", "Dasha"]
 GRANT = 5_000
@@ -142,7 +142,7 @@ def test_a_pot_past_2_to_the_63_is_conserved(store: SqliteStore) -> None:
 
 
 def test_balances_reads_many_names_at_once_as_balance_reads_each(store: SqliteStore) -> None:
-    """A hall's doors read in one statement (``net.balances``): the same figures as ``balance`` one by one,
+    """A hall's doors read in one statement (``net.modes.balances``): the same figures as ``balance`` one by one,
     a name in any case, None for a name without an account, more names than one ``IN (…)`` holds."""
     store.create_account("Anna", grant=100, now=1.0)
     store.create_account("Анна", grant=50, now=1.0)

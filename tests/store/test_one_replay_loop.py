@@ -16,13 +16,13 @@ from typing import Any, Iterator
 
 import pytest
 
-from engine.club import Club
+from engine.table.club import Club
 from engine.game import ADMIN, ShuffledDecks
 from engine.games import get_game, registry
 from engine.playback import play
 from engine.record import load_record, rebuild, record_moves, record_of, replay
 from engine.step import DEAL, TICK
-from engine.store import TableJournal, journal_moves, replay_journal, restore_table
+from engine.store.base import TableJournal, journal_moves, replay_journal, restore_table
 
 NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dasha")
 SEATS = {"french3": 3, "kopilka": 4, "speculator": 4, "stukolka": 4, "ukr_pairs": 4}
@@ -30,7 +30,7 @@ RECORDS = Path(__file__).resolve().parents[1] / "records"
 
 
 def dumped(value: Any) -> bytes:
-    """As the stores write JSON (engine/store_sqlite.py ``_json``)."""
+    """As the stores write JSON (engine/store/sqlite.py ``_json``)."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.store import StoreError, open_store
-from engine.store_sqlite import MIGRATIONS, SCHEMA_VERSION, SqliteStore
+from engine.store.base import StoreError, open_store
+from engine.store.sqlite import MIGRATIONS, SCHEMA_VERSION, SqliteStore
 
 
 def tables_of(path: Path) -> dict[str, str]:

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.store import GRANTS, StoreError, open_store
-from engine.store_pg import SCHEMA_VERSION, PgStore, shown_url
+from engine.store.base import GRANTS, StoreError, open_store
+from engine.store.postgres import SCHEMA_VERSION, PgStore, shown_url
 
 psycopg = pytest.importorskip("psycopg")
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def sukno(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, "-m", "net.cli", *args], cwd=ROOT, capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "net.cli.main", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=timeout)
     assert "Traceback" not in proc.stderr
     return proc
@@ -129,7 +129,7 @@ def test_a_password_never_reaches_a_message(pg_url: str) -> None:
 
 
 def test_table_ids_come_back_as_given(pg_url: str) -> None:
-    from engine.store import TableHeader
+    from engine.store.base import TableHeader
 
     with PgStore(pg_url) as store:
         store.open_table_journal(3, TableHeader("stukolka", {}, ["a", "b"]))
@@ -163,7 +163,7 @@ def test_db_upgrade_makes_the_schema_and_serve_refuses_a_newer_one(pg_url: str, 
 def test_serve_opens_the_club_on_postgresql(pg_url: str, tmp_path: Path) -> None:
     """``sukno serve --store URL`` opens (its tables journaled there), then stops on SIGTERM."""
     data = tmp_path / "data"
-    proc = subprocess.Popen([sys.executable, "-m", "net.cli", "serve", "--store", pg_url, "--data", str(data),
+    proc = subprocess.Popen([sys.executable, "-m", "net.cli.main", "serve", "--store", pg_url, "--data", str(data),
                              "--port", "0"], cwd=ROOT, stderr=subprocess.PIPE, text=True)
     try:
         for line in proc.stderr:  # type: ignore[union-attr]

@@ -15,8 +15,8 @@ from typing import Any, Iterator
 
 import pytest
 
-from engine.store import LedgerError, StoreError, TableHeader, pot_purse
-from engine.store_pg import JOURNAL_CHANNEL, PgStore
+from engine.store.base import LedgerError, StoreError, TableHeader, pot_purse
+from engine.store.postgres import JOURNAL_CHANNEL, PgStore
 from pgkit import round_trips
 
 psycopg = pytest.importorskip("psycopg")

@@ -8,8 +8,8 @@ import pytest
 from store_play import open_table, step
 
 from engine.record import record_of, replay
-from engine.store import StoreError
-from engine.store_sqlite import SqliteStore
+from engine.store.base import StoreError
+from engine.store.sqlite import SqliteStore
 
 
 def test_a_finished_session_is_kept_and_replays(store: SqliteStore) -> None:

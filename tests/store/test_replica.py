@@ -1,4 +1,4 @@
-"""A replica (engine/replica.py, issue 15): a table another node owns, kept from its journal.
+"""A replica (engine/table/replica.py, issue 15): a table another node owns, kept from its journal.
 
 The owner is a club on one PostgreSQL connection, the replica a bare table read through another;
 after every change the replica's every view (each seat's, the spectator's) is the owner's, and its
@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from engine.club import Club
-from engine.replica import Replica
-from engine.table import Table
+from engine.table.club import Club
+from engine.table.replica import Replica
+from engine.table.owner import Table
 
 pytest.importorskip("psycopg")
 NAMES = ("Anna", "Boris", "Vera", "Gleb")
@@ -31,7 +31,7 @@ def public(table: Table) -> list:
 
 @pytest.mark.parametrize(("seed", "moves"), [(3, 5), (7, 11), (13, 2)])
 def test_a_replica_keeps_every_view_and_tells_each_event_once(pg_url: str, seed: int, moves: int) -> None:
-    from engine.store_pg import PgStore
+    from engine.store.postgres import PgStore
 
     owner_store, reader = PgStore(pg_url), PgStore(pg_url)
     try:

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.store import StoreError, make_data_folder, open_store
-from engine.store_sqlite import SqliteStore
+from engine.store.base import StoreError, make_data_folder, open_store
+from engine.store.sqlite import SqliteStore
 
 
 def mode(path: Path) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.social import Social
+from engine.table.social import Social
 
 
 def test_ignores_and_mutes_survive_reopening(store, open_again) -> None:

@@ -7,8 +7,8 @@ from typing import Any, Callable
 
 import pytest
 
-from engine.club import Club
-from engine.store import StoreError, TableHeader, TableNumberTaken
+from engine.table.club import Club
+from engine.store.base import StoreError, TableHeader, TableNumberTaken
 
 HEADER = TableHeader("stukolka", {}, [], extra={"session": False, "table": {"seats": [None] * 4}})
 
@@ -31,7 +31,7 @@ def test_a_number_opened_elsewhere_first_is_refused_and_the_club_takes_the_next(
 
 
 def test_a_number_leased_by_another_node_is_taken_even_without_its_journal(pg_url: str) -> None:
-    from engine.store_pg import PgStore
+    from engine.store.postgres import PgStore
 
     here, there = PgStore(pg_url), PgStore(pg_url)
     try:
@@ -52,7 +52,7 @@ def test_the_fences_refusal_is_the_number_taken_however_early_its_answer_comes(
     the fence's refusal may come up from the insert's send instead of its Sync: still TableNumberTaken."""
     import time
 
-    from engine.store_pg import PgStore
+    from engine.store.postgres import PgStore
 
     here, there = PgStore(pg_url), PgStore(pg_url)
     fence = here._fence

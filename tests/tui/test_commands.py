@@ -67,7 +67,7 @@ def test_every_event_of_every_game_is_told_in_a_sentence(lang):
     """Random play of each registered game; every event narrates with all its blanks filled."""
     import random
 
-    from engine.club import Club
+    from engine.table.club import Club
     from engine.games import registry
     from tui.narrate import narrate
 

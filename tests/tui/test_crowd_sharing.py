@@ -16,7 +16,7 @@ from screen import rows, type_line
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from engine.club import Club
+from engine.table.club import Club
 from tui.app import ClubApp
 from tui.screens.hall import HallScreen
 from tui.screens.table import TableScreen

@@ -8,9 +8,9 @@ import random
 import pytest
 from screen import text, type_line
 
-from engine.club import Club
+from engine.table.club import Club
 from engine.shuffle import deck_for
-from engine.store_sqlite import SqliteStore
+from engine.store.sqlite import SqliteStore
 from tui.app import ClubApp
 from tui.text.club import TextClub
 

@@ -13,7 +13,7 @@ import re
 import pytest
 from screen import rows, type_line
 
-from engine.club import Club
+from engine.table.club import Club
 from engine.games import registry
 from tui.app import ClubApp
 from tui.i18n import money, tr

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from screen import rows, text, type_line
 
-from engine.club import Club
+from engine.table.club import Club
 from tui.app import ClubApp
 
 

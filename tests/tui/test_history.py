@@ -7,8 +7,8 @@ import random
 import pytest
 from screen import text, type_line
 
-from engine.club import Club
-from engine.store_sqlite import SqliteStore
+from engine.table.club import Club
+from engine.store.sqlite import SqliteStore
 from tui.app import ClubApp
 from tui.screens.replay import ReplayScreen
 

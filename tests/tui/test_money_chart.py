@@ -8,8 +8,8 @@ import random
 import pytest
 from screen import rows, text, type_line
 
-from engine.club import Club
-from engine.store_sqlite import SqliteStore
+from engine.table.club import Club
+from engine.store.sqlite import SqliteStore
 from tui.app import ClubApp
 from tui.i18n import money
 from tui.text.club import TextClub

@@ -11,9 +11,9 @@ from contextvars import Context
 
 from screen import text, type_line
 
-from engine.club import Club
-from engine.pending import Pending
-from engine.table import TableError
+from engine.table.club import Club
+from engine.table.pending import Pending
+from engine.table.owner import TableError
 from tui.app import ClubApp
 
 

@@ -13,7 +13,7 @@ import string
 import pytest
 from screen import text, type_line
 
-from engine.club import Club
+from engine.table.club import Club
 from engine.game import Event
 from tui.app import ClubApp
 from tui.i18n import en, plural, ru, tr

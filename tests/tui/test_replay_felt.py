@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from screen import rows, text, type_line
 
-from engine.club import Club
+from engine.table.club import Club
 from engine.record import load_record
-from engine.store_sqlite import SqliteStore
+from engine.store.sqlite import SqliteStore
 from tui.app import ClubApp
 from tui.i18n import money
 from tui.replay_app import ReplayApp
@@ -151,7 +151,7 @@ async def test_replay_id_in_the_club_draws_the_felt_with_every_hand_and_the_seal
 
 
 def test_replay_screen_refuses_a_record_the_rules_refuse_in_one_line(tmp_path, capsys) -> None:
-    from net.cli import main
+    from net.cli.main import main
 
     data = json.loads((RECORDS / "stukolka_D1.json").read_text())
     data["deals"][0]["actions"][0] = data["deals"][0]["actions"][0].split(":")[0] + ": fly away"

@@ -19,7 +19,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 import tui.widgets.rows as rows_module
-from engine.club import Club
+from engine.table.club import Club
 from tui.app import ClubApp
 from tui.pull import puller
 from tui.widgets.felt import FELT_ROWS, Felt, felt_rows

@@ -14,7 +14,7 @@ import re
 import pytest
 from screen import text, type_line
 
-from engine.club import Club
+from engine.table.club import Club
 from engine.games import registry
 from tui.app import ClubApp
 from tui.i18n import en

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from screen import rows, text, type_line
 
-from engine.club import Club
+from engine.table.club import Club
 from engine.record import load_record
 from tui.app import ClubApp
 from tui.replay_app import ReplayApp

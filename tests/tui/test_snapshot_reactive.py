@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 from screen import text, type_line
 
-from engine.club import Club
+from engine.table.club import Club
 from engine.view import Snapshot
 from tui.app import ClubApp
 from tui.i18n import money

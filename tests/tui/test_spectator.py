@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from screen import rows, text
 
-from engine.club import Club
+from engine.table.club import Club
 from engine.games import registry
 from tui.spectator import SpectatorApp
 

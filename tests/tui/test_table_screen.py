@@ -6,7 +6,7 @@ import pytest
 from screen import rows, text, type_line
 
 from engine.cards import Card
-from engine.club import Club
+from engine.table.club import Club
 from engine.games import registry
 from tui.app import ClubApp
 from tui.commands import show_action

@@ -7,7 +7,7 @@ compared with what the table itself holds.
 
 from __future__ import annotations
 
-from engine.club import Club
+from engine.table.club import Club
 from engine.game import SPECTATOR
 from tui.text.club import TextClub
 from tui.text.prefs import Prefs
@@ -249,7 +249,7 @@ def test_tables_are_told_as_sentences() -> None:
 
 def test_history_and_replay_tell_a_finished_game(tmp_path) -> None:
     """``replay N`` in text mode: the record's events as the log told them, then every hand as dealt."""
-    from engine.store import open_store
+    from engine.store.base import open_store
 
     store = open_store(tmp_path)
     try:

@@ -7,8 +7,8 @@ would enter him in the club with nobody left to make him leave (online for good)
 
 from __future__ import annotations
 
-from engine.club import Club
-from engine.pending import Pending
+from engine.table.club import Club
+from engine.table.pending import Pending
 from tui.text.club import TextClub
 
 

@@ -15,7 +15,7 @@ import random
 import pytest
 from test_refusals_games import random_options
 
-from engine.club import Club
+from engine.table.club import Club
 from engine.game import Event, ShuffledDecks
 from engine.games import registry
 from engine.games.speculator import Speculator

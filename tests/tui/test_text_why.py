@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from engine.club import Club
+from engine.table.club import Club
 from engine.game import Action
 from tui.hints import why
 from tui.text.answers import view_at, why_text

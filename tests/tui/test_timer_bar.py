@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from screen import rows, type_line
 
-from engine.club import Club
+from engine.table.club import Club
 from tui.app import ClubApp
 from tui.widgets.timer import GREEN, RED, YELLOW, TimerBar
 

@@ -11,7 +11,7 @@ from screen import rows, text, type_line
 import pytest
 
 from engine.cards import parse_card
-from engine.club import Club
+from engine.table.club import Club
 from tui.app import ClubApp
 
 async def to_annas_lead(pilot, club: Club) -> None:

@@ -6,7 +6,7 @@ import pytest
 from screen import text, type_keys
 from textual import events
 
-from engine.club import Club
+from engine.table.club import Club
 from engine.shuffle import MAX_CUT
 from tui.app import ClubApp
 from tui.limits import COMMAND_MAX, CUT_MAX, NAME_MAX, QUOTE_MAX, quote

@@ -14,7 +14,7 @@ import time
 import pytest
 from screen import rows
 
-from engine.club import Club
+from engine.table.club import Club
 from tui.spectator import WATCH_STEP, SpectatorApp
 from tui.widgets.timer import EXACT, TimerBar, seconds_to_change, shown_seconds
 

@@ -123,7 +123,7 @@ MESSAGES: dict[str, str] = {
     "status.bot_plays": "a bot plays",
     "status.robot": "bot",
     "who.bot": "{name} (bot)",
-    # table errors (engine/table.py keys)
+    # table errors (engine/table/owner.py keys)
     "table.already_seated": "You already sit at table {table}; type stand to give up that seat (between deals).",
     "table.session_running": "A game is in progress at this table; wait for its end.",
     "table.full": "Table {table} is full; type watch {table} to watch it.",

@@ -123,7 +123,7 @@ MESSAGES: dict[str, str] = {
     "status.bot_plays": "играет бот",
     "status.robot": "бот",
     "who.bot": "{name} (бот)",
-    # table errors (engine/table.py keys)
+    # table errors (engine/table/owner.py keys)
     "table.already_seated": "Вы уже сидите за столом {table}; наберите встать, чтобы освободить место (между сдачами).",
     "table.session_running": "За этим столом идёт игра; дождитесь её конца.",
     "table.full": "Стол {table} полон; наберите смотреть {table}, чтобы посмотреть игру.",

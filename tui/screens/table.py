@@ -15,7 +15,7 @@ from textual.screen import Screen
 
 from engine.cards import Card
 from engine.game import Action
-from engine.table import Table
+from engine.table.owner import Table
 from engine.view import RecordSheet, View
 from tui import commands, pending
 from tui.commands import GAME_VERBS, HALL_VERBS, Command

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Sequence
 
-from engine.autoplay import is_bot
+from engine.table.autoplay import is_bot
 from engine.cards import Card, Suit
 from engine.feed import LogEntry
 from engine.game import Action
-from engine.table import Table
+from engine.table.owner import Table
 from engine.view import View, build_view
 from tui.commands import verb_word
 from tui.hints import why

@@ -14,7 +14,7 @@ hall) as one sentence, in order (``tui.narrate``, the screen log's own
 narration); the cards a player is given; a prompt when it becomes his turn
 ("Your turn. You may play 9♣ or 9♦ — you must follow clubs."), rung with a
 bell if he likes; and the answers to ``hand``, ``trick``, ``table``…
-(``tui.text.answers``).  The channel side (``net.textmode``) calls ``news()``
+(``tui.text.answers``).  The channel side (``net.modes.text``) calls ``news()``
 when the table or the hall has changed and writes the lines.
 """
 
@@ -29,7 +29,7 @@ from rich.text import Text
 from engine.cards import Card
 from engine.feed import LogEntry
 from engine.game import IllegalAction
-from engine.table import Table
+from engine.table.owner import Table
 from engine.view import View
 from tui import refusals
 from tui.commands import ASK_VERBS, SETTING_VERBS, Command
@@ -112,7 +112,7 @@ class TextClub(TableVerbs, HallVerbs):
         self.on_quit = on_quit
         self.on_mode = on_mode
         self.clock = clock
-        self.keys = keys  # ``key add|link|list|remove`` (net.keyring)
+        self.keys = keys  # ``key add|link|list|remove`` (net.ssh.keyring)
         self.store_read = store_read  # ``(work, op)``: work(store) in net's store thread, a Pending (None: now)
         self._inbox_seq = 0
         self._inbox_off: Callable[[], None] | None = None

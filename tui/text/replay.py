@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.game import IllegalAction
 from engine.record import RecordError
-from engine.store import StoreError
+from engine.store.base import StoreError
 from tui.i18n import tr
 from tui.narrate import narrate
 from tui.replay import frames, money_line

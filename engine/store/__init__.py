@@ -1,0 +1,1 @@
+"""Where the club is kept: the store ports, the shared SQL, SQLite and PostgreSQL."""

@@ -1,0 +1,248 @@
+"""A live table's keeper: writes each change of an ``engine.table.owner.Table`` to the store first.
+
+The keeper is a stored table's ``engine.table.journal.JournalPort``: ``Table``
+calls it inside ``keeper.transaction()`` at each change, handing it the
+game's ``engine.step.Step``, and shows the change to its subscribers only
+after the transaction committed;
+a ``StoreError`` rolls the batch back, the keeper rebuilds the table from its
+journal (the game in memory is one change ahead of the disk) and the table
+reports the failure instead of showing anything.
+
+What is written (``engine.store.base`` explains the journal itself):
+
+- a session's header when its first deal starts (``header_of``, the table's
+  own state in ``extra["table"]``, ``extra["session"] = True``), then each
+  deal, action and clock tick through ``TableJournal``, with the money moved;
+- between sessions, a header with no game (``extra["session"] = False``);
+- finished play as ``sukno-record/1`` records (``save_record``), in the same
+  commit as the action that finished it: the deals since the last record
+  whenever the game reaches a natural end (RULES.md §9.4: every deal of
+  Стуколка and Спекулянт, a partiya of Копилка, a game of french3, a match of
+  ukr_pairs), and what is left when a session ends elsewhere; a ``recorded``
+  note says where the next record starts (its deal, pot and balances);
+- the table's own state (seats, who is ready, money at this table, carried
+  pot, dealer, and the seed and cuts of the next or current sealed deal,
+  ``engine.shuffle``) as a ``table`` note whenever it changed: the journal is
+  the only place a seed is kept before its deal ends, so a restarted server
+  deals the same sealed deck, and nothing shows it (views carry the seal);
+- a ``fair`` note when a sealed deal ends (its seed, now public), so a
+  restored session still writes ``fair`` into its records.
+
+``restore`` puts a journal back into a fresh ``Table``: the same seats, hands,
+turn, pot and timers (the game's clock shifted to the restart's ``now``).
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
+
+from engine.table.autoplay import BOT_PREFIX, is_bot
+from engine.game import Event, Game
+from engine.record import Record, RecordDeal
+from engine.step import Step
+from engine.store.base import (
+    FAIR,
+    JournalEntry,
+    LiveTable,
+    NotEnoughMoney,
+    Store,
+    StoreError,
+    TableHeader,
+    TableJournal,
+    check_funds,
+    header_of,
+    replay_journal,
+)
+
+if TYPE_CHECKING:
+    from engine.table.owner import Table
+
+log = logging.getLogger("sukno.keeper")
+
+TABLE_NOTE = "table"
+RECORDED_NOTE = "recorded"
+FAIR_NOTE = FAIR  # {"deal": n, "protocol", "seal", "seed", "cut"}: a sealed deal ended, its seed may be known
+
+
+class TableKeeper:
+    """Keeps one table's journal in step with it (see the module docstring)."""
+
+    def __init__(self, store: Store, table: Table):
+        self.store = store
+        self.table = table
+        self.journal: TableJournal | None = None
+        self._noted: dict[str, Any] | None = None
+        self._since: tuple[int, int, list[int]] = (0, 0, [])  # the next record starts: deal, pot, balances
+        self.read_seq = 0
+        """The last journal entry ``restore`` read (a replica skips a notice of what it has read, issue 15)."""
+        self.read_state: dict[str, Any] = {}
+        """The table's state as that read left it (its last ``table`` note): a replica reads on from it."""
+        self.read_shift = 0.0
+        """How far that read moved the journal's game clocks (``replay_journal``'s shift)."""
+
+    # -- opening --------------------------------------------------------------------------
+
+    def open_new(self, now: float | None = None) -> None:
+        """A table that has never been journaled: its journal starts in the lobby."""
+        self.store.open_table_journal(self.table.id, self._lobby_header(), now=now)
+        self._noted = self.table.state()
+
+    def purse(self, name: str) -> str:
+        """Whose money a seat plays with: the account of that name, a pool (``bot:Mitya``) as it is,
+        a bot seat (``bot-Mitya``) its ``bot:Mitya`` pool, else a pool of the name (no account)."""
+        if ":" in name or self.store.account(name) is not None:
+            return name
+        if is_bot(name):
+            return f"bot:{name[len(BOT_PREFIX):]}"
+        return f"player:{name}"
+
+    def check_funds(self, name: str) -> None:
+        """The table's zero rule for ``name`` (only accounts have a club balance to check)."""
+        if self.store.account(name) is None:
+            return
+        check_funds(self.store.balance(name), self.table.game_cls.stake(self.table.options), self.table.allow_debt)
+
+    # -- writing (engine.table.journal.JournalPort) ---------------------------------------------------
+
+    @property
+    def gone(self) -> bool:
+        """The store's file vanished: no write will succeed until the house restarts the club."""
+        return bool(getattr(self.store, "gone", False))
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One commit for one table operation; the table's own state is noted at its end."""
+        with self.store.batch():
+            yield
+            self._note_table()
+
+    def session_started(self, game: Game) -> None:
+        """Before the session's first deal: its header (the old entries go)."""
+        purses = [self.purse(n) for n in game.names]
+        extra = {"session": True, "table": self.table.state()}
+        self.store.new_session(self.table.id, header_of(game, purses, extra))
+        self.journal = TableJournal(self.store, self.table.id, game, purses)
+        self._noted = extra["table"]
+        self._since = (0, game.pot, [0] * game.n)
+
+    def dealt(self, step: Step, now: float | None) -> None:
+        self._journal().write(step, clock=now)
+        self._record(final=False)
+
+    def applied(self, step: Step, now: float | None) -> None:
+        self._journal().write(step, clock=now)
+        self._record(final=False)
+
+    def ticked(self, step: Step, now: float | None) -> None:
+        self._journal().write(step, clock=now)
+        self._record(final=False)
+
+    def revealed(self, deal_no: int, fair: Mapping[str, str]) -> None:
+        """A sealed deal of this session ended: its ``fair`` (the seed now public), for a restored record."""
+        self.store.append(self.table.id, FAIR_NOTE, {"deal": deal_no, **fair})
+
+    def session_over(self, game: Any) -> None:
+        """A session ended (after the table booked it): keep what is not recorded yet, journal the lobby."""
+        self._record(final=True, game=game)
+        self.store.new_session(self.table.id, self._lobby_header())
+        self.journal = None
+        self._noted = self.table.state()
+
+    def _record(self, final: bool, game: Any = None) -> None:
+        """Save the deals since the last record when they end at a natural end (or the session does)."""
+        game = game if game is not None else self.table.game
+        first, pot, balances = self._since
+        if game is None or game.in_deal or len(game.deals) <= first or not (final or game.natural_end()):
+            return
+        names = list(game.names)
+        deals = [
+            RecordDeal([list(d) for d in log.decks], [f"{names[seat]}: {action.text()}" for seat, action in log.actions],
+                       dict(log.fair) if log.fair else None)
+            for log in game.deals[first:]
+        ]
+        record = Record(game.name, names, dict(game.options), game.deals[first].dealer, pot, deals)
+        purses = self.journal.purses if self.journal is not None else [self.purse(n) for n in names]
+        accounts = {n: p for n, p in zip(names, purses) if ":" not in p}
+        result = [now - then for now, then in zip(game.balances, balances or [0] * game.n)]
+        self.store.save_record(record, table_id=self.table.id, accounts=accounts, result=result)
+        self._since = (len(game.deals), game.pot, list(game.balances))
+        if not final:
+            self.store.append(self.table.id, RECORDED_NOTE,
+                              {"deal": self._since[0], "pot": self._since[1], "balances": self._since[2]})
+
+    def _journal(self) -> TableJournal:
+        if self.journal is None or self.journal.game is not self.table.game:
+            raise StoreError(f"table {self.table.id}: its journal lost track of the session", 70)
+        return self.journal
+
+    def _note_table(self) -> None:
+        state = self.table.state()
+        if state != self._noted:
+            self.store.append(self.table.id, TABLE_NOTE, state)
+            self._noted = state
+
+    def _lobby_header(self) -> TableHeader:
+        table = self.table
+        return TableHeader(
+            game=table.game_name,
+            options=dict(table.options),
+            players=table.names(),
+            dealer=table.state()["dealer"],
+            pot=table.carried_pot,
+            seats=[],
+            extra={"session": False, "table": table.state()},
+        )
+
+    # -- reading back --------------------------------------------------------------------------
+
+    def read_recorded(self, payload: Mapping[str, Any]) -> None:
+        """A ``recorded`` note read (a replica reading on): where the next record starts."""
+        self._since = (int(payload["deal"]), int(payload["pot"]), [int(b) for b in payload["balances"]])
+
+    def restore(self, live: LiveTable, now: float | None = None, *, tell: bool = True,
+                entries: list[JournalEntry] | None = None) -> list[Event]:
+        """Put the table back as its journal leaves it; ``StoreError`` if it does not replay.
+
+        ``tell``: put the events of the deal in play back into the table's log,
+        so a player back at his seat reads the story of the deal so far.
+        Returns those events (a replica, ``engine.table.replica``, tells only the ones it has not told).
+        ``entries``: the journal as read already (a replica's read made off the loop), else read here.
+        """
+        table = self.table
+        entries = self.store.journal(table.id) if entries is None else entries
+        state = dict(live.header.extra.get("table", {}))
+        since: tuple[int, int, list[int]] = (0, live.header.pot, [0] * len(live.header.players))
+        for entry in entries:
+            if entry.kind == TABLE_NOTE:
+                state = dict(entry.payload)
+            elif entry.kind == RECORDED_NOTE:
+                p = entry.payload
+                since = (int(p["deal"]), int(p["pot"]), [int(b) for b in p["balances"]])
+        self._since = since
+        game = None
+        told: list[Event] = []
+        if live.header.extra.get("session"):
+            restored = replay_journal(live, entries, clock=now)
+            game, told = restored.game, restored.told  # its ended sealed deals carry their ``fair``
+            self.journal = restored.journal(self.store)
+        else:
+            self.journal = None
+        table.resume(state, game, told if tell else [])
+        self._noted = table.state()
+        self.read_seq = entries[-1].seq if entries else 0
+        self.read_state = state
+        clocks = [float(e.payload["clock"]) for e in entries if "clock" in e.payload]
+        self.read_shift = now - max(clocks) if now is not None and clocks else 0.0
+        return told
+
+    def rebuild(self) -> None:
+        """After a failed write: the table as the last commit left it."""
+        live = {t.table_id: t for t in self.store.live_tables()}.get(self.table.id)
+        if live is None:
+            raise StoreError(f"table {self.table.id} has no journal to rebuild from", 70)
+        self.restore(live, now=None, tell=False)  # same process, same clock: no shift; the log is kept
+
+
+__all__ = ["NotEnoughMoney", "TableKeeper"]

@@ -1,0 +1,1 @@
+"""The ``sukno`` command line."""

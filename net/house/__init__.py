@@ -1,0 +1,1 @@
+"""The house: the admin socket and commands, bans and the audit log."""

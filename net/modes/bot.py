@@ -1,0 +1,522 @@
+"""The server's side of ``sukno-bot/1``: a bot's connection to the club (docs/bot-protocol.md).
+
+``ssh -T -p PORT NAME@host bot`` (no pty) lands here from ``net.ssh.session``.
+``BotSession`` is the protocol itself, transport-free and synchronous: it gets
+checked messages (``net.modes.botwire``) and the time, and answers through ``send``;
+tables tell it their events through their feeds, as they tell the TUI.
+``serve_bot`` wires it to an SSH channel.
+
+Decisions (why):
+
+- A bot is a player with a key, like a person: the same name rules and
+  grant, the same ``Table.sit``/``start``/``act`` (so the same refusals, turn
+  clocks, grace and stand-in), the same door into the game (``view_for``: its
+  own seat's view, never another seat's hidden card).  Its account has the
+  role ``bot`` and the club marks it (``Club.robots``) on the felt and in the
+  hall.  A person's key may not speak the bot protocol: a bot is always a bot.
+- Refusals carry the engine's catalogue key and the text a person would read
+  (``tui.refusals.explain``) in the bot's language.
+- A turn is offered once per change of the game (a new ``ask`` number); an
+  ``act`` names the ask it answers, so an answer to a turn that is over is
+  refused (``bot.stale_ask``) instead of landing on the next turn.
+- A bot that does not read what it is sent is cut off (``bot.too_slow``)
+  rather than let the club's memory grow; its seat is kept, as for anyone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+from engine.game import IllegalAction
+from engine.table.pending import InOrder
+from engine.store.base import StoreError
+from net.modes.botwire import CLIENT_TYPES, MAX_LINE, PROTOCOL, LineBuffer, TooLong, WireError, decode, encode, \
+    error_message, event_message, plain, say
+from net.ssh.limits import TokenBucket
+
+if TYPE_CHECKING:
+    from engine.table.club import Club
+    from engine.table.owner import Table
+    from net.ssh.session import Session
+
+log = logging.getLogger("sukno.bots")
+
+MESSAGES_PER_SECOND = 50
+MESSAGE_BURST = 200
+"""A bot's messages: on average and at once (beyond: ``bot.flood``, the message is dropped)."""
+SLOW_READER = 8
+"""A bot with more than ``SLOW_READER`` × the spectators' ``buffer_limit`` unread is cut off."""
+
+
+class _Failed:
+    """A store job of the hello that failed (its error), or whose store did not answer in time."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+@dataclass(frozen=True, slots=True)
+class _Known:
+    """An account as read for a hello, with its ledger balance read in the same job (None: the welcome
+    asks the club itself)."""
+
+    account: Any
+    balance: int | None
+
+
+def _with_balance(store: Any, account: Any) -> _Known | None:
+    """In the store's thread: the account (or None) and its balance, as ``Club.balance`` reads it."""
+    if account is None:
+        return None
+    try:
+        return _Known(account, store.balance(account.name))
+    except StoreError:
+        return _Known(account, None)  # the welcome asks the club itself, as before
+
+
+def refusal_text(err: IllegalAction, lang: str) -> str:
+    """What a person reads for this refusal (the TUI's catalogue), in ``lang``."""
+    from tui.refusals import explain
+
+    return explain(err, lang)
+
+
+class BotSession:
+    """One bot's conversation with the club (see the module docstring)."""
+
+    def __init__(self, club: Club, accounts: Any, *, fingerprint: str | None, lang: str,
+                 send: Callable[[dict[str, Any]], None], now: Callable[[], float],
+                 admit: Callable[[str], str | None] | None = None, close: Callable[[], None] | None = None,
+                 off_loop: Callable[[Callable[[Any], Any]], Any] | None = None):
+        self.club = club
+        self._off_loop = off_loop
+        """``SuknoServer.off_loop``: the hello's store calls made in the store's thread (issue 15); None: here."""
+        self.accounts = accounts
+        self.fingerprint = fingerprint
+        self.lang = lang if lang in ("ru", "en") else "en"
+        self._send = send
+        self.now = now
+        self._admit = admit
+        self._close = close
+        self.name: str | None = None
+        self.entered = False
+        self.ended = False
+        """The connection is gone (``end``): an answer that comes later (a hello's store job, a remote
+        table's reply) is dropped, so nothing brings a bot that left into the club."""
+        self.following: dict[int, Callable[[], None]] = {}  # table id → unsubscribe
+        self.seq: dict[int, int] = {}  # table id → last event seq sent
+        self.asks: dict[int, tuple[int, tuple]] = {}  # table id → (ask, turn key)
+        self._next_ask = 0
+        self.sent = 0
+        self.order = InOrder(self.handle)
+        """The program's messages in order: one sent while a change waits for its answer waits too."""
+
+    # -- out -----------------------------------------------------------------------------
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.sent += 1
+        self._send(message)
+
+    def error(self, key: str, text: str, **extra: Any) -> None:
+        self.send(error_message(key, text, **extra))
+
+    def hello(self, known: bool | None = None) -> None:
+        """The server's first line; ``known``: whether its key has an account (read off the loop by
+        ``serve_bot``), None: read here."""
+        if known is None:
+            known = self.fingerprint is not None and self.accounts.store.account_by_key(self.fingerprint) is not None
+        self.send({"type": "hello", "protocol": PROTOCOL, "server": "sukno", "max_line": MAX_LINE,
+                   "known": known, "types": list(CLIENT_TYPES)})
+
+    def _ask(self, work: Callable[[Any], Any]) -> Any:
+        """``work(store)`` in the store's thread (a ``Pending`` of its result, or of ``_Failed``), or here."""
+        if self._off_loop is None:
+            try:
+                return work(self.accounts.store)
+            except StoreError as err:
+                return _Failed(err)
+        from net.ssh.offloop import as_pending
+
+        return as_pending(self._off_loop(work), "hello", _Failed)
+
+    # -- in ------------------------------------------------------------------------------
+
+    def line(self, raw: bytes | TooLong) -> None:
+        """One line from the bot: checked, then handled; every problem is an ``error`` reply."""
+        if isinstance(raw, TooLong):
+            self.error("bot.too_long", say(self.lang, "bot.too_long", limit=MAX_LINE))
+            return
+        try:
+            message = decode(raw)
+        except WireError as err:
+            self.error(err.key, err.text(self.lang))
+            return
+        self.handle(message)
+
+    def handle(self, message: dict[str, Any]) -> None:
+        """One message; one sent while a change waits for another node's answer waits for it (issue 15)."""
+        if self.ended:  # a message held for an answer that came after the end
+            return
+        if self.order.hold(message):
+            if self.order.full:
+                self.error("bot.busy", say(self.lang, "bot.busy"), reply=message["type"])
+            return
+        kind = message["type"]
+        if kind != "hello" and self.name is None:
+            self.error("bot.hello_first", say(self.lang, "bot.hello_first"), reply=kind)
+            return
+        try:
+            getattr(self, "_on_" + kind)(message)
+        except IllegalAction as err:  # a table's or the engine's refusal: the text a person reads
+            self._refused(message, err)
+
+    def _refused(self, message: dict[str, Any], err: IllegalAction) -> None:
+        kind = message["type"]
+        self.error(err.key or "refused", refusal_text(err, self.lang), reply=kind, table=message.get("table"),
+                   ask=message.get("ask") if kind == "act" else None)
+
+    def _after(self, message: dict[str, Any], result: Any, done: Callable[[Any], None]) -> None:
+        """``done(result)`` now, or once the table's owner (or the store's thread) answered (issue 15);
+        an answer after the connection's end is dropped (it would enter or seat a bot nobody runs)."""
+        self.order.after(result, lambda value: None if self.ended else done(value),
+                         lambda err: None if self.ended else self._refused(message, err))
+
+    def _on_hello(self, message: dict[str, Any]) -> None:
+        if message.get("lang") in ("ru", "en"):
+            self.lang = message["lang"]
+        if self.name is not None:
+            self.error("bot.hello_again", say(self.lang, "bot.hello_again", name=self.name), reply="hello")
+            return
+        if self.fingerprint is None:
+            self.error("bot.guest", say(self.lang, "bot.guest"), reply="hello")
+            return
+        fingerprint, lang = self.fingerprint, self.lang
+        self._after(message, self._ask(lambda store: _with_balance(store, store.account_by_key(fingerprint))),
+                    lambda account: self._hello_known(message, account))
+
+    def _hello_known(self, message: dict[str, Any], account: _Known | _Failed | None) -> None:
+        """The account of its key as the store's thread read it: a new one named, a known one welcomed."""
+        if isinstance(account, _Failed):
+            self.error("failed", say(self.lang, "bot.store"))
+            return
+        if account is not None:
+            self._hello_as(account)
+            return
+        wanted = str(message.get("name") or "").strip()
+        if not wanted:
+            self.error("bot.need_name", say(self.lang, "bot.need_name"), reply="hello")
+            return
+        accounts, fingerprint, lang = self.accounts, self.fingerprint, self.lang
+        problem = accounts.precheck(wanted, lang) if hasattr(accounts, "precheck") else None
+        if problem:
+            self.error("account.refused", problem, reply="hello")
+            return
+
+        def work(store: Any) -> Any:  # in the store's thread: the account made, marked a bot, read back
+            if hasattr(accounts, "write"):
+                refused = accounts.write(store, fingerprint, wanted, lang)
+            else:
+                refused = accounts.register(fingerprint, wanted, lang)
+            if refused:
+                return refused
+            try:
+                store.set_role(wanted, "bot")
+            except Exception:  # the account exists; the mark is tried again on the next hello
+                log.exception("cannot mark %s as a bot", wanted)
+            return _with_balance(store, store.account_by_key(fingerprint))
+
+        self._after(message, self._ask(work), lambda got: self._hello_named(wanted, got))
+
+    def _hello_named(self, wanted: str, got: _Known | _Failed | str | None) -> None:
+        if isinstance(got, _Failed):
+            self.error("account.refused", self.accounts.store_failed(self.lang) if hasattr(
+                self.accounts, "store_failed") else say(self.lang, "bot.store"), reply="hello")
+            return
+        if isinstance(got, str) or got is None:
+            self.error("account.refused", got or say(self.lang, "bot.store"), reply="hello")
+            return
+        if hasattr(self.accounts, "named"):
+            self.accounts.named(wanted)
+        log.info("registered the bot %s", wanted)
+        self._hello_as(got, new=True)
+
+    def _hello_as(self, known: _Known, new: bool = False) -> None:
+        """Its account, known or just made: a person's key is refused, a bot comes in."""
+        account = known.account
+        if not new and account.role != "bot":
+            self.error("bot.person_key", say(self.lang, "bot.person_key", name=account.name), reply="hello")
+            return
+        name = account.name
+        refusal = self._admit(name) if self._admit else None
+        if refusal:
+            self.error("full", refusal, reply="hello")
+            if self._close:
+                self._close()
+            return
+        self.name = name
+        self.club.robots.add(name)
+        self.club.enter(name, now=self.now())
+        self.entered = True
+        balance = known.balance  # read with the account, off the loop
+        if balance is None or getattr(self.club, "store", None) is not self.accounts.store:
+            balance = self.club.balance(name)
+        self.send({"type": "welcome", "name": name, "bot": True, "balance": balance, "lang": self.lang})
+        table = self.club.where(name)
+        if table is not None:  # back after a drop: the seat, the view, the turn if it is ours
+            self._follow(table)
+
+    def _on_tables(self, message: dict[str, Any]) -> None:
+        rows = []
+        for row in self.club.summary():
+            rows.append({"id": row["id"], "game": row["game"], "title": row["title"], "options": row["options"],
+                         "seats": row["seats"], "in_deal": row["in_deal"], "pot": row["pot"],
+                         "spectators": row["spectators"],
+                         "bots": [n for n in row["seats"] if n and (n in self.club.robots or n.startswith("bot-"))]})
+        self.send({"type": "tables", "tables": plain(rows)})
+
+    def _table(self, message: dict[str, Any]) -> Table | None:
+        table = self.club.tables.get(message["table"])
+        if table is None:
+            self.error("bot.no_table", say(self.lang, "bot.no_table", table=message["table"]),
+                       reply=message["type"], table=message["table"])
+        return table
+
+    def _on_sit(self, message: dict[str, Any]) -> None:
+        table = self._table(message)
+        if table is None:
+            return
+        assert self.name is not None
+        seat = table.seat_of(self.name)
+
+        def seated(seat: int) -> None:
+            self.send({"type": "seated", "table": table.id, "seat": seat})
+            self._follow(table)
+
+        if seat is None:  # the club's rules (one seat per person, not a closing table): Club.sit
+            self._after(message, self.club.sit(self.name, table.id, message.get("seat")), seated)
+        else:
+            seated(seat)
+
+    def _on_start(self, message: dict[str, Any]) -> None:
+        table = self._table(message)
+        if table is not None:
+            assert self.name is not None
+            self._after(message, table.start(self.name, self.now()), lambda _events: None)
+
+    def _on_stand(self, message: dict[str, Any]) -> None:
+        table = self._table(message)
+        if table is None:
+            return
+        assert self.name is not None
+
+        def stood(_table: Any) -> None:
+            self._unfollow(table.id)
+            self.send({"type": "stood", "table": table.id})
+
+        self._after(message, self.club.stand(self.name, table.id), stood)
+
+    def _on_leave(self, message: dict[str, Any]) -> None:
+        """As a person's ``leave``: away from the table's messages, the seat kept (stand gives it up)."""
+        table_id = message["table"]
+        self._unfollow(table_id)
+        self.send({"type": "left", "table": table_id})
+
+    def _on_say(self, message: dict[str, Any]) -> None:
+        assert self.name is not None
+        if message.get("table") is None:
+            self.club.say(self.name, message["text"])
+            return
+        table = self._table(message)
+        if table is not None:
+            self._after(message, table.say(self.name, message["text"]), lambda _rail: None)
+
+    def _on_sync(self, message: dict[str, Any]) -> None:
+        table = self._table(message)
+        if table is None:
+            return
+        if table.id not in self.following:
+            self.error("bot.not_following", say(self.lang, "bot.not_following", table=table.id), reply="sync",
+                       table=table.id)
+            return
+        self.asks.pop(table.id, None)
+        self._state(table)
+
+    def _on_act(self, message: dict[str, Any]) -> None:
+        table_id = message["table"]
+        table = self._table(message)
+        if table is None:
+            return
+        assert self.name is not None
+        current = self.asks.get(table_id)
+        if current is not None and current[0] != message["ask"]:
+            self.error("bot.stale_ask", say(self.lang, "bot.stale_ask", ask=message["ask"], current=current[0]),
+                       reply="act", table=table_id, ask=message["ask"])
+            return
+        # a refusal is the person's refusal (at a table another node owns: when its answer comes)
+        self._after(message, table.act(self.name, message["action"], self.now()), lambda _events: None)
+
+    def _on_quit(self, message: dict[str, Any]) -> None:
+        self.send({"type": "bye", "text": say(self.lang, "bot.bye")})
+        if self._close:
+            self._close()
+
+    # -- following a table ------------------------------------------------------------------
+
+    def _follow(self, table: Table) -> None:
+        if table.id not in self.following:
+            self.following[table.id] = table.subscribe(lambda events, t=table: self._table_changed(t))
+        self._state(table)
+
+    def _unfollow(self, table_id: int) -> None:
+        unsubscribe = self.following.pop(table_id, None)
+        if unsubscribe is not None:
+            unsubscribe()
+        self.seq.pop(table_id, None)
+        self.asks.pop(table_id, None)
+
+    def _state(self, table: Table) -> None:
+        """The seat's own view, as the TUI gets it, then its turn if it has one."""
+        self.seq[table.id] = table.last_seq
+        self.send({"type": "state", "table": table.id, "seq": table.last_seq,
+                   "view": plain(table.view_for(self.name))})
+        self._turn(table)
+
+    def _table_changed(self, table: Table) -> None:
+        if table.id not in self.following:
+            return
+        for entry in table.log_since(self.seq.get(table.id, 0)):
+            self.seq[table.id] = entry.seq
+            self.send(event_message(table.id, entry.seq, entry.event))
+            if entry.event.kind == "deal_over":
+                self.send({"type": "deal_end", "table": table.id, "seq": entry.seq,
+                           "money": plain(entry.event.data.get("money", {})),
+                           "pot": entry.event.data.get("pot", 0)})
+        self._turn(table)
+
+    def _turn(self, table: Table) -> None:
+        """A new ``ask`` when the seat may act and the game has moved since the last one."""
+        assert self.name is not None
+        legal = table.legal_actions(self.name)
+        game = table.game
+        if not legal or game is None:
+            self.asks.pop(table.id, None)
+            return
+        key = (id(game), game.deal_no, len(game.deals[-1].actions), tuple(game.to_act()), game.deadline())
+        current = self.asks.get(table.id)
+        if current is not None and current[1] == key:
+            return
+        self._next_ask += 1
+        self.asks[table.id] = (self._next_ask, key)
+        deadline = table.timer_deadline()
+        left = None if deadline is None else max(0, int((deadline - self.now()) * 1000))
+        self.send({"type": "turn", "table": table.id, "ask": self._next_ask, "seq": table.last_seq,
+                   "legal": [a.text() for a in legal], "deadline_ms": left,
+                   "view": plain(table.view_for(self.name))})
+
+    # -- the end ----------------------------------------------------------------------------
+
+    def end(self) -> None:
+        """The connection is gone: stop following; the club hears he left (away, then a stand-in)."""
+        self.ended = True
+        for table_id in list(self.following):
+            self._unfollow(table_id)
+        if self.entered and self.name is not None:
+            self.entered = False
+            self.club.leave(self.name, now=self.now())
+
+
+class BotLink:
+    """A ``BotSession`` over one SSH channel: bytes in, lines out, the end."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        server = session.server
+        config = server.config
+        self.lines = LineBuffer()
+        self.bytes = TokenBucket(config.input_bytes_per_second, config.input_burst)
+        self.messages = TokenBucket(MESSAGES_PER_SECOND, MESSAGE_BURST)
+        self.slow = SLOW_READER * config.buffer_limit
+        self.done = asyncio.get_running_loop().create_future()
+        self.bot = BotSession(server.club, server.accounts, fingerprint=session.conn.fingerprint,
+                              lang=session.lang, send=self.send, now=asyncio.get_running_loop().time,
+                              admit=self._admit, close=self.close, off_loop=server.off_loop)
+
+    def _admit(self, name: str) -> str | None:
+        session = self.session
+        session.name = name
+        refusal = session.server.limits.admit_account(name) or session.server.gate(session)
+        if refusal:
+            session.name = None
+        return refusal
+
+    def send(self, message: dict[str, Any]) -> None:
+        session = self.session
+        if session.closed:
+            return
+        if session.buffered() > self.slow:
+            log.warning("bot %s does not read; cut off", session.name)
+            self.close()
+            return
+        session.send(encode(message))
+
+    def feed(self, data: bytes) -> None:
+        session = self.session
+        for line in self.lines.feed(data):
+            if session.closed or self.done.done():
+                return
+            size = MAX_LINE if isinstance(line, TooLong) else len(line)
+            if not self.bytes.take(size) or not self.messages.take(1):
+                self.bot.error("bot.flood", say(self.bot.lang, "bot.flood"))
+                continue
+            session.last_input = asyncio.get_running_loop().time()
+            try:
+                self.bot.line(line)
+            except Exception:  # a bug here must not end the club: the bot hears an error, the log says why
+                log.exception("bot %s: a message failed", session.name)
+                self.bot.error("failed", say(self.bot.lang, "bot.store"))
+
+    def end(self, farewell: str | None = None) -> None:
+        """The server closes (shutdown, idle) or the client went: say bye if we still can, then stop."""
+        if farewell and not self.session.closed:
+            self.send({"type": "bye", "text": farewell})
+        self.close()
+
+    def close(self) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
+
+
+async def serve_bot(session: Session) -> None:
+    """A bot's whole connection: the door's checks, hello, messages until it ends."""
+    server = session.server
+    refusal = session.conn.refused or server.limits.admit_session(session)
+    link = BotLink(session)
+    session.bot = link
+    try:
+        if refusal:
+            from net.modes.texts import text
+
+            link.bot.error("full", text(session.lang, "full", what=refusal))
+            return
+        fingerprint = session.conn.fingerprint
+        try:
+            known = fingerprint is not None and \
+                (await server.off_loop(lambda store: store.account_by_key(fingerprint))) is not None
+        except StoreError as err:  # the bot hears why it is let go (no traceback in the log), as a full club's
+            log.warning("bot from %s: its key could not be read: %s", session.conn.peer, err)
+            link.bot.error("failed", say(session.lang, "bot.store"))
+            return
+        link.bot.hello(known)
+        if session.conn.fingerprint is None:
+            link.bot.error("bot.guest", say(session.lang, "bot.guest"))
+            return
+        await link.done
+    finally:
+        link.close()
+        link.bot.end()
+        session.finish(0)

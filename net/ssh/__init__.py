@@ -1,0 +1,1 @@
+"""How a person reaches the club: the SSH server, the session, its limits and identity."""

@@ -1,0 +1,158 @@
+"""A person's keys (issue 20): ``key add`` makes a one-time code, a new key types ``key link CODE``.
+
+The TUI asks only for ``add() -> code``, ``link(code) -> name | catalogue key``,
+``list() -> [(fingerprint, is this session's)]`` and ``remove(fingerprint) ->
+None | catalogue key`` — the last three answered as an ``engine.table.pending.Pending`` once the accounts'
+store thread has made their store calls (issue 15; ``tui.pending.after`` waits for it); the codes themselves are ``engine.table.social``'s (eight
+letters, ten minutes, once).  A session may try ``LINK_TRIES`` codes, so a
+code cannot be guessed by trying.  A removed key's open sessions are shown
+out; its next visit is a new key's (it is asked for a name).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any, Callable
+
+from engine.store.base import AccountError
+from net.ssh.logsafe import clean
+
+if TYPE_CHECKING:
+    from engine.table.pending import Pending
+    from net.ssh.session import Session
+
+log = logging.getLogger("sukno.keys")
+
+LINK_TRIES = 5
+_closing: set[asyncio.Task[None]] = set()
+
+
+class KeyRing:
+    """The keys of one session's account."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.tries = 0
+
+    @property
+    def _store(self) -> Any:
+        return self.session.server.store
+
+    def add(self) -> str:
+        code = self.session.server.club.social.new_code(self.session.name)
+        log.info("link code made for %s", clean(self.session.name or "-"))
+        return f"{code[:4]}-{code[4:]}"
+
+    def _job(self, work: Callable[[Any], Any], op: str) -> Pending:
+        """``work(store)`` in the accounts' store thread, as a ``Pending`` of its result (issue 15); a
+        store that fails or is silent answers ``cmd.failed`` (what a store error here always showed)."""
+        return self.session.read_off_loop(work, f"key {op}")
+
+    def link(self, code: str) -> str | Pending:
+        """Bind this session's (new) key to the account the code was made for: its name, or why not (a
+        catalogue key) — now, or as a ``Pending`` once the store's thread has bound it."""
+        session = self.session
+        if session.guest or session.conn.fingerprint is None or self._store is None:
+            return "social.key_none"
+        if session.name is not None:
+            return "social.key_linked_already"
+        if self.tries >= LINK_TRIES:
+            return "social.key_tries"
+        self.tries += 1
+        social = session.server.club.social
+        name = social.reserve(code)  # held, not spent: a bind the store refuses leaves it usable
+        if name is None:
+            return "social.key_busy" if social.held(code) else "social.key_bad"
+        fingerprint = session.conn.fingerprint
+
+        def work(store: Any) -> Any:  # in the store's thread: the key bound, his settings and list read
+            try:
+                store.add_key(name, fingerprint)
+            except AccountError:
+                return "social.key_bad"
+            settings: Any = None
+            if hasattr(store, "settings"):
+                try:
+                    settings = store.settings(name)
+                except Exception as err:  # told where they are used (``Session.saved_prefs``)
+                    settings = err
+            try:
+                ignores = list(store.ignores(name)) if hasattr(store, "ignores") else None
+            except Exception as err:  # None: not read (never "nobody"); the club reads it again when needed
+                log.warning("cannot read the ignore list of %s at a key link: %s", clean(name), err)
+                ignores = None
+            return settings, ignores
+
+        def settled(got: Any) -> Any:
+            """On the loop: bound, the code is spent; not bound (refused, failed, silent), it works again."""
+            if isinstance(got, str):
+                social.release(code)
+                return got
+            social.spend(code)
+            return self._linked(name, *got)
+
+        return self._job(work, "link").map(settled)
+
+    def _linked(self, name: str, settings: Any, ignores: list[str] | None) -> str:
+        """On the loop: the key is bound to ``name``; the session becomes his (unless the door refuses him)."""
+        session = self.session
+        session.name = name
+        log.info("key %s linked to %s from %s", session.conn.fingerprint, clean(name), session.conn.peer)
+        refusal = session.server.gate(session) or session.server.limits.admit_account(name)
+        if refusal:
+            session.name = None
+            asyncio.get_running_loop().call_soon(session.finish, 1, refusal)
+            return "social.key_refused"
+        if ignores is not None:
+            session.server.club.social.preload(name, ignores)
+        session.saved_prefs(session.prefs, settings)
+        return name
+
+    def list(self) -> list[tuple[str, bool]] | Pending:
+        """``[(fingerprint, is this session's)]`` of his account, as a ``Pending`` (or ``cmd.failed``)."""
+        name, mine = self.session.name, self.session.conn.fingerprint
+        if self._store is None:
+            return []
+
+        def work(store: Any) -> Any:
+            account = store.account(name)
+            keys = list(account.keys) if account is not None else []
+            return [(k, k == mine) for k in keys]
+
+        return self._job(work, "list")
+
+    def remove(self, fingerprint: str) -> str | Pending:
+        """Take a key off his account: None, or why not (a catalogue key), as a ``Pending``."""
+        session = self.session
+        name, mine = session.name, session.conn.fingerprint
+        wanted = fingerprint if fingerprint.startswith("SHA256:") else "SHA256:" + fingerprint
+        if self._store is None:
+            return "social.key_unknown"
+
+        def work(store: Any) -> str | None:  # in the store's thread: checked against his keys, then removed
+            account = store.account(name)
+            keys = list(account.keys) if account is not None else []
+            if wanted not in keys:
+                return "social.key_unknown"
+            if wanted == mine:
+                return "social.key_current"
+            if len(keys) <= 1:
+                return "social.key_last"
+            store.remove_key(wanted)
+            return None
+
+        return self._job(work, "remove").map(lambda problem: problem or self._removed(wanted))
+
+    def _removed(self, wanted: str) -> None:
+        """On the loop: the key is off his account; its open sessions are shown out."""
+        session = self.session
+        log.info("key %s removed from %s", wanted, clean(session.name or "-"))
+        from net.modes.texts import text
+
+        for other in list(session.server.sessions):
+            if other is not session and other.conn.fingerprint == wanted and not other.closed:
+                task = asyncio.get_running_loop().create_task(other.close(text(other.lang, "key_removed")))
+                _closing.add(task)
+                task.add_done_callback(_closing.discard)
+        return None
