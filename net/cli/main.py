@@ -150,10 +150,21 @@ def _games_and_variants() -> tuple[str, str]:
     return ", ".join(names), "; ".join(variants) or "none"
 
 
+def _version() -> str:
+    """The installed distribution's version; a checkout run without installing says so."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("sukno")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sukno", description="sukno — a club of old Russian card games entered with ssh"
     )
+    parser.add_argument("--version", action="version", version=f"sukno {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     replay = sub.add_parser(
         "replay", help="check a game record against the rules and print the result as JSON"
@@ -181,6 +192,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "the config's [store] url, else the data folder's sukno.db")
     upgrade.add_argument("--data", metavar="DIR", help="the data folder (default as for serve: ./data)")
     upgrade.set_defaults(func=_cmd_db_upgrade)
+    from net.cli.backup import add_parsers as add_backup
+
+    add_backup(db_sub)  # db backup, db restore
     from net.cli.fair import add_parsers as add_fair
 
     add_fair(sub)  # verify, shuffle

@@ -1,0 +1,1 @@
+"""``python -m sukno``: the same command as ``sukno`` (net.cli.main)."""

@@ -1,0 +1,7 @@
+"""``python -m sukno …`` runs the ``sukno`` command."""
+
+import sys
+
+from net.cli.main import main
+
+sys.exit(main())
