@@ -10,6 +10,7 @@ are kept).  A session's own input rate is a ``TokenBucket`` of its own.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import time
 from collections import OrderedDict, deque
 from typing import TYPE_CHECKING
@@ -19,6 +20,22 @@ from net.modes.texts import text
 
 if TYPE_CHECKING:
     from net.ssh.session import Session
+
+
+def address_key(peer: str) -> str:
+    """What the per-address limits count: an IPv4 address, or an IPv6 address's /64.
+
+    One IPv6 host is usually given a whole /64, so counting by /128 would let it open as many
+    connections as it has addresses; an IPv4-mapped IPv6 address is its IPv4 address."""
+    try:
+        address = ipaddress.ip_address(peer.split("%", 1)[0])
+    except ValueError:
+        return peer  # not an address (a test's stand-in, a Unix socket): counted as itself
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 class TokenBucket:
@@ -70,6 +87,7 @@ class StartQueue:
 
     async def turn(self, peer: str) -> None:
         """Wait until this start may go (then ``release`` must follow)."""
+        peer = address_key(peer)
         if not self._busy and not self._waiting:
             self._busy = True
             return
@@ -124,6 +142,7 @@ class Limits:
         not a key exchange and a login each (issue 12, item 6).
         """
         config = self.config
+        peer = address_key(peer)
         bucket = self._buckets.get(peer)
         if bucket is None:
             rate = config.connections_per_minute
@@ -149,6 +168,7 @@ class Limits:
 
     def connection_closed(self, peer: str) -> None:
         """An admitted connection ended (every admitted one comes here once)."""
+        peer = address_key(peer)
         count = self._live.get(peer, 0) - 1
         if count > 0:
             self._live[peer] = count
@@ -164,9 +184,10 @@ class Limits:
         config = self.config
         if len(self.sessions) > config.max_sessions:
             return f"{config.max_sessions} sessions"
-        same = sum(1 for s in self.sessions if s.conn.peer == session.conn.peer)
+        where = address_key(session.conn.peer)
+        same = sum(1 for s in self.sessions if address_key(s.conn.peer) == where)
         if same > config.max_sessions_per_address:
-            return f"{config.max_sessions_per_address} from {session.conn.peer}"
+            return f"{config.max_sessions_per_address} from {where}"
         return None
 
     def admit_account(self, name: str) -> str | None:

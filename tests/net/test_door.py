@@ -18,7 +18,7 @@ from sshclient import connect, make_config, new_key, running, until
 
 from net.ssh import limits as limits_module
 from net.config import Config
-from net.ssh.limits import DOOR_SLACK, Limits
+from net.ssh.limits import DOOR_SLACK, Limits, address_key
 
 
 def _limits(**over) -> Limits:
@@ -32,6 +32,16 @@ def test_rate_and_burst_per_address():
     assert limits.admit_connection("10.0.0.1") == "10.0.0.1: too many connections"
     assert limits.admit_connection("10.0.0.2") is None  # another address has its own bucket
     assert limits.refused_at_door == 1
+
+
+def test_ipv6_addresses_are_limited_by_their_64_and_mapped_ipv4_as_ipv4():
+    limits = _limits(connections_per_minute=3, connection_burst=3)
+    same_host = [f"2001:db8:1:2::{i:x}" for i in range(1, 5)]  # one host's /64: many addresses
+    assert [limits.admit_connection(peer) for peer in same_host[:3]] == [None] * 3
+    assert limits.admit_connection(same_host[3]) == "2001:db8:1:2::/64: too many connections"
+    assert limits.admit_connection("2001:db8:1:3::1") is None  # the next /64 is another address
+    assert address_key("::ffff:10.0.0.7") == "10.0.0.7" == address_key("10.0.0.7")
+    assert address_key("fe80::1%eth0") == "fe80::/64"
 
 
 def test_live_connections_per_address_are_capped_and_freed():
