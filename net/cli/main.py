@@ -221,6 +221,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # a worker's own flag
     serve.add_argument("--new", action="store_true",
                        help="start a new club even over an empty (0-byte) sukno.db (refused otherwise)")
+    serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="info",
+                       help="the least a log line must matter to be written (default info)")
+    serve.add_argument("--log-format", choices=("text", "json"), default="text",
+                       help="plain lines, or one JSON object a line (default text); both name the node")
     serve.set_defaults(func=_cmd_serve)
     admin = sub.add_parser(
         "admin", help="administer the running club: a console, or one command (sukno admin help)"

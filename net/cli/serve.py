@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from net.config import Config, ConfigError, load
-from net.ssh.logsafe import SafeFormatter
+from net.logsetup import setup_logging
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
@@ -173,16 +173,14 @@ async def _serve(config: Config, server: Any) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    handler = logging.StreamHandler(sys.__stderr__)
-    # Client words in a message (TERM, names, versions) cannot forge a line or reach the terminal.
-    handler.setFormatter(SafeFormatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
-    logging.basicConfig(level=logging.INFO, handlers=[handler])
-    logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    level, fmt = getattr(args, "log_level", None) or "info", getattr(args, "log_format", None) or "text"
+    setup_logging(level, fmt, getattr(args, "node", None) or "")
     try:
         config = config_from_args(args)
     except ConfigError as err:
         print(f"sukno serve: {err}", file=sys.stderr)
         return 78
+    setup_logging(level, fmt, config.node)  # the config may name the node
     if getattr(args, "workers", None) is not None:
         from net.cluster.workers import run_workers
 

@@ -84,6 +84,10 @@ def child_argv(args: argparse.Namespace, config: Config, name: str, port: int) -
                         ("--host-key", getattr(args, "host_key", None))):
         if value:
             argv += [flag, str(value)]
+    for flag, value in (("--log-level", getattr(args, "log_level", None)),
+                        ("--log-format", getattr(args, "log_format", None))):
+        if value:
+            argv += [flag, value]
     if getattr(args, "new", False):
         argv.append("--new")
     return argv

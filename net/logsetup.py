@@ -1,0 +1,63 @@
+"""How the server logs: the level, plain lines or JSON lines, and the node's name on every line.
+
+A line says which node (and so which worker) wrote it, so the lines of several nodes in one
+journal or one file can be told apart; client words in a message are escaped either way
+(``SafeFormatter``), so nobody can forge a line by his name or his terminal's name.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+
+from net.ssh.logsafe import LINE_MAX, SafeFormatter, clean
+
+LEVELS = ("debug", "info", "warning", "error")
+FORMATS = ("text", "json")
+
+
+class NodeFilter(logging.Filter):
+    """Puts this process's node name on every record (``-`` for the one server of its store)."""
+
+    def __init__(self, node: str = "") -> None:
+        super().__init__()
+        self.node = node or "-"
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.node = self.node
+        return True
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time (UTC, ISO 8601), level, logger, node, message (and a traceback)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "node": getattr(record, "node", "-"),
+            "message": clean(record.getMessage(), LINE_MAX),
+        }
+        if record.exc_info:
+            line["traceback"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False)
+
+
+def setup_logging(level: str = "info", fmt: str = "text", node: str = "") -> logging.Handler:
+    """Send the server's log to standard error as asked; asyncssh's own chatter from warnings up."""
+    handler = logging.StreamHandler(sys.__stderr__)
+    handler.addFilter(NodeFilter(node))
+    if fmt == "json":
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(SafeFormatter("%(asctime)s %(node)s %(name)s %(levelname)s %(message)s"))
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(getattr(logging, level.upper()))
+    logging.getLogger("asyncssh").setLevel(max(logging.WARNING, root.level))
+    return handler
