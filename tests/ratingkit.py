@@ -1,0 +1,110 @@
+"""Rated arenas: bots of known strength in rotating seats, each deal rated as the club rates it.
+
+Used by the ratings tests and ``tests/bench/rating_arena.py``: random, rule and search bots sit in
+every seat in turn (a new seating each session), every deal's money goes through
+``engine.ratings.rate_deal``, and the ratings should then order the bots as their strength does.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.bots import make_bot
+from engine.bots.arena import Arena
+from engine.game import Game, ShuffledDecks
+from engine.games import get_game
+from engine.ratings import RatedDeal, Rating, rate_deal, rating_key
+
+MAX_SESSION = 12
+
+
+@dataclass(frozen=True)
+class Case:
+    label: str
+    game: str
+    players: int
+    options: dict[str, Any]
+
+
+CASES = [
+    Case("stukolka a", "stukolka", 4, {"variant": "a", "rounds": 1, "remiz_cap": 90}),
+    Case("stukolka b", "stukolka", 4, {"variant": "b", "rounds": 1, "remiz_cap": 90}),
+    Case("stukolka v", "stukolka", 5, {"variant": "v", "rounds": 1, "remiz_cap": 90, "dark": True}),
+    Case("stukolka g", "stukolka", 4, {"variant": "g", "rounds": 1, "remiz_cap": 90}),
+    Case("kopilka", "kopilka", 4, {}),
+    Case("french3", "french3", 3, {}),
+    Case("ukr_pairs", "ukr_pairs", 4, {}),
+    Case("speculator", "speculator", 4, {}),
+]
+
+
+def identities(players: int, kinds: tuple[str, ...]) -> list[str]:
+    """The bots at the table: the kinds in turn until every seat has one (``search1``, ``rule1``, …)."""
+    count: dict[str, int] = {}
+    out = []
+    for seat in range(players):
+        kind = kinds[seat % len(kinds)]
+        count[kind] = count.get(kind, 0) + 1
+        out.append(f"{kind}{count[kind]}")
+    return out
+
+
+def _bot(game: str, who: str, seed: int, budget: float | None, iterations: int | None) -> Any:
+    kind = who.rstrip("0123456789")
+    if kind == "search":
+        from engine.bots.search import SearchBot
+
+        return SearchBot(game, seed, budget=budget, iterations=iterations)
+    return make_bot(game, kind, seed)
+
+
+def _session_over(game: Game, deals: int) -> bool:
+    if deals >= MAX_SESSION:
+        return True
+    if game.name == "stukolka":
+        return game.is_over()
+    if game.name == "speculator":
+        return True
+    return game.natural_end()
+
+
+@dataclass
+class RatedArena:
+    """The deals played and the ratings they made, for one case."""
+
+    case: Case
+    deals: list[RatedDeal] = field(default_factory=list)
+    ratings: dict[str, Rating] = field(default_factory=dict)
+
+
+def play_rated(case: Case, kinds: tuple[str, ...], deals: int, seed: int, *, budget: float | None = None,
+               iterations: int | None = 8) -> RatedArena:
+    """``deals`` deals of ``case`` between bots of ``kinds``, the seating rotated each session."""
+    cls = get_game(case.game)
+    key = rating_key(case.game, case.options)
+    who = identities(case.players, kinds)
+    names = [f"P{i}" for i in range(case.players)]
+    rng = random.Random(seed)
+    arena_out = RatedArena(case)
+    session = 0
+    while len(arena_out.deals) < deals:
+        seating = who[session % len(who):] + who[:session % len(who)]  # every bot in every seat in turn
+        if session // len(who) % 2:
+            seating = seating[::-1]
+        bots = [_bot(case.game, w, rng.randrange(2**32), budget, iterations) for w in seating]
+        game = cls(names, case.options, dealer=rng.randrange(case.players))
+        arena = Arena(game, bots, rng=random.Random(rng.randrange(2**32)))
+        decks = ShuffledDecks(cls.deck_size, rng.randrange(2**63))
+        played = 0
+        while len(arena_out.deals) < deals:
+            money = arena.play_deal(decks)
+            played += 1
+            deal = RatedDeal(key, dict(zip(seating, money)))
+            arena_out.deals.append(deal)
+            arena_out.ratings.update(rate_deal(arena_out.ratings, deal.money))
+            if _session_over(game, played):
+                break
+        session += 1
+    return arena_out
