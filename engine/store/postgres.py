@@ -98,6 +98,7 @@ from decimal import Decimal
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from engine.store.base import DEAL, LedgerError, StoreError, TableId
+from engine.store.ratings import migration as ratings_migration
 from engine.store.sql import SqlStore, _check_table_id, _name_key, check_node
 
 psycopg: Any = None  # imported by ``_load`` when a PgStore is made: psycopg's package imports asyncio
@@ -348,6 +349,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             RETURN txn;
         END $$""",
     ),
+    # skill ratings per game, and the last record they count
+    ratings_migration("DOUBLE PRECISION", "BIGINT"),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 PG_ONLY_TABLES = ("table_lease", "host_key")

@@ -46,6 +46,7 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Self, Sequence
 
 from engine.record import Record, RecordError, load_record
+from engine.store import ratings as rating_book
 from engine.store.base import (
     GRANTS,
     ROLES,
@@ -671,6 +672,25 @@ class SqlStore:
             return load_record(json.loads(row[0]))
         except RecordError as err:
             raise StoreError(f"record number {record_id} cannot be read: {err}", 65) from None
+
+
+    # --- skill ratings (engine.store.ratings) -----------------------------------------------
+
+    def rate_new_records(self, limit: int = 50) -> int:
+        """Rate the finished records no node has rated yet; how many this call rated."""
+        return rating_book.rate_new(self, limit)
+
+    def ratings_book(self, key: str | None = None) -> dict[str, dict[str, Any]]:
+        """The kept ratings: key (game, or game/variant) → name → ``engine.ratings.Rating``."""
+        return rating_book.book(self, key)
+
+    def recompute_ratings(self) -> tuple[dict[str, dict[str, Any]], int]:
+        """Every rating again from the records rated so far: (the figures, records read)."""
+        return rating_book.recompute(self)
+
+    def league(self, game: str, since: float, limit: int = 10) -> list[tuple[str, int]]:
+        """Money won at ``game`` since ``since`` by account, most first."""
+        return rating_book.league(self, game, since, limit)
 
 
 # --- checks both backends make -----------------------------------------------------------

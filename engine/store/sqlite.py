@@ -74,6 +74,7 @@ from pathlib import Path
 from typing import Iterator
 
 from engine.store.base import StoreError
+from engine.store.ratings import migration as ratings_migration
 from engine.store.sql import FORGET_NODE, SqlStore  # noqa: F401 - FORGET_NODE: defined here first
 
 try:  # Unix only; without it ``exclusive`` is refused
@@ -203,6 +204,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # 8: when each session last typed, so every node's ``sessions`` shows its idle time (issue 15)
     ("ALTER TABLE presence ADD COLUMN active REAL",),
+    # 9: skill ratings per game, and the last record they count
+    ratings_migration("REAL", "INTEGER"),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 _INT64 = 2**63
