@@ -254,6 +254,7 @@ class SuknoServer:
         self.presence: Any = None
         """This node's sessions in the store, every node's read back (``net.cluster.presence``), once started."""
         self.arrivals: Any = None
+        self.ratings: Any = None  # net.ssh.ratebook.RatingBook: the kept ratings, read off the loop
         """``net.ssh.offloop.StoreThread`` reading an arriving key's account off the loop (``net.ssh.arrival``), once started."""
         self.balances: Any = None
         """``net.modes.balances.BalanceReads``: the hall doors' balances read off the loop, once started."""
@@ -311,6 +312,11 @@ class SuknoServer:
                 from net.modes.balances import BalanceReads
 
                 self.balances = BalanceReads(self.club, self.off_loop)
+        if hasattr(self.store, "rate_new_records"):
+            from net.ssh.ratebook import RatingBook
+
+            self.ratings = RatingBook(self.store)
+            self.ratings.start()
         if hasattr(self.store, "beat"):  # who is online here, for every node of the club (net/cluster/presence.py)
             from net.cluster.presence import PresenceKeeper, node_name
 
@@ -410,6 +416,9 @@ class SuknoServer:
         if self.presence is not None:
             self.presence.stop()
             self.presence = None
+        if self.ratings is not None:
+            self.ratings.stop()
+            self.ratings = None
         if self.arrivals is not None:
             social = getattr(self.club, "social", None)
             if social is not None and social.fetch is not None:

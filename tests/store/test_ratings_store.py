@@ -3,43 +3,11 @@ recompute from the records that equals what was kept."""
 
 from __future__ import annotations
 
-import random
 import threading
 import time
 from typing import Any, Callable
 
-from engine.bots import make_bot
-from engine.bots.arena import Arena
-from engine.game import ShuffledDecks
-from engine.games import get_game
-from engine.record import record_of
-
-PEOPLE = ("Anna", "Boris", "Vera")
-
-
-def _save_games(store: Any, count: int, seed: int, finished_at: float = 1000.0) -> int:
-    """``count`` whole French games of two people and a house bot ("Bot Ivan"); the deals saved."""
-    rng = random.Random(seed)
-    cls = get_game("french3")
-    deals = 0
-    for n in range(count):
-        names = ["Anna", "Boris", "Bot Ivan"] if n % 2 else ["Vera", "Bot Ivan", "Anna"]
-        game = cls(names, {}, dealer=rng.randrange(3))
-        arena = Arena(game, [make_bot("french3", "rule", rng.randrange(99)) for _ in names], rng=rng)
-        decks = ShuffledDecks(cls.deck_size, rng.randrange(2**62))
-        while not game.deals or not game.natural_end():  # a whole game: the French game pays at its end
-            arena.play_deal(decks)
-            deals += 1
-        accounts = {p: p for p in names if p in PEOPLE}
-        store.save_record(record_of(game), accounts=accounts, result=game.result(), now=finished_at + n)
-    return deals
-
-
-def _accounts(store: Any) -> None:
-    for name in PEOPLE:
-        if store.account(name) is None:
-            store.create_account(name, grant=10_000)
-
+from ratingkit import PEOPLE, accounts as _accounts, save_games as _save_games
 
 def test_records_are_rated_once_and_the_recompute_equals_the_book(store: Any) -> None:
     _accounts(store)
