@@ -60,6 +60,9 @@ DEFAULTS: dict[str, Any] = {
         "lease_ttl": 3.0,
         "call_timeout": 2.0,
     },
+    "metrics": {
+        "listen": "",
+    },
     "spectators": {
         "buckets": ["80x24", "100x30", "120x40", "160x50"],
         "buffer_limit": 262144,
@@ -127,6 +130,7 @@ class Config:
     node_lease_ttl: float = 3.0  # seconds a node's table lease lasts unless renewed (failover waits this)
     node_call_timeout: float = 2.0  # seconds a move sent to a table's owner node may go unanswered (then refused)
     reuse_port: bool = False  # a worker of ``sukno serve --workers N`` (net/cluster/workers.py): SO_REUSEPORT, not a key
+    metrics_listen: str = ""  # "HOST:PORT": Prometheus figures served there (net/metrics.py); "": off
     new: bool = False  # ``sukno serve --new``: an empty sukno.db may start a new club (not a config key)
 
 
@@ -218,6 +222,9 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     call_timeout = _number("node", "call_timeout", node["call_timeout"], float)
     if not 0.1 <= call_timeout <= 60:
         raise ConfigError(f"node.call_timeout is 0.1–60 seconds, not {call_timeout!r}")
+    listen = merged["metrics"]["listen"]
+    if not isinstance(listen, str) or (listen and not re.fullmatch(r"(\[[0-9A-Fa-f:.]+\]|[\w.-]+):\d{1,5}", listen)):
+        raise ConfigError(f"metrics.listen is \"\" (off) or HOST:PORT, e.g. \"127.0.0.1:9122\", not {listen!r}")
     floats = ("idle_timeout", "max_session_time", "chat_lines_per_second")
     ints = {k: _number("limits", k, v, int) for k, v in limits.items() if k not in floats}
     return Config(
@@ -245,6 +252,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         node=node["name"],
         node_lease_ttl=lease_ttl,
         node_call_timeout=call_timeout,
+        metrics_listen=listen,
         **ints,
     )
 

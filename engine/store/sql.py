@@ -80,6 +80,28 @@ _BAN = "SELECT kind, target_key, target, until, reason, by_whom, at FROM ban"
 _IN_BATCH = 500  # names in one ``IN (…)``: far under SQLite's 32,766 variables and PostgreSQL's 65,535
 
 
+class WriteStats:
+    """How this store's transactions went: counts by duration (a histogram's buckets) and refusals.
+
+    Kept here, as plain numbers, so the metrics can report the store without the engine knowing
+    how they are published."""
+
+    BOUNDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+    def __init__(self) -> None:
+        self.buckets = [0] * (len(self.BOUNDS) + 1)  # the last: longer than every bound
+        self.seconds = 0.0
+        self.writes = 0
+        self.refused = 0
+
+    def note(self, seconds: float, ok: bool) -> None:
+        self.writes += 1
+        self.seconds += seconds
+        self.buckets[next((i for i, b in enumerate(self.BOUNDS) if seconds <= b), len(self.BOUNDS))] += 1
+        if not ok:
+            self.refused += 1
+
+
 class SqlStore:
     """What both backends do by the same SQL; a subclass gives the connection and the dialect.
 
@@ -108,18 +130,30 @@ class SqlStore:
                 finally:
                     self._depth -= 1
                 return
-            handle = self._begin()
-            self._depth = 1
+            started = time.perf_counter()
+            ok = False
             try:
+                handle = self._begin()
+                self._depth = 1
                 yield handle
                 self._commit()
+                ok = True
             except BaseException as err:
-                failure = self._abort(err)
+                failure = self._abort(err) if self._depth else err
                 if failure is err:
                     raise
                 raise failure from None
             finally:
                 self._depth = 0
+                self.write_stats.note(time.perf_counter() - started, ok)
+
+    @property
+    def write_stats(self) -> WriteStats:
+        """This connection's transactions so far (made on first use: the backends have their own ``__init__``)."""
+        stats: WriteStats | None = self.__dict__.get("_write_stats")
+        if stats is None:
+            stats = self.__dict__["_write_stats"] = WriteStats()
+        return stats
 
     def _begin(self) -> Any:  # pragma: no cover - every backend has its own
         """Begin a transaction (errors already the store's); what its statements are run on."""

@@ -132,6 +132,8 @@ class Limits:
         self.live_total = 0
         self.refused_at_door = 0
         """Connections closed at accept, before any key exchange (for tests and the bench)."""
+        self.refusals: dict[str, int] = {}
+        """Refusals by reason (the metrics): address, sessions, rate, account."""
 
     # -- the door: checked when a TCP connection is accepted, before SSH begins ---------------
 
@@ -152,15 +154,16 @@ class Limits:
                 self._buckets.popitem(last=False)
         else:
             self._buckets.move_to_end(peer)
-        refusal = None
+        refusal = reason = None
         if self._live.get(peer, 0) >= config.max_sessions_per_address + DOOR_SLACK:
-            refusal = f"{config.max_sessions_per_address} from {peer}"
+            refusal, reason = f"{config.max_sessions_per_address} from {peer}", "address"
         elif self.live_total >= config.max_sessions + DOOR_SLACK:
-            refusal = f"{config.max_sessions} sessions"
+            refusal, reason = f"{config.max_sessions} sessions", "sessions"
         elif not bucket.take(1):
-            refusal = f"{peer}: too many connections"
-        if refusal is not None:
+            refusal, reason = f"{peer}: too many connections", "rate"
+        if refusal is not None and reason is not None:
             self.refused_at_door += 1
+            self._refused(reason)
             return refusal
         self._live[peer] = self._live.get(peer, 0) + 1
         self.live_total += 1
@@ -183,17 +186,25 @@ class Limits:
     def admit_session(self, session: Session) -> str | None:
         config = self.config
         if len(self.sessions) > config.max_sessions:
+            self._refused("sessions")
             return f"{config.max_sessions} sessions"
         where = address_key(session.conn.peer)
         same = sum(1 for s in self.sessions if address_key(s.conn.peer) == where)
         if same > config.max_sessions_per_address:
+            self._refused("address")
             return f"{config.max_sessions_per_address} from {where}"
         return None
+
+    def _refused(self, reason: str) -> None:
+        self.refusals[reason] = self.refusals.get(reason, 0) + 1
 
     def admit_account(self, name: str) -> str | None:
         """None, or why this account may not open one more session."""
         most = self.config.max_sessions_per_account
-        return f"{name} × {most}" if self.count_account(name) > most else None
+        if self.count_account(name) <= most:
+            return None
+        self._refused("account")
+        return f"{name} × {most}"
 
     def count_account(self, name: str) -> int:
         return sum(1 for s in self.sessions if s.name == name and not s.closed)

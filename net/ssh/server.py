@@ -254,6 +254,7 @@ class SuknoServer:
         self.presence: Any = None
         """This node's sessions in the store, every node's read back (``net.cluster.presence``), once started."""
         self.arrivals: Any = None
+        self.metrics: Any = None  # net.metrics.Metrics: the figures for Prometheus and ``sukno admin metrics``
         self.ratings: Any = None  # net.ssh.ratebook.RatingBook: the kept ratings, read off the loop
         """``net.ssh.offloop.StoreThread`` reading an arriving key's account off the loop (``net.ssh.arrival``), once started."""
         self.balances: Any = None
@@ -312,6 +313,10 @@ class SuknoServer:
                 from net.modes.balances import BalanceReads
 
                 self.balances = BalanceReads(self.club, self.off_loop)
+        from net.metrics import Metrics
+
+        self.metrics = Metrics(self)
+        self.metrics.start(config.metrics_listen)
         if hasattr(self.store, "rate_new_records"):
             from net.ssh.ratebook import RatingBook
 
@@ -416,6 +421,9 @@ class SuknoServer:
         if self.presence is not None:
             self.presence.stop()
             self.presence = None
+        if self.metrics is not None:
+            self.metrics.stop()
+            self.metrics = None
         if self.ratings is not None:
             self.ratings.stop()
             self.ratings = None

@@ -1,0 +1,65 @@
+"""The operator's figures: off by default; on a configured address, Prometheus's format with the families
+an operator needs, read by prometheus-client's own parser."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import urllib.request
+
+from prometheus_client.parser import text_string_to_metric_families
+from sshclient import make_config, named, running, until
+
+FAMILIES = {"sukno_sessions", "sukno_connections_refused", "sukno_loop_lag_seconds", "sukno_store_write_seconds",
+            "sukno_store_writes_refused", "sukno_tables_owned", "sukno_tables_known", "sukno_deals_played"}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _scrape(port: int) -> dict[str, list]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as reply:
+        text = reply.read().decode()
+    return {f.name: f.samples for f in text_string_to_metric_families(text)}
+
+
+async def test_metrics_are_served_on_the_configured_address_with_every_family(tmp_path) -> None:
+    port = _free_port()
+    config = make_config(tmp_path, metrics_listen=f"127.0.0.1:{port}")
+    async with running(config) as server:
+        anna = await named(server.port, "Anna")
+        try:
+            await until(lambda: len(server.sessions) >= 1)
+            await asyncio.sleep(0.6)  # a few wakes of the loop-lag timer
+            families = await asyncio.get_running_loop().run_in_executor(None, _scrape, port)
+            assert FAMILIES <= set(families)
+            modes = {s.labels["mode"]: s.value for s in families["sukno_sessions"]}
+            assert sum(modes.values()) >= 1
+            assert [s.value for s in families["sukno_tables_owned"]] == [len(server.club.tables)]
+            lag_count = next(s.value for s in families["sukno_loop_lag_seconds"] if s.name.endswith("_count"))
+            assert lag_count >= 1
+            writes = next(s.value for s in families["sukno_store_write_seconds"] if s.name.endswith("_count"))
+            assert writes >= 1  # Anna's account was written
+            assert server.metrics.text().startswith("# HELP")
+        finally:
+            await anna.close()
+
+
+async def test_metrics_are_off_unless_configured(tmp_path) -> None:
+    config = make_config(tmp_path)
+    assert config.metrics_listen == ""
+    async with running(config) as server:
+        assert server.metrics is not None and server.metrics._http is None  # figures kept for admin, no port
+
+
+def test_refusals_are_counted_by_reason() -> None:
+    from net.config import Config
+    from net.ssh.limits import Limits
+
+    limits = Limits(Config(connections_per_minute=60, connection_burst=1), set())
+    assert limits.admit_connection("10.0.0.1") is None
+    assert limits.admit_connection("10.0.0.1") is not None
+    assert limits.refusals == {"rate": 1}
