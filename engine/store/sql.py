@@ -708,6 +708,13 @@ class SqlStore:
             raise StoreError(f"record number {record_id} cannot be read: {err}", 65) from None
 
 
+    def writable(self) -> None:
+        """Write something that changes nothing: ``StoreError`` if this store cannot take a write now
+        (locked past its wait, read-only, unreachable).  The health check asks it."""
+        with self._tx():
+            self._x("UPDATE schema_version SET applied = applied "
+                    "WHERE version = (SELECT max(version) FROM schema_version)")
+
     # --- skill ratings (engine.store.ratings) -----------------------------------------------
 
     def rate_new_records(self, limit: int = 50) -> int:

@@ -28,6 +28,7 @@ from engine.game import IllegalAction
 from engine.store.base import AccountError, StoreError
 from engine.table.owner import sanitize
 from net.cluster.answers import settled
+from net.house import figures
 from net.house.bans import AUDIT_NAME, BANS_NAME, AuditLog, Ban, BanList, kind_of, shuts_out
 from net.ssh.identity import fold
 from net.modes.texts import text
@@ -52,14 +53,17 @@ unmute NAME                             give NAME his words back
 mutes                                   the mutes in force
 watch TABLE                             every hand at a table and its rail (logged)
 grant NAME AMOUNT                       credit NAME with AMOUNT kopecks in the ledger
+metrics                                 the server's figures (Prometheus's text format)
+health                                  exit 0 when the club answers and its store takes a write
+ratings [GAME] [--recompute]            the skill ratings; --recompute: again from the records
 shutdown [--grace SECONDS]              no new deals; finish deals in play; save; exit
 help                                    this list"""
 
 COMMANDS = ("tables", "sessions", "open", "close", "seat", "kick", "ban", "unban", "bans", "say",
-            "mute", "unmute", "mutes", "watch", "grant", "shutdown", "help")
+            "mute", "unmute", "mutes", "watch", "grant", "metrics", "health", "ratings", "shutdown", "help")
 MAX_GRACE = 86400
 """The longest ``shutdown --grace`` (a day): deals in play finish within it."""
-READ_ONLY = frozenset({"tables", "sessions", "bans", "mutes", "help"})
+READ_ONLY = frozenset({"tables", "sessions", "bans", "mutes", "help", "metrics", "health", "ratings"})
 
 
 _LOCAL_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("sukno_admin_local_only", default=False)
@@ -256,6 +260,40 @@ class AdminCommands:
         _need(args, 0, "tables", 0)
         rows = admin_ops.tables_rows(self.club)
         return Reply(True, admin_ops.tables_text(rows), {"tables": rows, "shutting_down": self.shutting_down})
+
+    async def do_metrics(self, args: list[str], who: str) -> Reply:
+        _need(args, 0, "metrics", 0)
+        text = figures.metrics_text(self.server)
+        return Reply(True, text.rstrip("\n") or "no figures", {"metrics": text})
+
+    async def do_health(self, args: list[str], who: str) -> Reply:
+        _need(args, 0, "health", 0)
+        reads = self._reads
+        ok, facts = await figures.health(self.server, reads.run if reads is not None else None)
+        words = f"the loop answers; the store: {facts['store']}"
+        return Reply(ok, words, facts, status=0 if ok else 1)
+
+    async def do_ratings(self, args: list[str], who: str) -> Reply:
+        args, again = _flag(args, "--recompute")
+        _need(args, 0, "ratings [GAME] [--recompute]", 1)
+        store = getattr(self.server, "store", None)
+        if store is None or not hasattr(store, "ratings_book"):
+            raise AdminError("this club keeps no ratings (no store)")
+        reads = self._reads
+        run = (lambda work: asyncio.wait_for(asyncio.shield(reads.run(work)), self.STORE_WAIT)) if reads else None
+        try:
+            kept = await run(lambda own: own.ratings_book()) if run else store.ratings_book()
+            if not again:
+                key = args[0] if args else None
+                return Reply(True, figures.ratings_text(kept, key), {"ratings": figures.ratings_json(kept)})
+            fresh, records = await run(lambda own: own.recompute_ratings()) if run else store.recompute_ratings()
+        except (StoreError, asyncio.TimeoutError) as err:
+            raise AdminError(f"the store did not answer: {err or 'no answer'}") from None
+        same = fresh == kept
+        text = (f"recomputed from {records} records: {'the same figures as kept' if same else 'DIFFERENT from kept'}\n"
+                + figures.ratings_text(fresh, args[0] if args else None))
+        return Reply(same, text, {"records": records, "same": same, "ratings": figures.ratings_json(fresh)},
+                     status=0 if same else 1)
 
     def _where(self, session: Any) -> str:
         if session.watching is not None:
