@@ -8,7 +8,7 @@ terminal database, and an account whose saved setting is ``mode text``
 What goes out: lines of text ending in CR LF (LF without a pty), BEL when it
 becomes the player's turn (if the bell is on) — no alternate screen, no cursor
 movement, no colour.  What comes in: lines.  With a pty on a terminal that
-can move its cursor, asyncssh's own line editor (``SSHLineEditor``: history on
+can move its cursor, asyncssh's own line editor (through ``net.ssh.sshcompat``: history on
 the arrow keys, Ctrl+A/E, Ctrl+U…) edits the line and keeps it below the lines
 that arrive meanwhile; on a dumb terminal the line is echoed plainly (Backspace
 as ``\\b \\b``); without a pty nothing is echoed.  The club itself is
@@ -37,6 +37,7 @@ from tui.i18n import tr
 from tui.limits import COMMAND_MAX
 from tui.text.club import TextClub
 from tui.text.prefs import Prefs
+from net.ssh.sshcompat import line_editor
 
 if TYPE_CHECKING:
     from net.ssh.session import Session
@@ -151,10 +152,8 @@ class TextChannel:
         self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.editor: Any = None
         if self.pty and not self.plain_term:
-            from asyncssh.editor import SSHLineEditor
-
-            self.editor = SSHLineEditor(_EditorChannel(self), _EditorSession(self), True, 100, MAX_LINE,
-                                        session.term, session.cols)
+            self.editor = line_editor(_EditorChannel(self), _EditorSession(self), True, 100, MAX_LINE,
+                                      session.term, session.cols)
         from net.house.admin import admin_runner
         from net.ssh.keyring import KeyRing
 

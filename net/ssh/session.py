@@ -27,6 +27,7 @@ from net import textual_compat as tc
 from net.ssh.driver import SSHDriver, attach
 from net.ssh.limits import TokenBucket
 from net.ssh.logsafe import clean
+from net.ssh.sshcompat import transport_of
 from net.modes.spectate import Member
 from net.modes.texts import text
 from net.modes.watch import Watch
@@ -252,7 +253,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.chan is None:
             return 0
         size = self.chan.get_write_buffer_size()
-        transport = getattr(self.conn.conn, "_transport", None)
+        transport = transport_of(self.conn.conn)
         if transport is not None:
             size += transport.get_write_buffer_size()
         return size
@@ -270,7 +271,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def flush_now(self) -> None:
         """Hand what is written so far to the socket at once, not at the end of this turn of the loop
         (``net.ssh.door.OneSend``): a newcomer's first frame goes before the hall is drawn for the others."""
-        transport = getattr(self.conn.conn, "_transport", None) if self.conn.conn is not None else None
+        transport = transport_of(self.conn.conn)
         flush = getattr(transport, "flush", None)
         if flush is not None:
             flush()

@@ -1,4 +1,10 @@
-"""One packet per write: asyncssh's empty SSH_MSG_IGNORE before every packet, left out.
+"""Where the club leans on asyncssh beyond its public API, in one place (the canary test checks each).
+
+- ``transport_of``: a connection's socket transport, for the bytes queued in it and to flush it.
+- ``line_editor``: asyncssh's own line editor (not exported), for the text mode on a terminal.
+- ``lighten``: one packet per write, below.
+
+One packet per write: asyncssh's empty SSH_MSG_IGNORE before every packet, left out.
 
 asyncssh (2.24) sends an empty ``SSH_MSG_IGNORE`` before each packet once the
 connection is encrypted: a defence of CBC ciphers (the attack on a predictable
@@ -77,4 +83,16 @@ def lighten(conn: Any) -> bool:
     return True
 
 
-__all__ = ["lighten", "packet_log_on", "safe_cipher"]
+def transport_of(conn: Any) -> Any:
+    """The asyncio transport under an asyncssh connection (None once it is gone)."""
+    return getattr(conn, "_transport", None) if conn is not None else None
+
+
+def line_editor(chan: Any, session: Any, echo: bool, history: int, max_line: int, term: str, width: int) -> Any:
+    """asyncssh's line editor (``asyncssh.editor.SSHLineEditor``) over a channel and session of ours."""
+    from asyncssh.editor import SSHLineEditor
+
+    return SSHLineEditor(chan, session, echo, history, max_line, term, width)
+
+
+__all__ = ["lighten", "line_editor", "packet_log_on", "safe_cipher", "transport_of"]
