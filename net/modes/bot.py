@@ -496,7 +496,6 @@ async def serve_bot(session: Session) -> None:
     server = session.server
     refusal = session.conn.refused or server.limits.admit_session(session)
     link = BotLink(session)
-    session.bot = link
     try:
         if refusal:
             from net.modes.texts import text
@@ -515,6 +514,14 @@ async def serve_bot(session: Session) -> None:
         if session.conn.fingerprint is None:
             link.bot.error("bot.guest", say(session.lang, "bot.guest"))
             return
+        if session.closed:  # gone while its key was read
+            return
+        # From here the bot reads its own bytes; what it sent before (its hello, sent the moment the
+        # channel opened) was kept for it and is read first, after the server's own hello.
+        session.bot = link
+        early = session.take_early()
+        if early:
+            link.feed(early)
         await link.done
     finally:
         link.close()

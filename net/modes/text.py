@@ -46,6 +46,8 @@ log = logging.getLogger("sukno.text")
 
 MAX_LINE = COMMAND_MAX
 """Longest line kept from the client (characters, as on the screen's command line); more is not taken."""
+ANSWER_WAIT = 10.0
+"""Seconds a script's last answers may take to come (a store read) after its input ran out."""
 QUEUE_LINES = 400
 TEXT_WORDS = ("text", "текст")
 SCREEN_WORDS = ("screen", "экран")
@@ -151,6 +153,7 @@ class TextChannel:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.editor: Any = None
+        self._ending: asyncio.Task[None] | None = None
         if self.pty and not self.plain_term:
             self.editor = line_editor(_EditorChannel(self), _EditorSession(self), True, 100, MAX_LINE,
                                       session.term, session.cols)
@@ -186,6 +189,24 @@ class TextChannel:
     def finish(self) -> None:
         if not self.done.done():
             self.done.set_result(None)
+
+    def input_ended(self) -> None:
+        """A script's input ran out: a last line without its Enter counts, every answer still on its
+        way (a balance read from the store) is waited for, at most ``ANSWER_WAIT`` s, then the end."""
+        if self._typed:
+            line, self._typed = self._typed, ""
+            self.got_line(line)
+        if self._ending is None:
+            self._ending = asyncio.get_running_loop().create_task(self._end_when_answered())
+
+    async def _end_when_answered(self) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + ANSWER_WAIT
+        while self._tasks and loop.time() < deadline and not self.done.done():
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0)  # the news their answers scheduled go out first
+        self._news()
+        self.finish()
 
     stop = finish
 

@@ -79,6 +79,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.guest = False
         self.app: Any = None
         self._early = bytearray()  # keys typed while one step ends and the next starts (``push_early``)
+        self.input_ended = False  # a script's input ran out before or during the text mode
         self._driver: SSHDriver | None = None
         self.watch = Watch(self)
         """His place among a table's watchers (``net.modes.watch``), used while he watches."""
@@ -221,8 +222,17 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.text.resize(self.cols)
 
     def eof_received(self) -> bool:
-        # The client can type no more (``ssh -tt host </dev/null``): the session ends; the
-        # channel stays open for its exit status, and is then closed (it once hung forever).
+        # A script's input ran out (``printf 'who\n' | ssh -T host text``): the text mode answers
+        # every line that came, then ends; nothing starts reading after it.  Otherwise the client can
+        # type no more (``ssh -tt host </dev/null``): the session ends; the channel stays open for its
+        # exit status, and is then closed (it once hung forever).
+        if not self.has_pty and self.bot is None and not self.closed:
+            self.input_ended = True
+            if self.text is not None:
+                self.text.input_ended()
+                return True
+            if self._task is not None and self.command.strip().lower() != "bot":
+                return True  # the text mode is on its way: it reads what came first
         self._lost()
         return True
 
@@ -533,6 +543,11 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             run = asyncio.ensure_future(self.text.run())
             await asyncio.sleep(0)  # its club.start counted him: the step before may let go
             self.release_hold()
+            early = self.take_early()
+            if early:
+                self.text.feed(early)  # lines a script sent before the text mode was up
+            if self.input_ended:
+                self.text.input_ended()
             await run
         finally:
             self.text = None
