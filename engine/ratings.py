@@ -13,7 +13,7 @@ and, where its variants are different games (Стуколка а–г), per vari
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Protocol, Sequence
 
 from openskill.models import PlackettLuce
 
@@ -71,6 +71,20 @@ def rate_deal(current: Mapping[str, Rating], money: Mapping[str, int]) -> dict[s
     ranks = [order.index(money[n]) + 1 for n in names]
     rated = _MODEL.rate(teams, ranks=ranks)
     return {n: Rating(team[0].mu, team[0].sigma, old.deals + 1) for n, team, old in zip(names, rated, olds)}
+
+
+class RatingsView(Protocol):
+    """What a club's sessions read of the ratings: a copy kept up to date off the loop."""
+
+    book: dict[str, dict[str, Rating]]
+
+    def of(self, name: str) -> dict[str, Rating]: ...
+
+
+def game_of(key: str) -> tuple[str, str]:
+    """A rating key's game and variant (``stukolka/v`` → ``("stukolka", "v")``)."""
+    game, _, variant = key.partition("/")
+    return game, variant
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,6 +49,7 @@ DEFAULTS: dict[str, Any] = {
     },
     "club": {
         "grant": 10000,
+        "league_reset": "monday",
     },
     "store": {
         "url": "",
@@ -120,6 +121,7 @@ class Config:
     buffer_limit: int = 262144
     tables: list[dict[str, Any]] = field(default_factory=list)
     grant: int = 10000
+    league_reset: str = "monday"  # when the money league begins again: "day", "month" or a weekday (UTC)
     admins: list[str] = field(default_factory=list)
     admin_keys: list[str] = field(default_factory=list)
     shutdown_grace: float = 60
@@ -222,6 +224,11 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     call_timeout = _number("node", "call_timeout", node["call_timeout"], float)
     if not 0.1 <= call_timeout <= 60:
         raise ConfigError(f"node.call_timeout is 0.1–60 seconds, not {call_timeout!r}")
+    from tui.ratings import RESETS
+
+    league_reset = merged["club"]["league_reset"]
+    if league_reset not in RESETS:
+        raise ConfigError(f"club.league_reset is one of {', '.join(RESETS)}, not {league_reset!r}")
     listen = merged["metrics"]["listen"]
     if not isinstance(listen, str) or (listen and not re.fullmatch(r"(\[[0-9A-Fa-f:.]+\]|[\w.-]+):\d{1,5}", listen)):
         raise ConfigError(f"metrics.listen is \"\" (off) or HOST:PORT, e.g. \"127.0.0.1:9122\", not {listen!r}")
@@ -243,6 +250,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         buffer_limit=_number("spectators", "buffer_limit", spect["buffer_limit"], int),
         tables=[dict(t) for t in tables],
         grant=_number("club", "grant", merged["club"]["grant"], int),
+        league_reset=league_reset,
         admins=list(admin["accounts"]),
         admin_keys=[k.strip() for k in keys],
         shutdown_grace=_number("admin", "shutdown_grace", admin["shutdown_grace"], float),

@@ -27,7 +27,8 @@ SOCIAL_VERBS = ("tell", "ignore", "unignore", "away", "back", "invite", "key")
 """The social club's verbs (``tui.social``, issue 20): valid everywhere."""
 
 HALL_VERBS = ("look", "tables", "who", "sit", "watch", "stand", "leave", "say", "help", "rules", "lang",
-              "quit", "start", "balance", "history", "replay", "cut", "verify", *SOCIAL_VERBS)
+              "quit", "start", "balance", "history", "replay", "cut", "verify", "top", "rating", "league",
+              *SOCIAL_VERBS)
 """Verbs of the club itself (valid everywhere, some only at a table)."""
 
 GAME_VERBS = ("play", "pass", "take", "discard", "draw", "buy", "shlejf", "open", "look", "dark", "knock",
@@ -45,6 +46,7 @@ ALIASES: dict[str, str] = {
     "счёт": "balance", "счет": "balance", "баланс": "balance", "история": "history", "повтор": "replay",
     "запись": "replay",
     "снять": "cut", "сниму": "cut", "съём": "cut", "проверить": "verify", "проверка": "verify",
+    "лучшие": "top", "рейтинг": "rating", "лига": "league",
     # questions and settings (the text mode's, answered in the screen's log too)
     "рука": "hand", "карты": "cards", "взятка": "trick", "стол": "table", "банк": "pot", "кон": "pot",
     "очки": "score", "итог": "score", "время": "time", "последняя": "last", "прошлая": "last",
@@ -80,7 +82,7 @@ RU_VERB: dict[str, str] = {
     "hand": "рука", "trick": "взятка", "table": "стол", "pot": "банк", "score": "очки", "time": "время",
     "last": "последняя", "log": "журнал", "brief": "кратко", "bell": "звонок", "cards": "карты", "mode": "режим", "colour": "цвет",
     "tell": "шепнуть", "ignore": "игнор", "unignore": "простить", "away": "отойти", "back": "вернуться",
-    "invite": "пригласить", "key": "ключ",
+    "invite": "пригласить", "key": "ключ", "top": "лучшие", "rating": "рейтинг", "league": "лига",
 }
 """The Russian spelling shown for a verb (hints, completion)."""
 

@@ -14,6 +14,7 @@ hooks (``handle_here``, ``describe``, ``table_here``, ``legal``) as a table does
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING, Any, Literal
 
 from rich.text import Text
@@ -26,6 +27,7 @@ from tui.chat import chat_allowed
 from tui.commands import BOT_WORDS, GAME_VERBS, HALL_VERBS, Command, UnknownCommand
 from tui.i18n import LANGS, has, money, tr
 from tui.limits import quote
+from tui.ratings import short_mark
 
 if TYPE_CHECKING:
     from tui.app import ClubApp
@@ -203,6 +205,8 @@ class HallVerbs:
 
             for line in fair.verify_lines(app, command.rest):
                 self.say_line(line)
+        elif verb in ("top", "rating", "league"):
+            self.show_ratings(verb, command.rest)
         elif verb == "replay":
             from tui.history import replay_screen
 
@@ -299,6 +303,29 @@ class HallVerbs:
             self.error(self.t("cmd.no_help", topic=topic, topics=self.t("help.topics")))
             return
         self.say_line(self.t(f"help.{topic}"))
+
+    def show_ratings(self, verb: str, rest: str) -> None:
+        """``top GAME``, ``rating [NAME]``, ``league [GAME]`` (``tui.ratings``); the table's game by default."""
+        from tui import ratings
+
+        app = self.club_app
+        table = self.table_here()
+        word = rest.strip() or (table.game_name if table is not None and verb != "rating" else "")
+        if verb == "top":
+            lines: Any = ratings.top_lines(app.club, word, app.lang)
+        elif verb == "rating":
+            lines = ratings.rating_lines(app.club, word or app.player, app.lang)
+        else:
+            lines = ratings.league(app.club, word, app.lang, time.time(), getattr(app, "store_read", None))
+
+        def show(got: Any) -> None:
+            if isinstance(got, str):  # the store failed: a catalogue key
+                self.error(self.t(got))
+                return
+            for line in got:
+                self.say_line(line)
+
+        pending.after(self, lines, show)
 
     def show_rules(self, game: str) -> None:
         games = sorted({t.game_name for t in self.club_app.club.tables.values()})
@@ -417,6 +444,8 @@ def who_line(app: "ClubApp") -> str:
     for name in app.club.online():
         table = app.club.where(name)
         shown = tr(app.lang, "who.bot", name=name) if name in getattr(app.club, "robots", ()) else name
+        mark = short_mark(app.club, name)
+        shown = f"{shown} [{mark}]" if mark else shown
         shown = social.who_note(app.club, shown, app.lang) if shown == name else shown
         if table is not None:
             names.append(tr(app.lang, "who.seat", name=shown, id=table.id))

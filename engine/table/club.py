@@ -57,6 +57,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from engine.ratings import RatingsView
 from engine.game import Event
 from engine.games import registry
 from engine.table.keeper import TableKeeper
@@ -111,6 +112,10 @@ class Club:
         table opened here never takes another node's number."""
         self._guests: set[str] = set()
         self.feed = Feed()
+        self.league_reset = "monday"
+        """When the money league begins again (``[club] league_reset``)."""
+        self.ratings: RatingsView | None = None
+        """The skill ratings as the sessions read them (kept by the server off the loop), or None."""
         self.robots: set[str] = set()
         """Accounts a program plays (role ``bot``, the bot protocol): marked as bots wherever people see them."""
         if store is not None:

@@ -265,7 +265,10 @@ class BotSession:
         balance = known.balance  # read with the account, off the loop
         if balance is None or getattr(self.club, "store", None) is not self.accounts.store:
             balance = self.club.balance(name)
-        self.send({"type": "welcome", "name": name, "bot": True, "balance": balance, "lang": self.lang})
+        view = getattr(self.club, "ratings", None)
+        ratings = {key: rating.shown for key, rating in sorted(view.of(name).items())} if view is not None else {}
+        self.send({"type": "welcome", "name": name, "bot": True, "balance": balance, "lang": self.lang,
+                   "ratings": ratings})
         table = self.club.where(name)
         if table is not None:  # back after a drop: the seat, the view, the turn if it is ours
             self._follow(table)

@@ -322,6 +322,8 @@ class SuknoServer:
 
             self.ratings = RatingBook(self.store)
             self.ratings.start()
+            self.club.ratings = self.ratings
+        self.club.league_reset = config.league_reset
         if hasattr(self.store, "beat"):  # who is online here, for every node of the club (net/cluster/presence.py)
             from net.cluster.presence import PresenceKeeper, node_name
 
@@ -425,6 +427,8 @@ class SuknoServer:
             self.metrics.stop()
             self.metrics = None
         if self.ratings is not None:
+            if self.club.ratings is self.ratings:
+                self.club.ratings = None
             self.ratings.stop()
             self.ratings = None
         if self.arrivals is not None:

@@ -35,6 +35,7 @@ ALLOWED = {
     "history", "home", "keygen", "knock", "lang", "leave", "look", "minprice", "next", "pass", "pgdn", "pgup",
     "play", "quit", "replay", "rules", "russian", "say", "sit", "ssh", "stand", "start", "tab", "table",
     "tables", "watch", "who",
+    "top", "rating", "league",  # the ratings verbs (лучшие, рейтинг, лига) as the Russian help names them
     "verify", "sukno",  # the verify command (проверить) and the program's name in `sukno verify FILE` (help fair)
 }
 PEOPLE = ["anna", "boris", "vera", "gleb", "dasha", "egor", "zhenya", "ilya", "kostya", "lida"]

@@ -329,6 +329,7 @@ MESSAGES: dict[str, str] = {
         "In the hall: look (describe the room), tables (list them), who (who is online), "
         "sit N [seat], watch N, say … (or ' …), rules [game], lang ru|en, help [topic], quit. "
         "Your money: balance; your games: history, replay N, verify N (fair deals: help fair). "
+        "Who plays best: top GAME, rating [NAME], league [GAME]. "
         "People: tell NAME …, ignore NAME, away, back, key add (help social)."
     ),
     "help.table": (
@@ -420,6 +421,19 @@ MESSAGES: dict[str, str] = {
     "cluster.failed": "That could not be done on the node that runs this table; nothing happened.",
     "store.not_enough_money": "Your club balance is {balance:plural:# kopeck|# kopecks} and this table needs at least {needed:plural:# kopeck|# kopecks}; it does not allow debt.",
     "balance.line": "Your club balance: {money}.",
+    "rating.none": "Nobody is rated yet: ratings come from finished deals.",
+    "rating.none_in": "Nobody is rated in {game} yet.",
+    "rating.no_game": "There is no game called {game}. Games: {games}.",
+    "rating.top": "The best at {game}:",
+    "rating.top_brief": "{game}: {best}.",
+    "rating.row": "{rank}. {name}, rating {rating}, {deals:plural:# deal|# deals}.",
+    "rating.of": "Ratings of {name}:",
+    "rating.line": "{game}: {rating}, {deals:plural:# deal|# deals}, place {place} of {of}.",
+    "rating.unrated": "{name} has no rating yet: ratings come from finished deals.",
+    "rating.provisional": "A question mark means provisional: fewer than 20 deals so far.",
+    "league.head": "This league of {game}, since {since}: money won.",
+    "league.row": "{rank}. {name}: {money}.",
+    "league.empty": "Nobody has won money at {game} since {since}, when this league began.",
     "balance.table_money": "Your money at the tables: {money} (this club keeps no ledger).",
     "balance.move": "  {date}  {amount:>12}  {reason}",
     "balance.guest": "Guests have no club balance.",
@@ -657,5 +671,8 @@ MESSAGES: dict[str, str] = {
     "help.verb.away": "away [words] (отойти): a note beside your name; at your table a stand-in makes the safe moves until you type back.",
     "help.verb.back": "back (вернуться): you are here again; your turns are yours.",
     "help.verb.invite": "invite NAME (пригласить): at your table, let NAME sit or watch when the table is private or for friends.",
+    "help.verb.top": "top [GAME] (лучшие): the best players of a game by skill rating (a question mark: provisional).",
+    "help.verb.rating": "rating [NAME] (рейтинг): your skill rating in each game you play, or someone else's.",
+    "help.verb.league": "league [GAME] (лига): money won at a game since this league began.",
     "help.verb.key": "key add | key link CODE | key list | key remove FINGERPRINT (ключ): a second key for your name.",
 }
