@@ -1,16 +1,19 @@
-"""The server's configuration: built-in defaults, a TOML file over them, flags over that.
+"""The server's configuration: the defaults, a TOML file over them, ``SUKNO_…`` variables over that, flags last.
 
-The defaults live here (not only in ``config/sukno.toml``) so that ``sukno
-serve`` works from an installed package with no file; a test keeps the two
-equal.  Unknown keys are refused with the known ones named: a typo in a limit
-must not silently leave the default in force.
+The defaults are the commented ``net/sukno.toml`` installed with the package (``sukno config
+--example`` prints it), so they are written once; ``Config``'s own field defaults mirror them for code
+that builds a ``Config`` by hand, and a test keeps the two equal.  Unknown keys are refused with the
+known ones named, in the file and in the environment alike: a typo in a limit must not silently leave
+the default in force.
 """
 
 from __future__ import annotations
 
 import copy
+import os
 import re
 import tomllib
+from importlib import resources
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -19,68 +22,19 @@ from engine.table.autoplay import Settings
 from engine.table.club import table_settings
 from engine.table.social import Seating
 
-DEFAULTS: dict[str, Any] = {
-    "server": {
-        "host": "127.0.0.1",
-        "port": 2222,
-        "data": "data",
-        "host_key": "",
-        "login_timeout": 30,
-        "keepalive_interval": 30,
-        "keepalive_count_max": 3,
-        "ciphers": ["aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes128-ctr", "aes256-ctr"],
-    },
-    "limits": {
-        "max_sessions": 500,
-        "max_sessions_per_address": 50,
-        "max_sessions_per_account": 3,
-        "connections_per_minute": 60,
-        "connection_burst": 10,
-        "input_bytes_per_second": 4096,
-        "input_burst": 65536,
-        "input_events_per_second": 100,
-        "input_event_burst": 400,
-        "idle_timeout": 3600,
-        "max_session_time": 0,
-        "max_cols": 250,
-        "max_rows": 100,
-        "chat_lines_per_second": 1,
-        "chat_burst": 5,
-    },
-    "club": {
-        "grant": 10000,
-        "league_reset": "monday",
-    },
-    "store": {
-        "url": "",
-        "synchronous_commit": "on",
-        "write_wait": 0.05,
-    },
-    "node": {
-        "name": "",
-        "lease_ttl": 3.0,
-        "call_timeout": 2.0,
-    },
-    "metrics": {
-        "listen": "",
-    },
-    "spectators": {
-        "buckets": ["80x24", "100x30", "120x40", "160x50"],
-        "buffer_limit": 262144,
-    },
-    "admin": {
-        "keys": [],
-        "accounts": [],
-        "shutdown_grace": 60,
-    },
-    "tables": [
-        {"game": "stukolka", "options": {}},
-        {"game": "kopilka", "options": {}},
-        {"game": "french3", "options": {}},
-        {"game": "ukr_pairs", "options": {}},
-        {"game": "speculator", "options": {}},
-    ],
-}
+SAMPLE = "sukno.toml"
+"""The commented configuration installed with the package: the one table of the defaults."""
+
+
+def sample_text() -> str:
+    """The commented defaults, as ``sukno config --example`` prints them."""
+    return resources.files("net").joinpath(SAMPLE).read_text(encoding="utf-8")
+
+
+DEFAULTS: dict[str, Any] = tomllib.loads(sample_text())
+ENV_PREFIX = "SUKNO_"
+NOT_CONFIG = frozenset({"SUKNO_LOOP_PROBE"})
+"""Environment variables of sukno's that are not configuration keys."""
 
 
 _FINGERPRINT = re.compile(r"^SHA256:[A-Za-z0-9+/]{43}=?$")
@@ -265,15 +219,47 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     )
 
 
-def load(path: str | Path | None = None) -> Config:
-    """Read a config file (or none: the defaults); ``ConfigError`` says what is wrong."""
-    if path is None:
-        return from_mapping({})
+def load(path: str | Path | None = None, environ: Mapping[str, str] | None = None) -> Config:
+    """Read a config file (or none: the defaults) and the ``SUKNO_SECTION_KEY`` variables over it;
+    ``ConfigError`` says what is wrong and where."""
+    raw: dict[str, Any] = {}
+    if path is not None:
+        try:
+            with open(path, "rb") as f:
+                raw = tomllib.load(f)
+        except OSError as err:
+            raise ConfigError(f"{path}: {err.strerror or err}") from None
+        except tomllib.TOMLDecodeError as err:
+            raise ConfigError(f"{path}: {err}") from None
+    raw = _environment(raw, os.environ if environ is None else environ)
     try:
-        with open(path, "rb") as f:
-            raw = tomllib.load(f)
-    except OSError as err:
-        raise ConfigError(f"{path}: {err.strerror or err}") from None
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{path}: {err}") from None
-    return from_mapping(raw)
+        return from_mapping(raw)
+    except ConfigError as err:
+        raise ConfigError(f"{path}: {err}" if path is not None else str(err)) from None
+
+
+def _environment(raw: dict[str, Any], environ: Mapping[str, str]) -> dict[str, Any]:
+    """``SUKNO_LIMITS_MAX_SESSIONS=100`` over the file's ``[limits] max_sessions``; a value is read as
+    TOML (a number, ``true``, ``["a", "b"]``) and else taken as a string."""
+    out = copy.deepcopy(raw)
+    for variable in sorted(environ):
+        if not variable.startswith(ENV_PREFIX) or variable in NOT_CONFIG:
+            continue
+        words = variable[len(ENV_PREFIX):].lower()
+        section = next((s for s in DEFAULTS if isinstance(DEFAULTS[s], dict) and words.startswith(s + "_")), None)
+        key = words[len(section) + 1:] if section else ""
+        if section is None or key not in DEFAULTS[section]:
+            known = ", ".join(f"{ENV_PREFIX}{s.upper()}_{k.upper()}" for s in DEFAULTS if isinstance(DEFAULTS[s], dict)
+                              for k in list(DEFAULTS[s])[:1])
+            raise ConfigError(f"environment: {variable} is not a setting (they are SUKNO_SECTION_KEY, e.g. {known})")
+        try:
+            value: Any = tomllib.loads(f"v = {environ[variable]}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = environ[variable]
+        if isinstance(DEFAULTS[section][key], str) and not isinstance(value, str):
+            value = environ[variable]  # a name or a URL that happens to read as a number stays text
+        out.setdefault(section, {})
+        if not isinstance(out[section], dict):
+            raise ConfigError(f"{section} must be a table")
+        out[section][key] = value
+    return out

@@ -122,6 +122,21 @@ def _cmd_db_upgrade(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_config(args: argparse.Namespace) -> int:
+    from net.config import ConfigError, load, sample_text
+
+    if args.example:
+        sys.stdout.write(sample_text())
+        return 0
+    try:
+        load(args.check)
+    except ConfigError as err:
+        print(f"sukno config: {err}", file=sys.stderr)
+        return 78
+    print(f"sukno config: {args.check or 'the defaults'}: usable")
+    return 0
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from net.cli.serve import serve
 
@@ -195,6 +210,10 @@ def build_parser() -> argparse.ArgumentParser:
     from net.cli.backup import add_parsers as add_backup
 
     add_backup(db_sub)  # db backup, db restore
+    config = sub.add_parser("config", help="the configuration: --example prints the commented defaults")
+    config.add_argument("--example", action="store_true", help="print the commented sample (every default)")
+    config.add_argument("--check", metavar="FILE", help="read FILE (and the SUKNO_… variables) and say if it is usable")
+    config.set_defaults(func=_cmd_config)
     from net.cli.fair import add_parsers as add_fair
 
     add_fair(sub)  # verify, shuffle
@@ -202,7 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_bot(sub)  # sukno bot: the bot protocol's client
     serve = sub.add_parser("serve", help="open the club: an SSH server (then: ssh -p 2222 localhost)")
-    serve.add_argument("--config", metavar="FILE", help="a TOML file like config/sukno.toml (default: built-in)")
+    serve.add_argument("--config", metavar="FILE", help="a TOML file like `sukno config --example` prints (default: built-in)")
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port to listen on (default 2222; 0: any free port)")
     serve.add_argument("--data", metavar="DIR", help="data folder: host key, accounts (default ./data)")

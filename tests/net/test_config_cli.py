@@ -12,16 +12,46 @@ from pathlib import Path
 
 import pytest
 
-from net.config import DEFAULTS, ConfigError, from_mapping, load
+from net.config import DEFAULTS, Config, ConfigError, from_mapping, load
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_shipped_file_is_the_builtin_defaults():
-    """config/sukno.toml says exactly what sukno serve does without it."""
-    with open(ROOT / "config" / "sukno.toml", "rb") as f:
-        assert tomllib.load(f) == DEFAULTS
-    assert load(ROOT / "config" / "sukno.toml") == load(None)
+def test_the_installed_sample_is_the_one_table_of_defaults_and_config_mirrors_it(capsys):
+    """The commented sample is the defaults; ``Config()``'s own field defaults say the same; ``sukno config
+    --example`` prints the sample, which reads back as the defaults."""
+    from dataclasses import fields
+
+    from net.cli.main import main
+
+    assert DEFAULTS == tomllib.loads((ROOT / "net" / "sukno.toml").read_text(encoding="utf-8"))
+    built = load(None, environ={})
+    by_hand = Config()
+    for f in fields(Config):
+        if f.name not in ("tables", "data"):
+            assert getattr(by_hand, f.name) == getattr(built, f.name), f.name
+    assert main(["config", "--example"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("# sukno") and tomllib.loads(printed) == DEFAULTS
+
+
+def test_sukno_variables_override_the_file_and_a_misspelt_one_is_refused(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text("[server]\nport = 2300\n[store]\nwrite_wait = 0.2\n", encoding="utf-8")
+    config = load(path, environ={"SUKNO_SERVER_PORT": "2400", "SUKNO_LIMITS_MAX_SESSIONS": "80",
+                                 "SUKNO_NODE_NAME": "7", "SUKNO_LOOP_PROBE": "/tmp/x", "HOME": "/root"})
+    assert (config.port, config.max_sessions, config.node, config.store_write_wait) == (2400, 80, "7", 0.2)
+    with pytest.raises(ConfigError, match="SUKNO_SERVER_PROT is not a setting"):
+        load(path, environ={"SUKNO_SERVER_PROT": "1"})
+    with pytest.raises(ConfigError, match="server.port"):
+        load(None, environ={"SUKNO_SERVER_PORT": "99999"})
+
+
+def test_a_bad_file_is_named_in_its_refusal(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text("[limits]\nmax_sesions = 5\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=f"^{path}: unknown key 'limits.max_sesions'"):
+        load(path, environ={})
 
 
 def test_defaults():
