@@ -214,6 +214,9 @@ def build_parser() -> argparse.ArgumentParser:
     config.add_argument("--example", action="store_true", help="print the commented sample (every default)")
     config.add_argument("--check", metavar="FILE", help="read FILE (and the SUKNO_… variables) and say if it is usable")
     config.set_defaults(func=_cmd_config)
+    from net.cli.analyse import add_parser as add_analyse
+
+    add_analyse(sub)  # analyse FILE
     from net.cli.fair import add_parsers as add_fair
 
     add_fair(sub)  # verify, shuffle

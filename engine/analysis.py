@@ -1,0 +1,219 @@
+"""After the game: every decision of a seat judged by the search bot, from that seat's information only.
+
+A record holds every deck, so a judge that looked at it would know what no player could.  The
+judge here is the search bot (``engine.bots.search``) seated in the player's place: it hears the
+table's public events and its own seat's view, exactly as it would live, and at each decision the
+player made it imagines deals that agree with what the seat knew, plays every legal action out in
+them with the rule bots, and so estimates each action's money.  The loss of a decision is what the
+action chosen gave away against the best one, over the same imagined deals (common random
+numbers, so the difference is not the noise of two samples).  Its size in kopecks, against the
+table's stake, marks a mistake or a blunder.
+
+A decision with one legal action is no decision.  Спекулянт's trades are not judged (its search
+decides inside the windows differently), and neither is an action the search could not imagine a
+world for (a seat that came in mid-session): they are counted as not judged.
+
+Deterministic: the budget is a number of imagined deals per decision, not a time, and the seed fixes
+the rest; the same record, seed and budget give the same figures.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterator, Sequence
+
+from engine.bots.search import MAX_CANDIDATES, SearchBot
+from engine.game import Action, Game
+from engine.games import get_game
+from engine.playback import ACTION, DEAL, Move, play
+from engine.record import Record, record_moves
+
+DEFAULT_BUDGET = 24
+"""Imagined deals per decision when none is asked for."""
+MISTAKE = 1 / 3
+BLUNDER = 1.0
+"""A decision is a mistake when it gave away at least this share of the table's stake, a blunder at
+this many stakes (both over the same imagined deals, and only when the loss is clear of their noise)."""
+CLEAR = 1.0
+"""Standard errors by which the loss must stand above 0 to be marked at all."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of a seat: what was played, what the search would have played, and the cost."""
+
+    deal: int
+    index: int  # the action's place in the deal (1-based, as ``sukno replay`` counts)
+    seat: int
+    name: str
+    made: str
+    best: str
+    value_made: float  # the estimated money of the action made (kopecks, to the deal's end)
+    value_best: float
+    loss: float  # value_best − value_made over the measuring half of the imagined deals, at least 0
+    raw_loss: float  # the same, not held at 0: the unbiased figure to average over many decisions
+    error: float  # the loss's standard error over the imagined deals
+    worlds: int
+    mark: str  # "", "mistake" or "blunder"
+
+
+@dataclass
+class SeatReport:
+    name: str
+    seat: int
+    decisions: int = 0
+    judged: int = 0
+    loss: float = 0.0
+    raw_loss: float = 0.0
+    mistakes: int = 0
+    blunders: int = 0
+
+    @property
+    def mean_loss(self) -> float:
+        return self.loss / self.judged if self.judged else 0.0
+
+
+@dataclass
+class Analysis:
+    game: str
+    budget: int
+    seed: int
+    stake: int
+    mistake_at: float
+    blunder_at: float
+    decisions: list[Decision] = field(default_factory=list)
+    seats: list[SeatReport] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game, "budget": self.budget, "seed": self.seed, "stake": self.stake,
+            "mistake_at": self.mistake_at, "blunder_at": self.blunder_at,
+            "seats": [{**asdict(s), "mean_loss": round(s.mean_loss, 3)} for s in self.seats],
+            "decisions": [asdict(d) for d in self.decisions],
+        }
+
+
+class Analyst(SearchBot):
+    """The search bot in one seat of a finished game, asked for its estimates instead of its choice."""
+
+    def __init__(self, game: str, seed: int | None = None, *, iterations: int = DEFAULT_BUDGET) -> None:
+        super().__init__(game, seed, budget=None, iterations=iterations)
+        self.rows: list[dict[Action, float]] = []
+        """Each imagined deal of the last judgement: candidate → the seat's money to the deal's end."""
+
+    def judge(self, view: Any, legal: Sequence[Action], made: Action) -> list[dict[Action, float]]:
+        """Each candidate's result in every imagined deal of this decision (empty: none could be imagined)."""
+        ruled = self.rules.choose(view, legal)  # keeps the rule bot's memory of the deal, as live
+        if self.first_view is None or self.first_view["deal_no"] != view["deal_no"]:
+            self.first_view = view
+            self.deal_views = []
+        self.deal_views.append(view)
+        candidates = list(legal)
+        if len(candidates) > MAX_CANDIDATES:  # the French buys: the made, the rule bot's and a sample
+            others = [a for a in candidates if a not in (made, ruled)]
+            keep = [made] + ([ruled] if ruled is not None and ruled != made else [])
+            candidates = keep + self.rng.sample(others, max(0, MAX_CANDIDATES - len(keep)))
+        self.rows = []
+        self._search(view, candidates, made)  # the made action is the anchor: first in every imagined deal
+        self.own.append(made)  # the seat's own history is what was played, not what the judge would have
+        return [r for r in self.rows if made in r]
+
+    def observe_own(self, made: Action) -> None:
+        """A decision not judged: still the seat's own action, for the imagined deals after it."""
+        self.own.append(made)
+
+    def _playout(self, world: bytes, seat: int, action: Action, seed: int) -> float:
+        value = super()._playout(world, seat, action, seed)
+        if not self.rows or action in self.rows[-1]:  # the anchor again: the next imagined deal
+            self.rows.append({})
+        self.rows[-1][action] = value
+        return value
+
+
+def _paired(rows: list[dict[Action, float]], a: Action, b: Action) -> list[float]:
+    return [r[a] - r[b] for r in rows if a in r and b in r]
+
+
+def _mean_se(values: list[float]) -> tuple[float, float]:
+    n = len(values)
+    if n == 0:
+        return 0.0, math.inf
+    mean = sum(values) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def analyse(record: Record, *, seats: Sequence[int] | None = None, budget: int = DEFAULT_BUDGET,
+            seed: int = 1) -> Analysis:
+    """Every decision of ``seats`` (all by default) in ``record``, judged from each seat's information."""
+    cls = get_game(record.game)
+    game: Game = cls(record.players, record.options, dealer=record.dealer, pot=record.pot)
+    stake = max(1, cls.stake(game.options))
+    chosen = list(range(game.n)) if seats is None else sorted(set(seats))
+    rng = random.Random(seed)
+    judges = {s: Analyst(record.game, rng.randrange(2**31), iterations=budget) for s in chosen}
+    out = Analysis(record.game, budget, seed, stake, MISTAKE * stake, BLUNDER * stake)
+    out.seats = [SeatReport(record.players[s], s) for s in chosen]
+    by_seat = {r.seat: r for r in out.seats}
+    position = {"deal": 0, "index": 0}
+
+    def moves() -> Iterator[Move]:
+        for move in record_moves(record, game):
+            if move.kind == DEAL:
+                position["deal"] += 1
+                position["index"] = 0
+            elif move.kind == ACTION:
+                position["index"] += 1
+                if move.seat in judges and game.in_deal:
+                    _judge(move)
+            yield move
+
+    def _judge(move: Move) -> None:
+        seat = int(move.seat)  # type: ignore[arg-type]
+        legal = list(game.legal_actions(seat))
+        made = cls.parse_action(move.text)
+        report = by_seat[seat]
+        judge = judges[seat]
+        if len(legal) < 2 or made not in legal:
+            judge.observe_own(made)
+            return
+        report.decisions += 1
+        if game.clocked:  # Спекулянт: not judged (see the module's docstring)
+            judge.observe_own(made)
+            return
+        rows = judge.judge(game.view(seat), legal, made)
+        if not rows:
+            return
+        # The best is chosen on half the imagined deals and measured on the other half: the best of
+        # a dozen noisy means is better than it is, and judged on the deals that chose it every
+        # decision would seem to lose something.
+        picking, measuring = rows[::2], rows[1::2] or rows
+        means = {a: _mean_se([r[a] for r in rows if a in r])[0] for a in {a for r in rows for a in r}}
+        picked = {a: _mean_se([r[a] for r in picking if a in r])[0] for a in {a for r in picking for a in r}}
+        best = max(picked, key=lambda a: (picked[a], a == made, a.text()))
+        diffs = _paired(measuring, best, made)
+        raw, error = _mean_se(diffs) if best != made and diffs else (0.0, 0.0)
+        loss = max(0.0, raw)
+        clear = loss - CLEAR * error > 0
+        mark = "blunder" if clear and loss >= out.blunder_at else "mistake" if clear and loss >= out.mistake_at else ""
+        report.judged += 1
+        report.loss += loss
+        report.raw_loss += raw
+        report.mistakes += mark == "mistake"
+        report.blunders += mark == "blunder"
+        out.decisions.append(Decision(position["deal"], position["index"], seat, record.players[seat], made.text(),
+                                      best.text(), round(means[made], 3), round(means[best], 3), round(loss, 3),
+                                      round(raw, 3),
+                                      round(error, 3) if math.isfinite(error) else -1.0, len(rows), mark))
+
+    for step in play(game, moves()):
+        for judge in judges.values():
+            judge.observe(step.events)
+    return out
+
+
+__all__ = ["Analysis", "Decision", "SeatReport", "analyse", "DEFAULT_BUDGET", "MISTAKE", "BLUNDER"]

@@ -1,0 +1,115 @@
+"""Does the analysis rank the players as their strength does?  Random, rule and search bots in known seats.
+
+For each game, sessions are played between a search bot, a rule bot and a random bot (the seating
+rotated), each session's record is analysed for every seat (``engine.analysis``, from each seat's own
+information), and the bench prints the mean loss per decision of each kind of player with its 95 %
+interval, and the CPU time per decision; and one 10-deal Стуколка session's whole analysis time.
+
+    python tests/bench/analysis_bench.py --sessions 20 --budget 24 [--only kopilka] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ratingkit import CASES, Case, _bot, identities  # noqa: E402
+
+from engine.analysis import analyse  # noqa: E402
+from engine.bots.arena import Arena  # noqa: E402
+from engine.game import ShuffledDecks  # noqa: E402
+from engine.games import get_game  # noqa: E402
+from engine.record import record_of  # noqa: E402
+
+SESSION_DEALS = 10
+
+
+def session(case: Case, seating: list[str], rng: random.Random, deals: int) -> tuple[object, list[str]]:
+    cls = get_game(case.game)
+    names = [f"P{i}" for i in range(case.players)]
+    game = cls(names, case.options, dealer=rng.randrange(case.players))
+    bots = [_bot(case.game, who, rng.randrange(2**32), None, 8) for who in seating]
+    arena = Arena(game, bots, rng=random.Random(rng.randrange(2**32)))
+    decks = ShuffledDecks(cls.deck_size, rng.randrange(2**63))
+    for _ in range(deals):
+        if not game.can_start_deal():
+            break
+        arena.play_deal(decks)
+    return record_of(game), seating
+
+
+def interval(values: list[float]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n if n else 0.0
+    if n < 2:
+        return mean, math.inf
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def run_case(case: Case, sessions: int, budget: int, seed: int) -> dict:
+    rng = random.Random(seed)
+    who = identities(case.players, ("search", "rule", "random"))
+    losses: dict[str, list[float]] = {"search": [], "rule": [], "random": []}
+    cpu = 0.0
+    judged = 0
+    for s in range(sessions):
+        seating = who[s % len(who):] + who[:s % len(who)]
+        record, seating = session(case, seating, rng, SESSION_DEALS)
+        started = time.process_time()
+        result = analyse(record, budget=budget, seed=seed + s)
+        cpu += time.process_time() - started
+        for decision in result.decisions:
+            losses[seating[decision.seat].rstrip("0123456789")].append(decision.raw_loss)
+            judged += 1
+    kinds = {k: interval(v) + (len(v),) for k, v in losses.items()}
+    ordered = (kinds["random"][0] - kinds["random"][1] > kinds["rule"][0] + kinds["rule"][1]
+               and kinds["rule"][0] - kinds["rule"][1] > kinds["search"][0] + kinds["search"][1])
+    return {"case": case.label, "sessions": sessions, "budget": budget, "seed": seed,
+            "mean_loss": {k: [round(m, 3), round(h, 3), n] for k, (m, h, n) in kinds.items()},
+            "random_rule_search_separated": ordered, "decisions": judged,
+            "cpu_per_decision_s": round(cpu / max(1, judged), 4)}
+
+
+def ten_deal_stukolka(budget: int, seed: int) -> dict:
+    case = Case("stukolka a", "stukolka", 4, {"variant": "a", "remiz_cap": 90})  # no fixed end: ten deals
+    rng = random.Random(seed)
+    record, _ = session(case, identities(case.players, ("rule",)), rng, SESSION_DEALS)
+    started = time.process_time()
+    result = analyse(record, budget=budget, seed=seed)
+    return {"case": "stukolka a, one 10-deal session, every seat", "deals": len(record.deals),
+            "decisions": len(result.decisions), "cpu_s": round(time.process_time() - started, 2)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", type=int, default=20)
+    parser.add_argument("--budget", type=int, default=24)
+    parser.add_argument("--seed", type=int, default=50)
+    parser.add_argument("--only", help="one case's label")
+    parser.add_argument("--out", help="append the lines to this JSON-lines file")
+    args = parser.parse_args()
+    lines = [ten_deal_stukolka(args.budget, args.seed)]
+    print(json.dumps(lines[0], ensure_ascii=False), flush=True)
+    for case in CASES:
+        if (args.only and case.label != args.only) or (not args.only and case.game == "speculator"):
+            continue
+        line = run_case(case, args.sessions, args.budget, args.seed)
+        print(json.dumps(line, ensure_ascii=False), flush=True)
+        lines.append(line)
+    if args.out:
+        with open(args.out, "a", encoding="utf-8") as out:
+            for line in lines:
+                out.write(json.dumps(line, ensure_ascii=False) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
