@@ -22,7 +22,11 @@ SIGMA = MU / 3
 PROVISIONAL_DEALS = 20
 """Fewer deals than this and a rating is shown as provisional (``?``): its uncertainty is still large."""
 
-_MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
+TAU = MU / 300
+"""How much a rating may drift between two deals (OpenSkill's default): it keeps a rating able to follow
+a player who improves, and so bounds how sure it ever gets."""
+
+_MODEL = PlackettLuce(mu=MU, sigma=SIGMA, tau=TAU)
 
 
 @dataclass(frozen=True, slots=True)

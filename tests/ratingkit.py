@@ -82,7 +82,7 @@ class RatedArena:
 
 def play_rated(case: Case, kinds: tuple[str, ...], deals: int, seed: int, *, budget: float | None = None,
                iterations: int | None = 8) -> RatedArena:
-    """``deals`` deals of ``case`` between bots of ``kinds``, the seating rotated each session."""
+    """``deals`` deals of ``case`` between bots of ``kinds``, a new seating each session."""
     cls = get_game(case.game)
     key = rating_key(case.game, case.options)
     who = identities(case.players, kinds)
@@ -91,9 +91,7 @@ def play_rated(case: Case, kinds: tuple[str, ...], deals: int, seed: int, *, bud
     arena_out = RatedArena(case)
     session = 0
     while len(arena_out.deals) < deals:
-        seating = who[session % len(who):] + who[:session % len(who)]  # every bot in every seat in turn
-        if session // len(who) % 2:
-            seating = seating[::-1]
+        seating = rng.sample(who, len(who))  # every bot in every seat and beside every partner, in the long run
         bots = [_bot(case.game, w, rng.randrange(2**32), budget, iterations) for w in seating]
         game = cls(names, case.options, dealer=rng.randrange(case.players))
         arena = Arena(game, bots, rng=random.Random(rng.randrange(2**32)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from tui.i18n import money, tr
@@ -29,3 +30,11 @@ def report_lines(result: Any, lang: str, marked_only: bool = True) -> list[str]:
     lines += [decision_line(d, lang) for d in result.decisions if d.mark or not marked_only]
     lines += [seat_line(s, lang) for s in result.seats]
     return lines
+
+
+def lines_of_json(analysis: dict[str, Any], lang: str) -> list[str]:
+    """``report_lines`` of an analysis kept as JSON (``engine.analysis.Analysis.to_json``)."""
+    result = SimpleNamespace(**{k: v for k, v in analysis.items() if k not in ("decisions", "seats")})
+    result.decisions = [SimpleNamespace(**d) for d in analysis["decisions"]]
+    result.seats = [SimpleNamespace(**s) for s in analysis["seats"]]
+    return report_lines(result, lang)

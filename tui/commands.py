@@ -27,7 +27,7 @@ SOCIAL_VERBS = ("tell", "ignore", "unignore", "away", "back", "invite", "key")
 """The social club's verbs (``tui.social``, issue 20): valid everywhere."""
 
 HALL_VERBS = ("look", "tables", "who", "sit", "watch", "stand", "leave", "say", "help", "rules", "lang",
-              "quit", "start", "balance", "history", "replay", "cut", "verify", "top", "rating", "league",
+              "quit", "start", "balance", "history", "replay", "cut", "verify", "top", "rating", "league", "analyse",
               *SOCIAL_VERBS)
 """Verbs of the club itself (valid everywhere, some only at a table)."""
 
@@ -46,7 +46,8 @@ ALIASES: dict[str, str] = {
     "счёт": "balance", "счет": "balance", "баланс": "balance", "история": "history", "повтор": "replay",
     "запись": "replay",
     "снять": "cut", "сниму": "cut", "съём": "cut", "проверить": "verify", "проверка": "verify",
-    "лучшие": "top", "рейтинг": "rating", "лига": "league",
+    "лучшие": "top", "рейтинг": "rating", "лига": "league", "анализ": "analyse", "analyze": "analyse",
+    "разбор": "analyse",
     # questions and settings (the text mode's, answered in the screen's log too)
     "рука": "hand", "карты": "cards", "взятка": "trick", "стол": "table", "банк": "pot", "кон": "pot",
     "очки": "score", "итог": "score", "время": "time", "последняя": "last", "прошлая": "last",
@@ -82,7 +83,7 @@ RU_VERB: dict[str, str] = {
     "hand": "рука", "trick": "взятка", "table": "стол", "pot": "банк", "score": "очки", "time": "время",
     "last": "последняя", "log": "журнал", "brief": "кратко", "bell": "звонок", "cards": "карты", "mode": "режим", "colour": "цвет",
     "tell": "шепнуть", "ignore": "игнор", "unignore": "простить", "away": "отойти", "back": "вернуться",
-    "invite": "пригласить", "key": "ключ", "top": "лучшие", "rating": "рейтинг", "league": "лига",
+    "invite": "пригласить", "key": "ключ", "top": "лучшие", "rating": "рейтинг", "league": "лига", "analyse": "анализ",
 }
 """The Russian spelling shown for a verb (hints, completion)."""
 

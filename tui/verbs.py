@@ -207,6 +207,8 @@ class HallVerbs:
                 self.say_line(line)
         elif verb in ("top", "rating", "league"):
             self.show_ratings(verb, command.rest)
+        elif verb == "analyse":
+            self.show_analysis(args[0] if args else "")
         elif verb == "replay":
             from tui.history import replay_screen
 
@@ -326,6 +328,29 @@ class HallVerbs:
                 self.say_line(line)
 
         pending.after(self, lines, show)
+
+    def show_analysis(self, word: str) -> None:
+        """``analyse ID`` (``анализ``): the search bot's judgement of every decision of a game one played."""
+        from tui.analysis import lines_of_json
+
+        app = self.club_app
+        analyst = getattr(app.club, "analyst", None)
+        if not word.isdigit() or not 0 < int(word) < 2**63:
+            self.error(self.t("analysis.need_id"))
+            return
+        if analyst is None or app.guest:
+            self.error(self.t("analysis.unavailable"))
+            return
+        self.say_line(self.t("analysis.started", id=int(word)), style="dim")
+
+        def show(got: Any) -> None:
+            if isinstance(got, str):  # why not, as a catalogue key
+                self.error(self.t(got, id=int(word)))
+                return
+            for line in got:
+                self.say_line(line)
+
+        pending.after(self, analyst.ask(app.player, int(word), app.lang, lines_of_json), show)
 
     def show_rules(self, game: str) -> None:
         games = sorted({t.game_name for t in self.club_app.club.tables.values()})

@@ -349,7 +349,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             RETURN txn;
         END $$""",
     ),
-    # skill ratings per game, and the last record they count
+    # skill ratings per game, the last record they count, and the analyses kept of records
     ratings_migration("DOUBLE PRECISION", "BIGINT"),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

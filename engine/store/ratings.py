@@ -129,8 +129,14 @@ def league(store: SqlStore, game: str, since: float, limit: int = 10) -> list[tu
 
 
 def migration(real: str, big: str) -> tuple[str, ...]:
-    """The ratings' tables, in a backend's words for a float and a big integer."""
+    """The ratings' tables (and the kept analyses of records), in a backend's words for a float and a big integer."""
     return (
+        f"""CREATE TABLE analysis (
+            record_id {big} NOT NULL REFERENCES record(id) ON DELETE CASCADE,
+            budget INTEGER NOT NULL,
+            seed INTEGER NOT NULL,
+            body TEXT NOT NULL,
+            PRIMARY KEY (record_id, budget, seed))""",
         f"""CREATE TABLE rating (
             key TEXT NOT NULL,
             name TEXT NOT NULL,

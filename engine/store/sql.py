@@ -715,6 +715,26 @@ class SqlStore:
             self._x("UPDATE schema_version SET applied = applied "
                     "WHERE version = (SELECT max(version) FROM schema_version)")
 
+    # --- analyses of finished records ------------------------------------------------------
+
+    def played(self, record_id: int, name: str) -> bool:
+        """Whether the account ``name`` sat at the finished record ``record_id``."""
+        with self._read():
+            row = self._x("SELECT 1 FROM record_player p JOIN account a ON a.id = p.account_id "
+                          "WHERE p.record_id = ? AND a.name_key = ?", (record_id, _name_key(name))).fetchone()
+        return row is not None
+
+    def kept_analysis(self, record_id: int, budget: int, seed: int) -> str | None:
+        with self._read():
+            row = self._x("SELECT body FROM analysis WHERE record_id = ? AND budget = ? AND seed = ?",
+                          (record_id, budget, seed)).fetchone()
+        return None if row is None else str(row[0])
+
+    def keep_analysis(self, record_id: int, budget: int, seed: int, body: str) -> None:
+        with self._tx():
+            self._x("INSERT INTO analysis VALUES (?, ?, ?, ?) ON CONFLICT (record_id, budget, seed) DO NOTHING",
+                    (record_id, budget, seed, body))
+
     # --- skill ratings (engine.store.ratings) -----------------------------------------------
 
     def rate_new_records(self, limit: int = 50) -> int:

@@ -204,7 +204,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # 8: when each session last typed, so every node's ``sessions`` shows its idle time (issue 15)
     ("ALTER TABLE presence ADD COLUMN active REAL",),
-    # 9: skill ratings per game, and the last record they count
+    # 9: skill ratings per game, the last record they count, and the analyses kept of records
     ratings_migration("REAL", "INTEGER"),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -114,6 +114,8 @@ class Club:
         self.feed = Feed()
         self.league_reset = "monday"
         """When the money league begins again (``[club] league_reset``)."""
+        self.analyst: Any = None
+        """Analyses of finished games, made off the loop (the server's ``net.ssh.analyst.Analyst``), or None."""
         self.ratings: RatingsView | None = None
         """The skill ratings as the sessions read them (kept by the server off the loop), or None."""
         self.robots: set[str] = set()

@@ -254,6 +254,7 @@ class SuknoServer:
         self.presence: Any = None
         """This node's sessions in the store, every node's read back (``net.cluster.presence``), once started."""
         self.arrivals: Any = None
+        self.analyst: Any = None  # net.ssh.analyst.Analyst: analyses asked for in the club, in a worker process
         self.metrics: Any = None  # net.metrics.Metrics: the figures for Prometheus and ``sukno admin metrics``
         self.ratings: Any = None  # net.ssh.ratebook.RatingBook: the kept ratings, read off the loop
         """``net.ssh.offloop.StoreThread`` reading an arriving key's account off the loop (``net.ssh.arrival``), once started."""
@@ -313,6 +314,11 @@ class SuknoServer:
                 from net.modes.balances import BalanceReads
 
                 self.balances = BalanceReads(self.club, self.off_loop)
+        if self.store is not None and hasattr(self.store, "kept_analysis"):
+            from net.ssh.analyst import Analyst
+
+            self.analyst = Analyst(self.off_loop)
+            self.club.analyst = self.analyst
         from net.metrics import Metrics
 
         self.metrics = Metrics(self)
@@ -423,6 +429,11 @@ class SuknoServer:
         if self.presence is not None:
             self.presence.stop()
             self.presence = None
+        if self.analyst is not None:
+            if getattr(self.club, "analyst", None) is self.analyst:
+                self.club.analyst = None
+            self.analyst.close()
+            self.analyst = None
         if self.metrics is not None:
             self.metrics.stop()
             self.metrics = None
