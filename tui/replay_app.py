@@ -21,9 +21,11 @@ class ReplayApp(App):
     CSS_PATH = str(Path(__file__).with_name("sukno.tcss"))
     replay_only = True  # leaving the replay leaves the program (ReplayScreen.action_back)
 
-    def __init__(self, record: Record, label: str, lang: str = "en", ascii: bool = False) -> None:
+    def __init__(self, record: Record, label: str, lang: str = "en", ascii: bool = False,
+                 analysis: dict | None = None) -> None:
         super().__init__()
         self.record, self.label, self.lang, self.ascii = record, label, lang, ascii
+        self.analysis = analysis
 
     def on_mount(self) -> None:
-        self.push_screen(ReplayScreen(self.label, self.record, None, self.lang, self.ascii))
+        self.push_screen(ReplayScreen(self.label, self.record, None, self.lang, self.ascii, self.analysis))

@@ -54,7 +54,13 @@ def _replay_screen(args: argparse.Namespace, record) -> int:
         print(f"sukno replay: {args.file}: cannot be replayed: {_line(str(getattr(err, 'message', err)))}",
               file=sys.stderr)
         return 2
-    ReplayApp(record, Path(args.file).name[:40], lang=args.lang, ascii=args.ascii).run()
+    analysis = None
+    if args.analyse:
+        from engine.analysis import analyse
+
+        print("sukno replay: the search bot is judging every decision…", file=sys.stderr, flush=True)
+        analysis = analyse(record, budget=args.budget).to_json()
+    ReplayApp(record, Path(args.file).name[:40], lang=args.lang, ascii=args.ascii, analysis=analysis).run()
     return 0
 
 
@@ -191,6 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="step through the record on the felt (arrows, Home/End, a deal's number; q quits)")
     replay.add_argument("--lang", choices=("en", "ru"), default="en", help="the screen's language (with --screen)")
     replay.add_argument("--ascii", action="store_true", help="ASCII cards and marks (with --screen)")
+    replay.add_argument("--analyse", "--analyze", action="store_true",
+                        help="with --screen: judge every decision first (sukno analyse) and mark each action")
+    replay.add_argument("--budget", type=int, default=24, help="with --analyse: imagined deals per decision")
     replay.set_defaults(func=_cmd_replay)
     export = sub.add_parser("export", help="write a finished record of the club as a sukno-record/1 file")
     export.add_argument("id", type=int, help="the record's number (history in the club lists them)")

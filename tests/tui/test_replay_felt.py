@@ -160,3 +160,24 @@ def test_replay_screen_refuses_a_record_the_rules_refuse_in_one_line(tmp_path, c
     assert main(["replay", str(path), "--screen"]) == 2
     err = capsys.readouterr().err
     assert "cannot be replayed" in err and "Traceback" not in err and len(err.splitlines()) == 1
+
+
+async def test_an_analysed_replay_marks_each_judged_action_at_80x24() -> None:
+    """``sukno replay FILE --screen --analyse``: at an action the search bot judged, its mark and its choice."""
+    from engine.analysis import analyse
+
+    record = load_record(RECORDS / "stukolka_D1.json")
+    analysis = analyse(record, budget=16).to_json()
+    marked = next(d for d in analysis["decisions"] if d["mark"])
+    app = ReplayApp(record, "D1", analysis=analysis)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for _ in range(marked["index"]):
+            await pilot.press("n")
+        screen = text(app)
+        assert f"move {marked['index']}/17" in screen
+        assert f"{marked['name']} played {marked['made']}; {marked['best']} was better by" in screen
+        assert all(len(row) <= 80 for row in rows(app))
+        await pilot.press("n")
+        if (1, marked["index"] + 1) not in {(d["deal"], d["index"]) for d in analysis["decisions"]}:
+            assert "was better by" not in text(app)

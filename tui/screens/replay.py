@@ -11,6 +11,8 @@ or q goes back.  A sealed deal shows its seal and seed in the header.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from typing import Any
 
 from rich.text import Text
@@ -23,6 +25,7 @@ from textual.widgets import Static
 from engine.cards import Card
 from engine.games import get_game
 from engine.record import Record
+from tui.analysis import decision_line
 from tui.i18n import money, tr
 from tui.narrate import narrate
 from tui.replay import Frame, frames, money_line
@@ -89,8 +92,11 @@ class ReplayScreen(Screen):
     ReplayScreen #replay-sheet { height: 1fr; display: none; }
     """
 
-    def __init__(self, record_id: int | str, record: Record, viewer: str | None, lang: str, ascii: bool) -> None:
+    def __init__(self, record_id: int | str, record: Record, viewer: str | None, lang: str, ascii: bool,
+                 analysis: dict[str, Any] | None = None) -> None:
         super().__init__()
+        self.judged = {(d["deal"], d["index"]): d for d in (analysis or {}).get("decisions", [])}
+        """The analysis's decisions by (deal, action): shown beside the action they judge."""
         self.record_id = record_id
         self.record = record
         self.viewer = viewer
@@ -205,6 +211,10 @@ class ReplayScreen(Screen):
         sealed = seal_text(frame, self.lang)
         if sealed:
             cash.append("\n " + sealed, style="dim")
+        judged = self.judged.get((frame.deal, frame.step))
+        if judged is not None:
+            cash.append("\n " + decision_line(SimpleNamespace(**judged), self.lang),
+                        style="bold red" if judged["mark"] == "blunder" else "red" if judged["mark"] else "dim")
         self.query_one("#replay-money", Static).update(cash)
 
     def head_line(self, frame: Frame, width: int = 80) -> str:
