@@ -72,7 +72,7 @@ def rate_deal(current: Mapping[str, Rating], money: Mapping[str, int]) -> dict[s
     olds = [current.get(n, Rating()) for n in names]
     teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in olds]
     order = sorted({money[n] for n in names}, reverse=True)
-    ranks = [order.index(money[n]) + 1 for n in names]
+    ranks: list[float] = [float(order.index(money[n]) + 1) for n in names]
     rated = _MODEL.rate(teams, ranks=ranks)
     return {n: Rating(team[0].mu, team[0].sigma, old.deals + 1) for n, team, old in zip(names, rated, olds)}
 
