@@ -22,6 +22,11 @@ from engine.shuffle import DealCheck, FairError, check_fair, verify_deal
 
 FORMAT = "sukno-record/1"
 MAX_NAME = 64
+MAX_BYTES = 8 * 1024 * 1024
+"""The largest record file read: a club's session of thousands of deals is a few megabytes, and a
+record is read whole; past this it is refused before a byte of it is parsed."""
+MAX_DEALS = 5000
+"""The most deals one record may hold (a session's deals are recorded as they end, in parts)."""
 """Longest player name a record may carry (the club's own are at most 32)."""
 
 
@@ -73,6 +78,10 @@ def load_record(source: str | Path | Mapping[str, Any]) -> Record:
         if isinstance(source, Path) or not str(source).lstrip().startswith("{"):
             path = Path(source)
             try:
+                size = path.stat().st_size
+                if size > MAX_BYTES:
+                    raise RecordError(f"{path}: {size:,} bytes, more than a record may have "
+                                      f"({MAX_BYTES:,}); not read")
                 text = path.read_text(encoding="utf-8")
             except FileNotFoundError:
                 raise RecordError(f"{path}: no such file") from None
@@ -80,8 +89,11 @@ def load_record(source: str | Path | Mapping[str, Any]) -> Record:
                 raise RecordError(f"{path}: is a directory, not a record file") from None
             except (OSError, UnicodeDecodeError) as err:
                 raise RecordError(f"{path}: cannot be read ({err})") from None
+        if len(text) > MAX_BYTES:
+            raise RecordError(f"{len(text):,} characters, more than a record may have ({MAX_BYTES:,}); not read")
         try:
             data = json.loads(text)
+            del text
         except json.JSONDecodeError as err:
             raise RecordError(f"not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
         except RecursionError:
@@ -134,7 +146,12 @@ def _check(data: Any) -> Record:
     deals_raw = data.get("deals")
     if not isinstance(deals_raw, list):
         raise RecordError("'deals' must be a list")
-    deals = [_check_deal(i, d) for i, d in enumerate(deals_raw, 1)]
+    if len(deals_raw) > MAX_DEALS:
+        raise RecordError(f"{len(deals_raw):,} deals, more than a record may hold ({MAX_DEALS:,})")
+    deals = []
+    for i in range(len(deals_raw)):  # each deal's JSON let go once read: the parse and the record are never both whole
+        deals.append(_check_deal(i + 1, deals_raw[i]))
+        deals_raw[i] = None
     return Record(game, list(players), dict(options), dealer, pot, deals)
 
 
@@ -270,11 +287,22 @@ def rebuild(record: Record) -> Game:
 
 
 def verify(record: Record) -> list[DealCheck]:
-    """``sukno verify``: each deal's verdict (engine.shuffle), up to the first that is not fair."""
+    """``sukno verify``: each deal's verdict (engine.shuffle), up to the first that is not fair.
+
+    A record any of whose deals is sealed claims the club's seals for all of them: a deal there without
+    its seal had it taken away, and a seal met twice is a deal copied — neither is fair."""
     size = get_game(record.game).deck_size
+    claims = any(deal.fair for deal in record.deals)
+    seen: dict[str, int] = {}
     out: list[DealCheck] = []
     for number, deal in enumerate(record.deals, 1):
         check = verify_deal(number, deal.fair, deal.decks, size)
+        if claims and check.status == "not sealed":
+            check = DealCheck(number, "unfair", note="not sealed, in a record whose other deals are")
+        elif check.ok and check.seal in seen:
+            check = DealCheck(number, "unfair", check.seal, note=f"the seal of deal {seen[check.seal]} again: a copied deal")
+        elif check.ok and check.seal:
+            seen[check.seal] = number
         out.append(check)
         if not check.ok:
             break

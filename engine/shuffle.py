@@ -282,6 +282,7 @@ class DealCheck:
     seal: str = ""
     deck: int | None = None
     at: int = 0
+    note: str = ""  # an unfair verdict the record as a whole gives (a seal taken away, a deal copied)
 
     @property
     def ok(self) -> bool:
@@ -291,6 +292,8 @@ class DealCheck:
     def reason(self) -> str:
         if self.status != "unfair":
             return ""
+        if self.note:
+            return self.note
         if self.deck is None:
             return "seal mismatch (SHA-256 of the seed is not the seal)"
         return f"deck {self.deck} differs (first at card {self.at})"

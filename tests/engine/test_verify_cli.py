@@ -155,3 +155,42 @@ def test_a_missing_file_exits_2(tmp_path: Path) -> None:
 def test_every_game_sealed_verifies(tmp_path: Path, game: str) -> None:
     status, out, _ = run("verify", str(write(tmp_path, sealed_record(game, deals=2, seed=4))))
     assert status == 0 and [line.split(":")[1].split()[0] for line in out.splitlines()] == ["fair", "fair"]
+
+
+def test_a_record_of_sealed_deals_with_one_seal_taken_away_is_not_fair(tmp_path) -> None:
+    record = sealed_record(deals=3)
+    del record["deals"][1]["fair"]
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    status, out, err = run("verify", str(path))
+    assert status == 1
+    assert "deal 2: NOT fair: not sealed, in a record whose other deals are" in out + err
+
+
+def test_one_sealed_deal_copied_many_times_is_not_fair(tmp_path) -> None:
+    record = sealed_record(deals=1)
+    record["deals"] = record["deals"] * 200
+    path = tmp_path / "copied.json"
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    status, out, err = run("verify", str(path))
+    assert status == 1 and "deal 2: NOT fair: the seal of deal 1 again: a copied deal" in out + err
+
+
+def test_a_record_past_the_bounds_is_refused_before_it_is_read(tmp_path) -> None:
+    import time
+
+    from engine.record import MAX_BYTES
+
+    huge = tmp_path / "huge.json"
+    with open(huge, "wb") as f:  # 200 MB, sparse: what a hostile sender may post
+        f.truncate(200 * 1024 * 1024)
+    started = time.monotonic()
+    status, _, err = run("verify", str(huge))
+    assert status == 2 and "more than a record may have" in err and time.monotonic() - started < 10
+    record = sealed_record(deals=1)
+    record["deals"] = record["deals"] * 5001
+    many = tmp_path / "many.json"
+    many.write_text(json.dumps(record), encoding="utf-8")
+    assert many.stat().st_size < MAX_BYTES
+    status, _, err = run("verify", str(many))
+    assert status == 2 and "5,001 deals, more than a record may hold" in err
