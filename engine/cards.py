@@ -40,7 +40,7 @@ class Suit(IntEnum):
     def __str__(self) -> str:
         return _SUIT_SYMBOLS[self]
 
-    __format__ = object.__format__
+    __format__ = object.__format__  # type: ignore[assignment]  # f"{suit}" is its symbol, not the Enum's name
 
 
 _SUIT_SYMBOLS = ("♠", "♣", "♦", "♥")

@@ -74,8 +74,8 @@ def load_record(source: str | Path | Mapping[str, Any]) -> Record:
     if isinstance(source, Mapping):
         data: Any = source
     else:
-        text = source
-        if isinstance(source, Path) or not str(source).lstrip().startswith("{"):
+        text = str(source)
+        if isinstance(source, Path) or not text.lstrip().startswith("{"):
             path = Path(source)
             try:
                 size = path.stat().st_size

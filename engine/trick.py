@@ -47,10 +47,10 @@ def beats(card: Card, best: Card, trump: Hashable | None,
     suit.  The one rule of every trick game here (games, bots and the felt): a
     higher card of the same suit, or a trump over a non-trump; nothing else."""
     if suit_of is natural_suit and power is natural_power:  # the plain deck: the engine bench's path
-        suit = card >> 4  # the suit's number (engine.cards: suit * 16 + rank), without the Suit lookup
-        if suit == best >> 4:
+        number = card >> 4  # the suit's number (engine.cards: suit * 16 + rank), without the Suit lookup
+        if number == best >> 4:
             return card > best  # same suit: the rank decides
-        return suit == trump
+        return number == trump
     suit, best_suit = suit_of(card), suit_of(best)
     if suit == best_suit:
         return power(card) > power(best)
@@ -97,8 +97,8 @@ class RoundTricks:
     cards: Holder
     last_trick: list[Play]
     tricks: list[int]
-    leader: int
-    turn: int
+    leader: int | None
+    turn: int | None
 
     @property
     def hands(self) -> list[list[Card]]:
@@ -127,13 +127,13 @@ class RoundTricks:
         cards.play(card, self.TRICK, seat)
         events = [Event("play", seat, {"card": card})]
         if len(cards.piles[self.TRICK]) < self.n:
-            self.turn = (seat + 1) % self.n
+            self.turn = (seat + 1) % self.n  # type: ignore[misc]  # a mixin's slots are the game's own
             return events
         winner = self._trick_winner()
         self.tricks[winner] += 1
-        self.last_trick = self.trick
+        self.last_trick = self.trick  # type: ignore[misc]  # a mixin's slots are the game's own
         cards.take_all(self.TRICK, self.TAKEN + winner)
-        self.leader = self.turn = winner
+        self.leader = self.turn = winner  # type: ignore[misc]  # a mixin's slots are the game's own
         events.append(Event("trick", winner, {"tricks": self.tricks[winner]}))
         if not cards.piles[winner]:
             events += self._score_deal()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Callable, Sequence
+from typing import Callable, Protocol, Sequence, cast
 
 from engine.bots.base import Bot
 from engine.game import Action, DeckSource, Event, Game
@@ -26,6 +26,13 @@ IDLE_ROUNDS = 100
 """Without a clock (a record's rules) a round where every bot waits is asked again, this many times."""
 
 Timer = Callable[[int, float], None]
+
+
+class Listener(Protocol):
+    """A bot that hears the table's public events (the search bot)."""
+
+    def observe(self, events: Sequence[Event]) -> None: ...
+
 """Called with (seat, seconds) after each bot decision (the bench's move times)."""
 
 
@@ -49,7 +56,8 @@ class Arena:
         self.actions = 0
         self.live = clock and game.clocked
         self.idle = 0
-        self.listeners = [b for b in self.bots if callable(getattr(b, "observe", None))]
+        self.listeners: list[Listener] = [cast(Listener, b) for b in self.bots
+                                          if callable(getattr(b, "observe", None))]
         if self.live:
             game.start_clock(self.now)
 

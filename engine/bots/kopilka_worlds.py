@@ -47,7 +47,8 @@ def shapes(real: list[Event]) -> tuple[int, dict[int, int]] | None:
     dealer = next((e.seat for e in real if e.kind == "dealt"), None)
     if dealer is None:
         return None
-    return (dealer + 1) % PLAYERS, {e.seat: int(e.data["cards"]) for e in real if e.kind == "lay_out"}
+    return (dealer + 1) % PLAYERS, {e.seat: int(e.data["cards"]) for e in real
+                                    if e.kind == "lay_out" and e.seat is not None}
 
 
 def shape_ok(hand: list[Card], laid: int | None) -> bool:
@@ -133,9 +134,9 @@ class KopilkaShadow(Shadow):
         seats = {(eldest + k) % PLAYERS: list(range(k, DEALT, PLAYERS)) for k in range(PLAYERS)}
         plays: dict[int, list[Card]] = {}
         for event in real:
-            card = event.data.get("card") if event.kind in ("play", "lead") else None
-            if isinstance(card, Card) and event.seat is not None and card not in used:
-                plays.setdefault(event.seat, []).append(card)
+            played = event.data.get("card") if event.kind in ("play", "lead") else None
+            if isinstance(played, Card) and event.seat is not None and played not in used:
+                plays.setdefault(event.seat, []).append(played)
         own = self._own_dealt(pool, used, laid.get(self.seat), deck)
         used.update(own)
         took = self._took(real)
@@ -175,7 +176,8 @@ class KopilkaShadow(Shadow):
                 led = None
             elif event.kind == "refill":
                 drew = int(event.data.get("drew", 0))
-                self.refills[event.seat] = list(range(place, place + drew))
+                if event.seat is not None:
+                    self.refills[event.seat] = list(range(place, place + drew))
                 place += drew
             elif event.kind == "draw" and place < self.cls.deck_size:
                 answer = next((e for e in real[i + 1:] if e.seat == event.seat or e.kind in ("trick", "lead_failed")),
@@ -287,10 +289,10 @@ class KopilkaShadow(Shadow):
         hand = [c for c in plays if c.suit == suit][:want]
         hand += [c for c in plays if c.suit != suit][:HAND - want]
         while sum(c.suit == suit for c in hand) < want:
-            card = self._pop(pool, used | set(hand), suit)
-            if card is None:
+            popped = self._pop(pool, used | set(hand), suit)
+            if popped is None:
                 break
-            hand.append(card)
+            hand.append(popped)
         for card in pool:
             if sum(c.suit != suit for c in hand) >= HAND - want or len(hand) >= HAND:
                 break
@@ -346,8 +348,8 @@ class KopilkaShadow(Shadow):
         self.drew = {e.seat for e in real if e.kind == "draw"}
         self.plays: dict[int, set[Card]] = {}
         for event in real:
-            if event.kind in ("play", "lead") and event.seat is not None:
-                self.plays.setdefault(event.seat, set()).add(event.data.get("card"))
+            if event.kind in ("play", "lead") and event.seat is not None and isinstance(event.data.get("card"), Card):
+                self.plays.setdefault(event.seat, set()).add(event.data["card"])
 
     def _repair_hand(self, deck: list[Card], missing: list[Card], extra: list[Card]) -> None:
         """A missing card for an extra one of its suit where there is one (shapes stay), else any."""

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Hashable, Iterable, Sequence
+from typing import Hashable, Iterable, Mapping, Sequence, TypeVar
+
+K = TypeVar("K", bound=Hashable)
 
 MARGIN = 1.5
 """Standard errors by which a candidate must beat the anchor (tuned: tests/bench/bot_bench.py --margin)."""
@@ -57,9 +59,9 @@ class Margin:
             return -math.inf
         return mean - self.k * se  # a gain the same in every world (se 0) is taken at any finite k
 
-    def choose(self, rows: Sequence[dict[Hashable, float]], anchor: Hashable,
-               candidates: Iterable[Hashable], weights: Sequence[float] | None = None,
-               floor: float = 0.0) -> Hashable:
+    def choose(self, rows: Sequence[Mapping[K, float]], anchor: K,
+               candidates: Iterable[K], weights: Sequence[float] | None = None,
+               floor: float = 0.0) -> K:
         """The candidate whose lower bound over the rows (one a world: candidate → result) is highest
         and above 0; else ``anchor``.  A candidate within the margin is never taken."""
         w = list(weights) if weights is not None else [1.0] * len(rows)

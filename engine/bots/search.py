@@ -61,6 +61,7 @@ from engine.bots.margin import Margin
 from engine.cards import Card
 from engine.game import ADMIN, Action, DeckError, Event, Game, GivenDecks, IllegalAction, ShuffledDecks
 from engine.games import get_game
+from engine.view import LineSheet, RecordSheet
 
 TABLE_KINDS = frozenset({"sit", "stand", "watch", "unwatch", "say", "table_ready", "away", "back", "gone",
                          "timeout", "stand_in", "deal_over", "session_over", "first_dealer", "draw_for_deal"})
@@ -353,14 +354,14 @@ class Shadow:
             if diff is False:
                 self._repair_trump(deck, game, want)
                 raise ValueError(f"{event.kind} differs")
-            if diff is not True:
+            if isinstance(diff, tuple):
                 self._swap(deck, diff[0], diff[1])
             at += 1
         return at
 
     def _fresh_deck(self, history: list[Event], hand: list[Card] | None, pinned: set[Card]) -> list[Card]:
         """A deck to start the repairs from: a uniform shuffle (a game may start closer to the events)."""
-        deck = list(self.cls.deck_size and _deck_of(self.cls))
+        deck = list(_deck_of(self.cls)) if self.cls.deck_size else []
         self.rng.shuffle(deck)
         return deck
 
@@ -836,7 +837,7 @@ def _points(game: Game, seat: int) -> float:
 
 def _pairs_points(view: dict, seat: int) -> float:
     sheet = get_game("ukr_pairs").score_view(view)  # the typed sheet (engine.view.RecordSheet)
-    assert sheet is not None
+    assert isinstance(sheet, RecordSheet)
     ours = sheet.team_of(seat) or "B"
     theirs = "B" if ours == "A" else "A"
     records = dict(sheet.records)
@@ -847,7 +848,7 @@ def _pairs_points(view: dict, seat: int) -> float:
 
 def _french3_points(view: dict, seat: int) -> float:
     sheet = get_game("french3").score_view(view)  # the typed sheet (engine.view.LineSheet)
-    assert sheet is not None
+    assert isinstance(sheet, LineSheet)
     net = [b - a for a, b in zip(sheet.above, sheet.below)]
     others = [v for i, v in enumerate(net) if i != seat]
     return float(net[seat] - sum(others) / max(1, len(others)))

@@ -196,4 +196,4 @@ def best(rows: list[dict[Action, float]], anchor: Action, pot: int, margin: Marg
     The spread is taken as at least ``SPREAD`` of the pot: a card's fate is a coin of the reveals to
     come, so four worlds that all agree (a beater came in each) say little, not that it is certain."""
     margin = margin if margin is not None else Margin()
-    return margin.choose(rows, anchor, rows[0] if rows else (), floor=(SPREAD * pot) ** 2)  # type: ignore[return-value]
+    return margin.choose(rows, anchor, rows[0] if rows else (), floor=(SPREAD * pot) ** 2)

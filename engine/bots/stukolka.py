@@ -38,7 +38,8 @@ KNOCK_MARGIN = 0.0
 IN = IN_PLAY  # the declarations that put a seat in the play, as the game counts them
 
 
-_DOWN = {suit: [(rank, Card.of(rank, suit)) for rank in range(14, 1, -1)] for suit in Suit}
+_DOWN: dict[int, list[tuple[int, Card]]] = {int(suit): [(rank, Card.of(rank, suit)) for rank in range(14, 1, -1)]
+                                             for suit in Suit}
 """Each suit's cards from the ace down (``_all_chances`` walks them for every decision)."""
 
 
@@ -75,7 +76,7 @@ class Situation:
 
     def _all_chances(self) -> dict[Card, float]:
         """``chance`` of every card of the deck at once: counts of higher unseen cards per suit."""
-        above = {suit: [0] * 16 for suit in Suit}
+        above: dict[int, list[int]] = {int(suit): [0] * 16 for suit in Suit}
         for card in self.unseen:
             above[card >> 4][card & 15] += 1  # Card is an int: suit * 16 + rank (engine.cards)
         plain = 0.8 * (1 - self.trump_risk) ** self.opponents
@@ -113,7 +114,7 @@ class Situation:
     def best_buy(self) -> tuple[float, tuple[Card, ...]]:
         """The discard (weakest cards first) with the best sampled value after buying."""
         ranked = sorted(self.hand, key=self.chance)
-        best = (self.value(self.hand), ())
+        best: tuple[float, tuple[Card, ...]] = (self.value(self.hand), ())
         for k in (1, 2, 3):
             drop = tuple(ranked[:k])
             value = self.sampled(ranked[k:], k)

@@ -24,7 +24,7 @@ wherever the two differ.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Mapping
 
 from engine.cards import Card, Rank, Suit, deck
 from engine.game import (ADMIN, NO_DATA, Action, Event, Game, IllegalAction, Option, Viewer, card_action, make_event,
@@ -143,7 +143,7 @@ class Stukolka(Game):
     max_players = 7
 
     @classmethod
-    def player_range(cls, options: dict[str, Any]) -> tuple[int, int]:
+    def player_range(cls, options: Mapping[str, Any]) -> tuple[int, int]:
         return PLAYERS[options["variant"]]
 
     @classmethod
