@@ -238,7 +238,7 @@ class SqliteStore(SqlStore):
         if durability not in ("process", "power"):
             raise ValueError("durability is 'process' (synchronous=NORMAL) or 'power' (FULL)")
         self.path = Path(path)
-        self._db: sqlite3.Connection | None = None
+        self._db = None  # a sqlite3.Connection once open (the base types it for both stores)
         self._lock = threading.RLock()
         self._depth = 0
         self._lockfile: int | None = None
@@ -297,7 +297,7 @@ class SqliteStore(SqlStore):
             self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
         )
         self._db = db
-        self._x = db.execute  # type: ignore[method-assign]  # the shared SQL runs on sqlite3 without a wrapper's call
+        self._x = db.execute  # type: ignore[method-assign, assignment]  # the shared SQL runs on sqlite3 without a wrapper's call
         db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
         mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
