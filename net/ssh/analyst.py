@@ -40,6 +40,7 @@ class Analyst:
 
     def __init__(self, off_loop: Callable[[Callable[[Any], Any]], asyncio.Future[Any]]) -> None:
         self.off_loop = off_loop
+        self.budget = BUDGET  # imagined deals per decision: the cost of each analysis, and its accuracy
         self.waiting: set[str] = set()  # people with an analysis on its way: one each
         self._pool: ProcessPoolExecutor | None = None
         self._lock = asyncio.Lock()  # one analysis at a time: the others wait their turn, in order
@@ -68,7 +69,8 @@ class Analyst:
     async def _make(self, name: str, record_id: int, lang: str, lines: Callable[[dict[str, Any], str], list[str]],
                     pending: Pending) -> None:
         try:
-            found = await self.off_loop(lambda store: _read(store, name, record_id))
+            budget = self.budget
+            found = await self.off_loop(lambda store: _read(store, name, record_id, budget))
             if isinstance(found, str):
                 pending.resolve(found)
                 return
@@ -76,10 +78,11 @@ class Analyst:
             if kept is None:
                 async with self._lock:
                     loop = asyncio.get_running_loop()
-                    future = loop.run_in_executor(self._worker(), analyse_record, body, BUDGET, SEED)
+                    future = loop.run_in_executor(self._worker(), analyse_record, body, self.budget, SEED)
                     kept = await asyncio.wait_for(future, TIME_LIMIT)
                 made = kept
-                await self.off_loop(lambda store: store.keep_analysis(record_id, BUDGET, SEED, made))
+                budget = self.budget
+                await self.off_loop(lambda store: store.keep_analysis(record_id, budget, SEED, made))
             pending.resolve(lines(json.loads(kept), lang))
         except asyncio.TimeoutError:
             log.warning("the analysis of record %d took over %g s; given up", record_id, TIME_LIMIT)
@@ -90,7 +93,7 @@ class Analyst:
             pending.resolve("cmd.failed")
 
 
-def _read(store: Any, name: str, record_id: int) -> tuple[str, str | None] | str:
+def _read(store: Any, name: str, record_id: int, budget: int) -> tuple[str, str | None] | str:
     """In the store's thread: (the record's JSON, a kept analysis or None), or why not (a catalogue key)."""
     from engine.store.base import StoreError
 
@@ -100,4 +103,4 @@ def _read(store: Any, name: str, record_id: int) -> tuple[str, str | None] | str
         return "analysis.no_record"
     if not store.played(record_id, name):
         return "analysis.not_yours"
-    return json.dumps(record.to_json(), ensure_ascii=False), store.kept_analysis(record_id, BUDGET, SEED)
+    return json.dumps(record.to_json(), ensure_ascii=False), store.kept_analysis(record_id, budget, SEED)
