@@ -629,6 +629,15 @@ class Game(ABC):
             return action in self._memo
         return action in self._legal(seat)
 
+    def promises(self, seat: int, action: Action | str) -> dict[int, int]:
+        """Money ``action`` by ``seat`` would bind a player to pay another player: payer seat → kopecks.
+
+        R5: a table that forbids debt refuses an action promising more than the payer has.  Only
+        voluntary promises are listed (a bid, the buyer's side of an accepted trade); a game's own
+        payments (antes, fines, remiz) are not: they are the stake a table checks before each deal.
+        """
+        return {}
+
     def _normalize(self, action: Action) -> Action:
         """Bring equivalent spellings to the one form ``_legal`` lists (e.g. card order in ``buy``)."""
         return action

@@ -17,7 +17,7 @@ from typing import Any
 from engine.cards import Card, Suit
 from engine.game import Action, IllegalAction
 from tui.commands import RU_VERB, show_action, verb_word
-from tui.i18n import CATALOGUES, tr
+from tui.i18n import CATALOGUES, money, tr
 
 
 def explain(err: IllegalAction, lang: str, ascii: bool = False) -> str:
@@ -43,6 +43,8 @@ def _param(key: str, value: Any, lang: str, ascii: bool) -> Any:
         return (" или " if lang == "ru" else " or ").join(show_action(a, lang, ascii) for a in value)
     if key in ("verb", "verbs") and isinstance(value, str):
         return _verbs(value, lang)
+    if key.endswith("_money") and isinstance(value, int) and not isinstance(value, bool):
+        return money(value, lang)  # ``99 р. 65 к.``: kopecks the way the player reads money
     return value
 
 

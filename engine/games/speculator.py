@@ -250,6 +250,20 @@ class Speculator(Game):
 
     # -- actions ------------------------------------------------------------------
 
+    def promises(self, seat: int, action: Action | str) -> dict[int, int]:
+        """R5/R64: a bid binds the bidder to pay its price; accepting binds the buyer to his bid."""
+        try:
+            action = self._normalize(self.parse_action(action) if isinstance(action, str) else action)
+        except IllegalAction:
+            return {}  # malformed: ``apply`` gives the reason
+        if action.verb == "bid" and action.args and isinstance(action.args[0], int):
+            return {seat: action.args[0]}
+        if action.verb == "accept" and action.args and action.args[0] in self.names:
+            buyer = self.names.index(action.args[0])
+            if buyer in self._bids:
+                return {buyer: self._bids[buyer]}
+        return {}
+
     def _apply(self, seat: int, action: Action) -> list[Event]:
         verb = action.verb
         if verb == "reveal":

@@ -12,7 +12,9 @@ its state), then hands what happened to its ``JournalPort``:
   ``engine.step.Step`` the game returned, nothing read back from the game;
 - ``revealed(deal_no, fair)`` when a sealed deal ends (its seed is public
   now), ``session_over(game)`` when the table booked a finished session;
-- ``check_funds(name)``: the table's zero rule, before a seat or a deal.
+- ``check_funds(name)``: the table's zero rule, before a seat or a deal;
+  ``funds(name)``: the club balance of an account (None: nobody's money is
+  known), for an action that promises money (a bid, R5).
 
 ``NullJournal`` is the port of a table without a store (tests, benches, a
 club without a data folder): it writes nothing and refuses nobody.
@@ -51,6 +53,8 @@ class JournalPort(Protocol):
 
     def check_funds(self, name: str) -> None: ...
 
+    def funds(self, name: str) -> int | None: ...
+
     def session_started(self, game: Any) -> None: ...
 
     def dealt(self, step: Step, now: float | None) -> None: ...
@@ -80,6 +84,9 @@ class NullJournal:
         return _NOTHING
 
     def check_funds(self, name: str) -> None:
+        return None
+
+    def funds(self, name: str) -> int | None:
         return None
 
     def session_started(self, game: Any) -> None:

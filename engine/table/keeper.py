@@ -104,6 +104,12 @@ class TableKeeper:
             return
         check_funds(self.store.balance(name), self.table.game_cls.stake(self.table.options), self.table.allow_debt)
 
+    def funds(self, name: str) -> int | None:
+        """The club balance of an account now (every journaled change has paid already); None for a pool."""
+        if self.store.account(name) is None:
+            return None
+        return self.store.balance(name)
+
     # -- writing (engine.table.journal.JournalPort) ---------------------------------------------------
 
     @property

@@ -462,7 +462,7 @@ class Table:
         if self.closing:
             raise TableError("table.closing", "The house is closing this table; no new deal starts.")
         if not is_bot(name):  # R5: a table at_zero="refuse" deals in only who can pay its stake
-            self._check_funds(name)  # from his club balance now, not only when he sat down
+            self._check_start_funds(name)  # from his club balance now, not only when he sat down
         if self.auto.settings.fill and self.game is None:
             while not self.full():
                 self.sit_bot()
@@ -473,6 +473,20 @@ class Table:
                 events += self._start_deal(now)
         self._emit(events, now)
         return events
+
+    def _check_start_funds(self, name: str) -> None:
+        """R5 before a deal: who cannot pay the stake is not dealt in.  The table is not left waiting
+        in silence: everyone is told why no deal comes and the way on (he stands up, or the house
+        grants money), and he is told the same in his refusal."""
+        try:
+            self.journal.check_funds(name)
+        except NotEnoughMoney as err:
+            balance, stake = int(err.params.get("balance", 0)), int(err.params.get("needed", 0))
+            self._emit([Event("cannot_pay", self.seat_of(name), {"name": name, "stake": stake, "balance": balance})])
+            raise TableError("money.cannot_start", f"Your club balance is {balance} kopecks and the next deal's "
+                             f"stake is {stake}; this table does not allow debt (R5). Type stand to free your "
+                             "seat, or ask the house to grant money.",
+                             have_money=balance, stake_money=stake) from None
 
     # -- sealed deals (engine.shuffle) ------------------------------------------------
 
@@ -608,6 +622,7 @@ class Table:
             self._emit(pending, now)
             if self.game is None or not self.game.in_deal:
                 raise TableError("table.no_deal", "No deal is being played; type start when you are ready.")
+        self._check_promises(seat, text)
         with self._saving():
             step = self.game.apply_step(seat, text)
             self._settle_fair()
@@ -615,6 +630,32 @@ class Table:
             events = list(before or []) + list(step.events) + self._after_action()
         self._emit(events, now)
         return events
+
+    def _check_promises(self, seat: int, text: str | Action) -> None:
+        """R5 at a table that forbids debt: no action may promise money its payer does not have
+        (Спекулянт's bid, R64, and the buyer's side when the holder accepts it)."""
+        game = self.game
+        if self.allow_debt or game is None:
+            return
+        promised = game.promises(seat, text)
+        if not promised:
+            return
+        action = game.parse_action(text) if isinstance(text, str) else text
+        if game.why_not(seat, action) is not None:
+            return  # the rules' own reason comes first
+        for payer, amount in promised.items():
+            who = game.names[payer]
+            have = self.journal.funds(who)
+            if have is None or amount <= have:
+                continue
+            if payer == seat:
+                raise TableError("money.bid_over", f"You have {have} kopecks in the club; a bid of {amount} would "
+                                 f"promise money you do not have (R5, R64). Bid at most {max(have, 0)}.",
+                                 price_money=amount, have_money=have, most=max(have, 0),
+                                 most_money=max(have, 0))
+            raise TableError("money.buyer_short", f"{who} has {have} kopecks in the club and cannot pay the "
+                             f"{amount} of the bid (R5, R64); accept another bid or let the window close.",
+                             name=who, price_money=amount, have_money=have)
 
     def _clock(self, now: float | None) -> None:
         """Put a game that runs on a live clock (Спекулянт's windows) on the table's time."""
