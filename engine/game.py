@@ -595,6 +595,22 @@ class Game(ABC):
             return None
         return self._step(TICK, None, None, events, deal, before, pot, drawn)
 
+    def close_step(self) -> Step | None:
+        """The session ends between deals (a player gives up his seat): what the game pays out first, as a
+        ``Step`` of the last deal (a journal books its money), or None when nothing is left to pay."""
+        if self.in_deal or not self.deals:
+            return None
+        deal = self.deals[-1]
+        before, pot = list(deal.money), self.pot
+        events = self._close()
+        if not events:
+            return None
+        return self._step(TICK, None, None, events, deal, before, pot, len(deal.decks))
+
+    def _close(self) -> list[Event]:
+        """Money a game must not leave on an emptied table (Копилка's kitty); most games leave none."""
+        return []
+
     def _step(self, kind: str, seat: int | None, action: Action | None, events: list[Event], deal: DealLog,
               before: list[int], pot: int, drawn: int) -> Step:
         money = deal.money

@@ -17,7 +17,7 @@ from engine.game import Event
 from tui.commands import verb_word
 from tui.i18n import CATALOGUES, money, render, tr
 
-MONEY_KEYS = {"amount", "pot", "stake", "share", "each", "won", "price", "kitty", "deposit", "ante", "balance"}
+MONEY_KEYS = {"amount", "pot", "stake", "share", "each", "won", "price", "kitty", "deposit", "ante", "funds"}
 PER_SEAT = {"tricks", "above", "below", "points"}
 SEAT_KEYS = {"seller", "buyer", "giver"}
 

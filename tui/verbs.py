@@ -184,6 +184,9 @@ class HallVerbs:
                     self.say_line(line)
 
             pending.after(self, account_lines(app, verb), show)
+        elif verb == "log" and hasattr(getattr(self, "log_view", None), "show_last"):
+            count = int(args[0]) if args and args[0].isdigit() else 10
+            self.log_view.show_last(min(count, 1000) + 1)  # the screen's own scrollback (+1: this line's echo)
         elif verb in commands.ASK_VERBS:  # the text mode's questions, answered in the log (tui.text.answers)
             from tui.text.answers import ask
 

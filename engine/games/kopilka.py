@@ -407,6 +407,37 @@ class Kopilka(Game):
         self.settled = True
         return events
 
+    def _close(self) -> list[Event]:
+        """A player leaves between deals, so the partiya cannot go on: R16 settles it now, as if the
+        last deal played were its 4th — each player his tricks' worth W (pro rata when the kitty is
+        short), the rest to that deal's first shedder, or split equally when it had none.  Nobody is
+        left a kitty to inherit: the units an equal split cannot divide (and a carry of R16's) go one
+        each clockwise from the next eldest."""
+        kitty = self.pot
+        if kitty <= 0:
+            return []
+        unsettled = not self.settled
+        won = self.won() if unsettled else [0] * PLAYERS
+        total = sum(won)
+        pay = list(won) if kitty >= total else [w * kitty // total for w in won]
+        rest = kitty - sum(pay)
+        shedder = self.first_shedder if unsettled else None
+        if shedder is not None:
+            pay[shedder] += rest
+        else:
+            pay = [p + rest // PLAYERS for p in pay]
+            for seat in self._order((self.eldest + 1) % PLAYERS)[:rest % PLAYERS]:
+                pay[seat] += 1
+        kind = "kitty_closed" if shedder is not None else "kitty_split" if unsettled else "kitty_carry_split"
+        events = [Event(kind, shedder, {"kitty": kitty, "won": total, "deal": self.partiya_deal})]
+        for seat in self._order((self.eldest + 1) % PLAYERS):
+            if pay[seat]:
+                self._to_pot(seat, -pay[seat])
+                events.append(Event("receives", seat, {"amount": pay[seat], "won": won[seat]}))
+        self.last_settlement = pay
+        self.settled = True
+        return events
+
     @classmethod
     def score_view(cls, view: Mapping[str, Any]) -> PartiyaSheet | None:
         """The partiya sheet and the rows laid out, typed from ``_view``'s ``sheet``, ``won``, ``layouts``.

@@ -482,7 +482,7 @@ class Table:
             self.journal.check_funds(name)
         except NotEnoughMoney as err:
             balance, stake = int(err.params.get("balance", 0)), int(err.params.get("needed", 0))
-            self._emit([Event("cannot_pay", self.seat_of(name), {"name": name, "stake": stake, "balance": balance})])
+            self._emit([Event("cannot_pay", self.seat_of(name), {"name": name, "stake": stake, "funds": balance})])
             raise TableError("money.cannot_start", f"Your club balance is {balance} kopecks and the next deal's "
                              f"stake is {stake}; this table does not allow debt (R5). Type stand to free your "
                              "seat, or ask the house to grant money.",
@@ -578,6 +578,11 @@ class Table:
     def _end_session(self) -> list[Event]:
         game = self.game
         assert game is not None
+        closing = game.close_step()  # money the game must not leave on the table (Копилка's kitty, R16)
+        told: list[Event] = []
+        if closing is not None:
+            self.journal.ticked(closing, None)
+            told = list(closing.events)
         for i, who in enumerate(game.names):
             self.money[who] = self.money.get(who, 0) + game.balances[i]
         self.carried_pot = game.pot
@@ -585,7 +590,7 @@ class Table:
         self.game = None
         self._decks = None
         self.journal.session_over(game)
-        return [Event("session_over", None, {"balances": dict(zip(game.names, game.balances))})]
+        return told + [Event("session_over", None, {"balances": dict(zip(game.names, game.balances))})]
 
     def balance(self, name: str) -> int:
         """Net money of ``name`` at this table, the running session included."""

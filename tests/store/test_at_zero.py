@@ -52,8 +52,8 @@ def test_a_player_who_cannot_pay_is_not_dealt_in_again(open_again, at_zero):
         return
     with pytest.raises(TableError) as refused:
         table.start("Anna", now=2.0)
-    assert refused.value.key == "store.not_enough_money"
-    assert refused.value.params["balance"] == 0
+    assert refused.value.key == "money.cannot_start"  # with the way on: stand, or a grant
+    assert refused.value.params["have_money"] == 0
     assert "Anna" not in table.ready
     for name in NAMES[1:]:
         table.start(name, now=2.0)

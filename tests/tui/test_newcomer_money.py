@@ -51,3 +51,39 @@ async def test_a_bid_over_the_club_balance_is_refused_on_the_screen(tmp_path, la
         assert taken in flat(app)
         assert game.bids == {0: 9965}
     store.close()
+
+
+@pytest.mark.parametrize("lang,said", [
+    ("en", "the kitty of 1 r. 25 k. is paid out now (R16)"),
+    ("ru", "копилка (1 р. 25 к.) выплачивается сейчас (R16)"),
+])
+async def test_everyone_is_told_what_happens_to_the_kitty_when_a_player_leaves(lang, said):
+    import random
+    club = Club([{"game": "kopilka", "clock": 0}], seed=7)
+    table = club.tables[1]
+    app = ClubApp(club, "Anna", lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "sit 1")
+        for name in ("Boris", "Vera", "Gleb"):
+            table.sit(name)
+        rng = random.Random(2)
+        for _ in range(2):
+            for name in table.seated():
+                table.start(name, now=1.0)
+            game = table.game
+            while game.in_deal:
+                seat = game.to_act()[0]
+                table.act(game.names[seat], rng.choice(game.legal_actions(seat)).text(), now=1.0)
+        assert table.pot == 125
+        table.stand("Vera")
+        await pilot.pause()
+        assert table.pot == 0
+        if said not in flat(app):  # at 80×24 the payout lines that follow may fill the log: PageUp brings it back
+            await pilot.press("pageup")
+            await pilot.pause()
+        assert said in flat(app)
+        assert ("rows back" if lang == "en" else "назад на") in flat(app)
+        await pilot.press("pagedown")
+        await pilot.pause()
+        await type_line(pilot, "log 8" if lang == "en" else "журнал 8")
+        assert said in flat(app)

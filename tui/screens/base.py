@@ -33,7 +33,9 @@ log = logging.getLogger("sukno.tui")
 class ClubScreen(HallVerbs, Screen):
     """Base of the hall and table screens: the club's verbs (``HallVerbs``) on a screen."""
 
-    BINDINGS = [Binding("f1", "help", show=False)]
+    BINDINGS = [Binding("f1", "help", show=False),
+                Binding("pageup", "log_page(1)", show=False),  # the log's scrollback: nothing said is lost
+                Binding("pagedown", "log_page(-1)", show=False)]
 
     @property
     def club_app(self) -> "ClubApp":
@@ -52,6 +54,10 @@ class ClubScreen(HallVerbs, Screen):
     def on_mount(self) -> None:
         self.cmdline.completer = self.complete_line
         self.cmdline.focus()
+        self.log_view.back_note = lambda rows: self.t("log.back", rows=rows)
+
+    def action_log_page(self, pages: int) -> None:
+        self.log_view.page(pages)
 
     def action_help(self) -> None:
         self.run_line("help")

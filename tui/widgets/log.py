@@ -8,7 +8,7 @@ lines in 8.2.8 (NET.md), and a fixed-height widget redrawn with
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from typing import Any, Callable
 
 from rich.console import Console
 from rich.text import Text
@@ -22,7 +22,8 @@ max_rows`` 100) has fewer rows for it; every seated player's and hub's App holds
 
 
 class EventLog(Rows):
-    """Keeps the last ``KEEP`` lines; shows the newest that fit its height.
+    """Keeps the last ``KEEP`` lines; shows the newest that fit its height, or older ones when scrolled
+    back (``page``, ``show_last``): nothing said is lost from sight while it is kept.
 
     Each line is wrapped once per width and each wrapped row made into a strip once
     (``tui.widgets.rows``): a new line shifts the rows, none of the old ones is made again."""
@@ -36,15 +37,50 @@ class EventLog(Rows):
         self.lines: deque[Text] = deque(maxlen=keep)
         self._wrap_console: Console | None = None
         self._wrapped: dict[int, tuple[Text, list[Text]]] = {}  # id of a line shown → it and its rows at this width
+        self.back = 0
+        """Rows scrolled back from the newest (PageUp, ``log N``); 0 follows the newest line."""
+        self.back_note: Callable[[int], str] = lambda rows: f"▲ {rows} ▼ PgDn"
+        """The last row while scrolled back: how far, and the way forward (the screen gives its words)."""
 
     def add(self, line: str | Text, style: str = "") -> None:
-        self.lines.append(line if isinstance(line, Text) else Text(line, style=style))
+        text = line if isinstance(line, Text) else Text(line, style=style)
+        self.lines.append(text)
+        if self.back:  # reading back: the rows in view stay where they are
+            self.back += len(self._rows_of(text))
         self._draw()
 
     def clear_lines(self) -> None:
         self.lines.clear()
         self._wrapped.clear()
+        self.back = 0
         self._draw()
+
+    def page(self, pages: int) -> None:
+        """Scroll back (``pages`` > 0) or forward by whole pages, never past the oldest line kept."""
+        self.scroll_to(self.back + pages * max(1, self._height() - 1))
+
+    def show_last(self, count: int) -> None:
+        """``log N``: scroll so the ``count``-th newest line is at the top (no scrolling when all fit)."""
+        rows = sum(len(self._rows_of(line)) for line in list(self.lines)[-max(1, count):])
+        self.scroll_to(rows - self._height())
+
+    def scroll_to(self, back: int) -> None:
+        total = sum(len(self._rows_of(line)) for line in self.lines)
+        self.back = max(0, min(back, total - self._height()))
+        self._draw()
+
+    def _height(self) -> int:
+        return self.size.height or 5
+
+    def _rows_of(self, line: Text) -> list[Text]:
+        width = self.size.width or 78
+        if self._wrap_console is None or self._wrap_console.width != width:
+            self._wrap_console = Console(width=width, color_system=None, legacy_windows=False)
+            self._wrapped.clear()
+        known = self._wrapped.get(id(line))
+        if known is not None and known[0] is line:
+            return known[1]
+        return list(line.wrap(self._wrap_console, width))
 
     def plain(self) -> str:
         return "\n".join(t.plain for t in self.lines)
@@ -66,7 +102,15 @@ class EventLog(Rows):
             wrapped = known[1] if known is not None and known[0] is line else list(line.wrap(console, width))
             wrapped_now[id(line)] = (line, wrapped)
             shown[:0] = wrapped
-            if len(shown) >= height:
+            if len(shown) >= height + self.back:
                 break
         self._wrapped = wrapped_now  # only the lines shown: a line dropped from the deque is forgotten
-        self.show_rows(shown[-height:])
+        if not self.back:
+            self.show_rows(shown[-height:])
+            return
+        self.back = min(self.back, max(0, len(shown) - height))
+        end = len(shown) - self.back
+        rows = shown[max(0, end - height):end]
+        if self.back and rows:
+            rows[-1] = Text(self.back_note(self.back)[:width], style="reverse")
+        self.show_rows(rows)

@@ -85,6 +85,7 @@ class TableView(Vertical):
         self.hides = hides
         """Whether the viewer ignores a speaker (issue 20): his words are not drawn."""
         self.rail_seq = 0
+        self.rail_primed = False  # the rail said before this screen opened is not told as new
         self.viewer = viewer
         self.clock = clock
         self.lang = "en"
@@ -145,6 +146,7 @@ class TableView(Vertical):
         me = view.seat
         log = self.query_one(EventLog)
         seated = me is not None
+        told: list[tuple[str, Text]] = []
         for entry in snap.log:
             if entry.seq <= self.seq:
                 continue
@@ -155,14 +157,18 @@ class TableView(Vertical):
             if line == "":
                 line = narrate(entry.event, entry.names, self.lang, self.ascii)
             if line:
-                log.add(Text(line, style=style))
+                told.append((entry.event.kind, Text(line, style=style)))
+        for _kind, text in results_last(told):
+            log.add(text)
         if not seated:  # the rail: watchers only, never a seated player's screen (issue 20)
+            fresh = self.rail_primed
+            self.rail_primed = True
             for entry in snap.rail:
                 if entry.seq <= self.rail_seq:
                     continue
                 self.rail_seq = entry.seq
                 line = rail_line(entry.event, self.lang, self.hides)
-                if line:
+                if line and fresh:  # a new watcher is not handed the rail's old words as if just said
                     log.add(Text(line, style="magenta"))
         show_text(self.query_one("#theader", Static),
                   Text(" " + header_text(snap.facts, view, self.lang, self.ascii), style="bold"))
@@ -246,3 +252,23 @@ class TableView(Vertical):
         if facts is not None and facts.free:
             return tr(lang, "table.hint_need", count=facts.free)
         return tr(lang, "table.hint_ready", ready=len(view.ready), total=facts.seats if facts else len(names))
+
+
+RESULTS = frozenset({"deal_over", "session_over"})
+SEALS = frozenset({"fair_open", "fair_seal"})
+
+
+def results_last(told: list[tuple[str, Text]]) -> list[tuple[str, Text]]:
+    """A deal's result stays the newest line: the seal lines told with it (long: a 64-digit seed and the
+    next seal) go before it, so at 80×24 they never push the result out of the log."""
+    out: list[tuple[str, Text]] = []
+    first_result: int | None = None
+    for kind, text in told:
+        if kind in SEALS and first_result is not None:
+            out.insert(first_result, (kind, text))
+            first_result += 1
+            continue
+        if kind in RESULTS and first_result is None:
+            first_result = len(out)
+        out.append((kind, text))
+    return out
