@@ -57,14 +57,14 @@ class EventLog(Rows):
 
     def page(self, pages: int) -> None:
         """Scroll back (``pages`` > 0) or forward by whole pages, never past the oldest line kept."""
-        self.scroll_to(self.back + pages * max(1, self._height() - 1))
+        self.back_to(self.back + pages * max(1, self._height() - 1))
 
     def show_last(self, count: int) -> None:
         """``log N``: scroll so the ``count``-th newest line is at the top (no scrolling when all fit)."""
         rows = sum(len(self._rows_of(line)) for line in list(self.lines)[-max(1, count):])
-        self.scroll_to(rows - self._height())
+        self.back_to(rows - self._height())
 
-    def scroll_to(self, back: int) -> None:
+    def back_to(self, back: int) -> None:
         total = sum(len(self._rows_of(line)) for line in self.lines)
         self.back = max(0, min(back, total - self._height()))
         self._draw()
