@@ -1,4 +1,4 @@
-"""Suits, ranks, cards, decks and the card notation of RULES.md §9.1.
+"""Suits, ranks, cards, decks and the card notation records use.
 
 A card is an ``int`` subclass (``suit * 16 + rank``).  That makes cards
 immutable, hashable and as cheap to compare, sort and put in sets as plain
@@ -14,7 +14,7 @@ from typing import Iterable
 
 
 class Suit(IntEnum):
-    """The four suits in the order of RULES.md §9.1 (♠ ♣ ♦ ♥)."""
+    """The four suits in the notation's order (♠ ♣ ♦ ♥)."""
 
     SPADES = 0
     CLUBS = 1
@@ -47,7 +47,7 @@ _SUIT_SYMBOLS = ("♠", "♣", "♦", "♥")
 
 
 class Rank(IntEnum):
-    """Natural ranks, ace high (RULES.md §1)."""
+    """Natural ranks, ace high."""
 
     TWO = 2
     THREE = 3
@@ -138,7 +138,7 @@ for _s in Suit:
 def deck(size: int) -> list[Card]:
     """A fresh deck in canonical order (suits ♠♣♦♥, ranks low to high).
 
-    32 = 7..A, 36 = 6..A, 48 = 3..A (RULES.md §3: no twos), 52 = 2..A.
+    32 = 7..A, 36 = 6..A, 48 = 3..A (the three-hander has no twos), 52 = 2..A.
     """
     cards = _DECKS.get(size)
     if cards is None:
@@ -159,7 +159,7 @@ _DECKS = {size: tuple(Card.of(r, s) for s in Suit for r in range(low, 15))
 _DECK_SETS = {size: frozenset(cards) for size, cards in _DECKS.items()}
 
 
-# --- notation (RULES.md §9.1) -------------------------------------------------
+# --- notation -------------------------------------------------
 
 _RANK_WORDS: dict[str, int] = {str(n): n for n in range(2, 11)}
 _RANK_WORDS.update({"t": 10, "j": 11, "q": 12, "k": 13, "a": 14})

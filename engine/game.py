@@ -1,4 +1,4 @@
-"""The protocol every game implements (DESIGN.md, modelled on OpenSpiel).
+"""The protocol every game implements (modelled on OpenSpiel).
 
 A ``Game`` instance is one *session* at a table: the sequence of deals of a
 partiya / match / Стуколка session, with the money that moves between deals
@@ -70,7 +70,7 @@ ArgKind = str
 
 
 class Action(NamedTuple):
-    """``verb args`` as in RULES.md §9.2; cards are ``Card``, prices ``int``, names ``str``."""
+    """``verb args`` as a record writes them; cards are ``Card``, prices ``int``, names ``str``."""
 
     verb: str
     args: tuple = ()
@@ -180,7 +180,7 @@ def _plain(value: Any, names: Sequence[str]) -> str:
 
 @dataclass(frozen=True)
 class Option:
-    """One table option of RULES.md §2–§6 with its default and its limits."""
+    """One table option of a game with its default and its limits."""
 
     name: str
     default: Any
@@ -248,7 +248,7 @@ class DeckSource(Protocol):
 
 
 class ShuffledDecks:
-    """Decks from a seeded RNG (RULES.md §9.3): the seed and every dealt order are kept.
+    """Decks from a seeded RNG: the seed and every dealt order are kept.
 
     For engine tests and benches only: a table deals sealed decks (``engine.shuffle``,
     sukno-shuffle/1), since ``random.shuffle``'s output is not promised across Python versions.
@@ -320,7 +320,7 @@ def check_deck(cards: Sequence[Card], size: int) -> None:
 
 @dataclass
 class DealLog:
-    """What determines a deal (RULES.md §9.3): its deck orders, dealer and actions."""
+    """What determines a deal: its deck orders, dealer and actions."""
 
     dealer: int
     decks: list[list[Card]]
@@ -345,7 +345,7 @@ class Game(ABC):
     deck_size: ClassVar[int]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
-    # What the rest of the house would otherwise guess from option names and game ids (issue 14 step 2):
+    # What the rest of the house would otherwise guess from option names and game ids:
     stake_option: ClassVar[str | None] = None
     """The option holding the stake a player risks at once (its ante, stake or unit); None: none."""
     stake_per_point: ClassVar[bool] = False
@@ -710,11 +710,11 @@ class Game(ABC):
         return []
 
     def is_over(self) -> bool:
-        """The session reached its natural end (RULES.md §9.4 'over')."""
+        """The session reached its natural end (a record's ``over``)."""
         return False
 
     def natural_end(self) -> bool:
-        """The record would end at a natural end here (RULES.md §9.4 'over').
+        """The record would end at a natural end here (its ``over``).
 
         Default: a deal has been completed and none is in progress.  Games with
         partiyas or matches override it (e.g. Копилка: a partiya just settled).
@@ -727,7 +727,7 @@ class Game(ABC):
         return None
 
     def score(self) -> dict[str, Any] | None:
-        """The score sheet of points games (RULES.md §9.4 'score'); None for money games."""
+        """The score sheet of points games (a record's ``score``); None for money games."""
         return None
 
     def places(self) -> dict[str, list[Card]]:

@@ -1,4 +1,4 @@
-"""The game record ``sukno-record/1`` (RULES.md §9.4): load, replay, write.
+"""The game record ``sukno-record/1``: load, replay, write.
 
 A record is everything that determines a session: the players, the options,
 the first dealer, the money already on the table, and per deal its deck

@@ -9,7 +9,7 @@ The algorithm, exactly (a different but "equivalent" one is another protocol)::
 
     seal   = hex(SHA-256(seed))
     key_j  = HMAC-SHA256(seed, b"sukno-shuffle/1" 0x00 utf8(cut) 0x00 ascii(decimal j))
-             j = 0 for the deal's deck, 1, 2, … for its redeals (RULES.md §9.3)
+             j = 0 for the deal's deck, 1, 2, … for its redeals
     stream = HMAC-SHA256(key_j, uint64_be(0)) || HMAC-SHA256(key_j, uint64_be(1)) || …
     uniform(m): next 4 bytes as uint32_be x; limit = floor(2^32 / m) * m;
                 x < limit → x mod m, else 4 more bytes (no modulo bias)
@@ -299,7 +299,7 @@ class DealCheck:
         return f"deck {self.deck} differs (first at card {self.at})"
 
     def line(self) -> str:
-        """``deal 3: fair (seal 630dcd29…)`` (SHUFFLE.md's form)."""
+        """``deal 3: fair (seal 630dcd29…)`` (the form ``verify`` prints)."""
         if self.status == "fair":
             return f"deal {self.deal}: fair (seal {self.seal[:8]}…)"
         if self.status == "not sealed":

@@ -1,4 +1,4 @@
-"""One change a game made, as a value: what a journal writes and a replay repeats (issue 14, step 4).
+"""One change a game made, as a value: what a journal writes and a replay repeats.
 
 ``Game.deal_step``, ``Game.apply_step`` and ``Game.tick_step`` (``engine.game``)
 return a ``Step``: the seat and the normalized action (for an action), the

@@ -1,6 +1,6 @@
 """Who wins a trick: ranking helpers shared by the trick games.
 
-RULES.md §8 warns against one shared "follow suit" function: every game has
+There is no one shared "follow suit" function on purpose: every game has
 its own duty to follow (Game B must trump when void, Game C plays anything,
 Стуколка must head the trick …), so legality stays in each game's module.
 What the games do share is the last step: once the cards lie on the table,
@@ -30,7 +30,7 @@ def natural_suit(card: Card) -> Hashable:
 
 
 def natural_power(card: Card) -> int:
-    """Ace high, as in RULES.md §1."""
+    """Ace high."""
     return int(card.rank)
 
 
@@ -86,7 +86,7 @@ class RoundTricks:
     ``TRICK`` (``cards.plays`` says who played each).  It also keeps ``n``,
     ``last_trick`` (the trick just taken, as it was played: a record, not a place), ``tricks``,
     ``leader`` and ``turn``; it says who takes a full trick (``_trick_winner``) and scores the deal
-    once the hands are empty (``_score_deal``).  Legality stays in the game (RULES.md §8).
+    once the hands are empty (``_score_deal``).  Legality stays in the game.
     """
 
     __slots__ = ()  # a mixin: the game's own slots hold what it names (an instance dict would come back)

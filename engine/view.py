@@ -1,4 +1,4 @@
-"""Typed views: what any viewer of a table may see, as frozen values (issue 14 step 5).
+"""Typed views: what any viewer of a table may see, as frozen values.
 
 A game's ``view(viewer)`` stays a plain dict: it is what the bot protocol serialises (docs/schema)
 and what the bots read.  ``build_view`` turns that dict — or a table's lobby dict, before any

@@ -143,7 +143,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
             raise ConfigError(f"tables[{number}].at_zero is 'refuse' or 'debt', not {entry.get('at_zero')!r}")
         try:
             settings = table_settings(dict(entry))
-            Seating.make({k: settings.pop(k) for k in Seating.KEYS if k in settings})  # issue 20's rules
+            Seating.make({k: settings.pop(k) for k in Seating.KEYS if k in settings})  # who may sit, watch and talk
             Settings.make(settings)
         except ValueError as err:
             raise ConfigError(f"tables[{number}]: {err}") from None

@@ -183,7 +183,7 @@ def strips_without_cycles() -> bool:
     ``[self]``, in the strip itself: every such strip (the compositor divides each line of every
     frame) became a cycle only the cyclic GC frees, ~3,500 a move with four players and four
     spectator hubs, and those collections were most of the server's CPU per move at 500 watchers
-    (tests/bench/ssh_load.py, issue 16).  That one case is answered here, uncached; every other
+    (tests/bench/ssh_load.py).  That one case is answered here, uncached; every other
     division is Textual's own.
     """
     from textual.strip import Strip

@@ -22,7 +22,7 @@ Interface used by ``net/``::
 - ``clock`` gives the ``now`` passed to ``Table.act``/``start`` (the same time
   base as net's runtime ``club.tick(now)``: ``time.monotonic``).
 
-Other sessions reach this app only through ``post_message`` (NET.md): table
+Other sessions reach this app only through ``post_message``: table
 and hall callbacks post ``TableChanged``/``HallChanged``, which coalesce.
 """
 
@@ -67,7 +67,7 @@ class TableChanged(Message):
 
 
 class InboxChanged(Message):
-    """Private words (or an invitation) came for this person (issue 20)."""
+    """Private words (or an invitation) came for this person."""
 
     def can_replace(self, message: Message) -> bool:
         return isinstance(message, InboxChanged)
@@ -171,7 +171,7 @@ class ClubApp(App):
         self._inbox_off = inbox.subscribe(lambda events: app.post_message(InboxChanged()))
         seated = self.club.where(self.player)
         if seated is not None and self.on_hall is not None and self.first_line is None:
-            # net's hall door is his hall: no hall screen kept under the table (issue 16: a seated
+            # net's hall door is his hall: no hall screen kept under the table (a seated
             # player's App held a whole hall's widgets, a third of its memory, for nothing).
             self.push_screen(TableScreen(seated))
             return
@@ -228,7 +228,7 @@ class ClubApp(App):
     def watch(self, table_id: int) -> None:
         table = self.club.table(table_id)  # no such table: the club's refusal
         if self.player not in table.spectators:
-            table.check_watch(self.player or "")  # a private table, or none watch (issue 20)
+            table.check_watch(self.player or "")  # a private table, or none watch
         if self.on_watch is not None:
             self.on_watch(table_id)  # net's shared view watches (and unwatches) for this session
         else:

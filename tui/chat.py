@@ -1,4 +1,4 @@
-"""Chat is throttled per person, whatever number of sessions he has (issue 12, item 7).
+"""Chat is throttled per person, whatever number of sessions he has.
 
 A token bucket per name: ``BURST`` lines at once, then ``RATE`` a second.  It
 lives with the club (one per ``Club``), so a player's App, his text mode and

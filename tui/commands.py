@@ -3,7 +3,7 @@
 Pure functions (no Textual) so that parsing and completion are tested alone.
 A line is ``verb args``; the verb is looked up in ``ALIASES`` (Russian and
 English spellings) and becomes a canonical English verb.  Game verbs stay the
-engine's verbs (RULES.md §9.2), so what is typed is exactly what a record
+engine's verbs, so what is typed is exactly what a record
 stores; card arguments are passed through untouched, since the engine parses
 every accepted notation (``Q♠ qs дп 10h``).  A line starting with ``'`` or
 ``"`` is ``say``.
@@ -24,7 +24,7 @@ SETTING_VERBS = ("brief", "bell", "cards", "mode", "colour")
 """A person's own settings (``tui.text.prefs``), kept in the store for an account."""
 
 SOCIAL_VERBS = ("tell", "ignore", "unignore", "away", "back", "invite", "key")
-"""The social club's verbs (``tui.social``, issue 20): valid everywhere."""
+"""The social club's verbs (``tui.social``): valid everywhere."""
 
 HALL_VERBS = ("look", "tables", "who", "sit", "watch", "stand", "leave", "say", "help", "rules", "lang",
               "quit", "start", "balance", "history", "replay", "cut", "verify", "top", "rating", "league", "analyse",
@@ -33,7 +33,7 @@ HALL_VERBS = ("look", "tables", "who", "sit", "watch", "stand", "leave", "say", 
 
 GAME_VERBS = ("play", "pass", "take", "discard", "draw", "buy", "shlejf", "open", "look", "dark", "knock",
               "golets", "razrez", "reveal", "sell", "bid", "accept", "ready")
-"""Every verb of RULES.md §9.2."""
+"""Every verb a record may hold."""
 
 ALIASES: dict[str, str] = {
     # the club
@@ -52,11 +52,11 @@ ALIASES: dict[str, str] = {
     "рука": "hand", "карты": "cards", "взятка": "trick", "стол": "table", "банк": "pot", "кон": "pot",
     "очки": "score", "итог": "score", "время": "time", "последняя": "last", "прошлая": "last",
     "журнал": "log", "лог": "log", "кратко": "brief", "звонок": "bell", "режим": "mode", "цвет": "colour", "color": "colour",
-    # the social club (issue 20)
+    # the social club
     "шепнуть": "tell", "шепни": "tell", "шепчу": "tell", "игнор": "ignore", "игнорировать": "ignore",
     "простить": "unignore", "неигнор": "unignore", "отойти": "away", "отошёл": "away", "отошел": "away",
     "вернуться": "back", "вернулся": "back", "пригласить": "invite", "позвать": "invite", "ключ": "key",
-    # the games (RULES.md §9.2)
+    # the games
     "ход": "play", "играть": "play", "хожу": "play", "пас": "pass", "пасую": "pass",
     "взять": "take", "беру": "take", "снести": "discard", "сношу": "discard", "сброс": "discard",
     "тянуть": "draw", "добрать": "draw", "купить": "buy", "прикуп": "buy", "прикупить": "buy",
@@ -65,7 +65,7 @@ ALIASES: dict[str, str] = {
     "стук": "knock", "стучу": "knock", "голец": "golets", "разрез": "razrez",
     "вскрыть": "reveal", "вскрываю": "reveal", "продаю": "sell", "продать": "sell",
     "даю": "bid", "ставлю": "bid", "принять": "accept", "согласен": "accept", "готов": "ready",
-    # the log's own verbs (issue 13: every verb the log uses is a command that works)
+    # the log's own verbs (every verb the log uses is a command that works)
     "lead": "play", "кладу": "play", "класть": "play", "положить": "play", "открываю": "open",
     "дать": "bid", "done": "ready", "offer": "sell",
 }

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 def cut(app: "ClubApp", table: Table | None, text: str) -> Any:
     """Cut ``table``'s next deal for the player; the line that tells him (refusals raise ``TableError``),
-    or at a table another node owns its ``Pending`` (issue 15)."""
+    or at a table another node owns its ``Pending``."""
     lang = app.lang
     if table is None or app.player not in table.seats:
         raise TableError("table.not_seated", "You do not sit at this table.")

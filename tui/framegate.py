@@ -1,4 +1,4 @@
-"""Players first: a table's change is drawn for its watchers after its people's own Apps drew it (issue 16).
+"""Players first: a table's change is drawn for its watchers after its people's own Apps drew it.
 
 Every App on the one event loop draws a move in turn, and a hub (the shared view of a thousand
 watchers) costs as much to draw as a player's App and then sends to each watcher.  Drawn in

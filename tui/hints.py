@@ -1,4 +1,4 @@
-"""The "You may: …" line as a person would say it (issue 13 items 6–9, UX.md).
+"""The "You may: …" line as a person would say it.
 
 ``actions_hint`` groups the legal actions by verb and names their arguments the
 way they are typed: every card (``play 9♣/4♣``, or ``play any card``), a price

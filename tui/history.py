@@ -46,7 +46,7 @@ class Asker:
 def account_lines(app: "ClubApp", verb: str) -> Any:
     """``balance`` or ``history`` as lines — or, where the session reads its store in a thread of its
     own (``app.store_read``: net), a ``Pending`` of them: a statement, the history and the chart were
-    several store reads on the event loop (issue 15).  A guest's balance or a storeless club's lines come now."""
+    several store reads on the event loop.  A guest's balance or a storeless club's lines come now."""
     from textual.app import App
 
     lang, club, name = app.lang, app.club, app.player or ""
@@ -93,7 +93,7 @@ def history_lines(asker: Asker, store: Any) -> list[Text]:
 
 
 def chart_lines(asker: Asker, store: Any) -> list[Text]:
-    """The balance over the last games as a sparkline, best and worst game marked (issue 21 item 3).
+    """The balance over the last games as a sparkline, best and worst game marked.
 
     On a screen: the chart, its marks and a line naming the two games; in the
     text mode (no Textual app) the same in one sentence.

@@ -1,4 +1,4 @@
-"""How much a person may type: every bound on typed text in one place (issue 12, item 1).
+"""How much a person may type: every bound on typed text in one place.
 
 A line with no bound was the club's slowest road: Textual's ``Input`` measures
 its whole value on every key (the cursor's cell offset, tabs expanded over the

@@ -1,4 +1,4 @@
-"""One person's commands kept in order while one of them waits for another node (issue 15).
+"""One person's commands kept in order while one of them waits for another node.
 
 At a table another node owns, a change (sit, act, say…) returns an ``engine.table.pending.Pending``
 at once: the loop goes on for everyone else.  The command's handler gives it to ``after`` with

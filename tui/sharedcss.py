@@ -2,7 +2,7 @@
 
 Each Textual App parses its CSS (sukno.tcss and every widget's DEFAULT_CSS) into
 rule sets of its own, and keeps a cache of parsed styles: ~0.25 MB an App, the
-same rules in every seated player's App and every spectator hub (issue 16: a
+same rules in every seated player's App and every spectator hub (a
 seated player's App held 1.36 MB).  Parsed rules are only read after the parse
 (Textual itself hands them from one stylesheet to its copy), so Apps whose CSS
 variables (the theme) are the same share one cache of them here.

@@ -1,4 +1,4 @@
-"""The social club's verbs and lines (issue 20): tell, ignore, away, invite, table rules, keys, the bell.
+"""The social club's verbs and lines: tell, ignore, away, invite, table rules, keys, the bell.
 
 ``handle(screen, command)`` is called by ``ClubScreen.handle_club`` first, so
 the hall, a table and the text mode (which borrows ``handle_club``) all
@@ -85,7 +85,7 @@ def _tell(screen: Any, command: Any) -> None:
         return
     from tui.chat import chat_allowed
 
-    if not chat_allowed(app.club, app.player, app.clock()):  # whispers count as chat (issue 12, item 7)
+    if not chat_allowed(app.club, app.player, app.clock()):  # whispers count as chat
         screen.error(screen.t("chat.slow"))
         return
     app.club.tell(app.player, name[:NAME_MAX], text)
@@ -185,7 +185,7 @@ def _key(screen: Any, command: Any) -> None:
         screen.say_line(screen.t("social.key_code", code=code, minutes=10))
     elif what == "link":
         screen.error(screen.t("social.key_linked_already"))
-    elif what == "list":  # answered once the store's thread has read them (issue 15)
+    elif what == "list":  # answered once the store's thread has read them
         def listed(rows: Any) -> None:
             if isinstance(rows, str):
                 screen.error(screen.t(rows))

@@ -29,7 +29,7 @@ from tui.widgets.tableview import TableView
 
 WATCH_STEP = 5.0
 """The watchers' clock says ``<45 s`` and is drawn again every 5 s (and with every change, and each of
-the last 10 s): one tick a second was a frame a second to every watcher (tui.widgets.timer, issue 16)."""
+the last 10 s): one tick a second was a frame a second to every watcher (tui.widgets.timer)."""
 
 
 class SpectatorApp(App):

@@ -1,4 +1,4 @@
-"""The hall's command vocabulary: one class every place that understands typed lines uses (issue 16).
+"""The hall's command vocabulary: one class every place that understands typed lines uses.
 
 The hall screen (``tui.screens.base.ClubScreen`` and its ``HallScreen``), the
 text mode (``tui.text.club.TextClub``) and the App-less hall door
@@ -41,7 +41,7 @@ HERE_MAX = 20
 
 
 def at_a_table(app: Any, name: str) -> bool:
-    """Seated or watching somewhere: such a person is not standing in the hall (issue 13 item 17)."""
+    """Seated or watching somewhere: such a person is not standing in the hall."""
     return app.club.where(name) is not None or any(name in t.spectators for t in app.club.tables.values())
 
 
@@ -281,14 +281,14 @@ class HallVerbs:
             return
 
         def seated(name: str) -> None:
-            if self.table_here() is not table:  # at that table its log tells it already: once (issue 13 item 17)
+            if self.table_here() is not table:  # at that table its log tells it already: once
                 self.say_line(self.t("cmd.bot_sat", name=name, id=table.id, seat=(table.seat_of(name) or 0) + 1))
 
         pending.after(self, app.club.sit_bot(table.id, seat, by=app.player), seated)
 
     def show_help(self, topic: str) -> None:
         """``help [topic]``: a topic, or one game verb in the game's own words (``help golets``);
-        at a table, bare ``help`` lists that game's verbs only (issue 13 item 9)."""
+        at a table, bare ``help`` lists that game's verbs only."""
         word = topic.lower()
         topic = commands.HELP_ALIASES.get(word, word)
         table = self.table_here()
@@ -413,7 +413,7 @@ class HallVerbs:
             return self.t(f"hall.{event.kind}", name=data.get("name", ""))
         if event.kind == "say":
             if self.club_app.club.social.hides(self.club_app.player, data.get("name")):
-                return ""  # ignored (issue 20)
+                return ""  # ignored
             return self.t("hall.say", name=data.get("name", ""), text=data.get("text", ""))
         if event.kind in ("away", "back"):
             if data.get("name") == self.club_app.player:

@@ -5,7 +5,7 @@ The welcome screen (an App, ``tui.screens.welcome``) and the welcome door
 both inherit ``WelcomeVerbs`` and say only what differs between them: how they
 leave, switch language, find the key ring, take a linked name, and write a name
 in the book.  Writing it may answer later (an ``engine.table.pending.Pending``: the
-store's thread writes it, issue 15); until then the screen stays as it is and
+store's thread writes it); until then the screen stays as it is and
 another name typed is ignored.  Nothing here needs Textual.
 """
 
@@ -35,7 +35,7 @@ class WelcomeVerbs:
     their ``t``, ``say_line`` and ``error`` are used) overrides the hooks below."""
 
     def welcome_line(self, line: str) -> None:
-        """The line is a name, never a hall command (issue 13 item 2)."""
+        """The line is a name, never a hall command."""
         name = line.strip()
         if not name:
             return
@@ -53,7 +53,7 @@ class WelcomeVerbs:
             self.say_line(self.t("welcome.ask"))
             return
         code = link_words(name)
-        if code is not None:  # ``key link CODE``: this new key joins an account made with another (issue 20)
+        if code is not None:  # ``key link CODE``: this new key joins an account made with another
             keys = self.welcome_keys()
             linked = keys.link(code) if keys is not None else "social.key_none"
             pending.after(self, linked, self._link_answer)

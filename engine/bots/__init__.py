@@ -1,4 +1,4 @@
-"""Bots: a random bot and a rule-of-thumb bot for every game (issue 9, engine part).
+"""Bots: a random bot and a rule-of-thumb bot for every game.
 
     bot = make_bot("stukolka", "rule", seed=1)
     action = bot.choose(game.view(seat), game.legal_actions(seat))

@@ -1,4 +1,4 @@
-"""The decision margin of the search bots (issue 19): leave the rule bot's choice only for a clear gain.
+"""The decision margin of the search bots: leave the rule bot's choice only for a clear gain.
 
 Why: the search bot is measured paired against the rule bot in its seat on the
 same deals, so the difference is made only where it leaves the rule bot's

@@ -10,7 +10,7 @@ seat saw and nothing else:
 - The bot hears the table's public events (``observe``: the arena and the
   protocol client pass them on; a ``Game``'s events are public by the engine's
   contract) and remembers its own actions.  The game's deal is *positional*: a
-  deck order and the actions decide it (RULES §9.3).  So an imagined deal is a
+  deck order and the actions decide it.  So an imagined deal is a
   deck order, replayed from the session's state at the deal's start with the
   public actions (a hidden part — which cards someone bought away — is drawn
   from that seat's imagined hand).

@@ -7,7 +7,7 @@ for everybody.  An imagined world is the deal replayed from the public events
 says it was dealt, §9.3; the unrevealed places and the undealt rest a uniform
 shuffle of the cards not yet seen in that (re)deal), in a record's rules: no
 clock, so a window the table's clock closed stays open in the world until the
-next reveal closes it (RULES §9.2) — the state a decision sees is the same.
+next reveal closes it — the state a decision sees is the same.
 
 The windows close on the table's clock, so a decision is searched only where
 the seat may act within an open window (bid, sell, accept, ready or wait);

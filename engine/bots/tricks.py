@@ -1,6 +1,6 @@
 """Small card-play helpers the rule-of-thumb bots share: who wins a trick so far, what is unseen.
 
-Each game keeps its own legality (RULES.md §8); a bot never re-derives it and
+Each game keeps its own legality; a bot never re-derives it and
 only picks among ``legal``.  Judging cards that lie on the table (the highest
 trump, else the highest card of the suit led) is ``engine.trick``'s, re-exported here.
 """

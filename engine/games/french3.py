@@ -1,6 +1,6 @@
 """The French three-hander with a widow (working id «Французская игра втроём», Game B).
 
-RULES.md §3 with R18–R24 is the binding reading.
+Resolutions R18–R24 are the binding reading.
 
 Game kind: exactly 3 players, 48 cards (no twos), imperfect information, a
 points game: the score sheet (above / below the line, per player) is what a
@@ -91,7 +91,7 @@ class French3(RoundTricks, Game):
     def __init__(self, names, options=None, *, dealer: int = 0, pot: int = 0):
         super().__init__(names, options, dealer=dealer, pot=pot)
         self.game_no = 0  # games begun in this session
-        self.settled = False  # the last deal ended a game (RULES §9.4 'over')
+        self.settled = False  # the last deal ended a game (a record's ``over``)
         self.settlement: list[int] = [0] * self.n  # money of the last settled game
         self._new_game()
         self.phase = DONE
@@ -364,7 +364,7 @@ class French3(RoundTricks, Game):
     # ------------------------------------------------------------------ session
 
     def natural_end(self) -> bool:
-        """A game has just been settled (RULES §9.4)."""
+        """A game has just been settled: a record ends here."""
         return not self.in_deal and self.settled
 
     @classmethod

@@ -1,4 +1,4 @@
-"""«Копилка» (The Kitty): RULES.md §2 with resolutions R6–R17.
+"""«Копилка» (The Kitty): resolutions R6–R17.
 
 Four players, 32 cards, no trumps, 5-card hands and a drawing stock.  A deal
 has up to three phases, one ``_legal_<phase>`` / ``_apply_<phase>`` pair each:
@@ -148,7 +148,7 @@ class Kopilka(Game):
     ):
         super().__init__(names, options, dealer=dealer, pot=pot)
         self.partiya_deal = 0  # 1..4 while a partiya runs; 4 after its last deal
-        self.settled = False  # a partiya has just been settled (RULES §9.4 'over')
+        self.settled = False  # a partiya has just been settled (a record's ``over``)
         self.sheet: list[list[TrickRecord]] = [[] for _ in range(PLAYERS)]
         self.last_settlement: list[int] | None = None
         self._clear_deal()
@@ -469,7 +469,7 @@ class Kopilka(Game):
             stock_count=stock if isinstance(stock, int) and not isinstance(stock, bool) else None)
 
     def natural_end(self) -> bool:
-        """RULES §9.4: a partiya has just been settled."""
+        """A partiya has just been settled: a record ends here."""
         return self.settled and not self.in_deal
 
     # -- the protocol hooks -----------------------------------------------------------

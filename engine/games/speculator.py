@@ -1,4 +1,4 @@
-"""Спекулянт (Speculator), game 59: RULES.md §6, resolutions R60–R67.
+"""Спекулянт (Speculator), game 59: resolutions R60–R67.
 
 Everyone antes, gets three face-down cards that nobody sees (the owner
 neither), and the cards are turned up one at a time round the table as one
@@ -14,8 +14,8 @@ depends on whether the game runs on a *live clock*:
 
 * ``live_clock`` off (the default: records, ``replay``, ``rebuild``): there is
   no time.  A window closes when everyone is ``ready``, or when the revealer's
-  next ``reveal`` closes it (RULES.md §9.2, "in a record the next reveal closes
-  it").  So ``reveal`` is legal for the revealer while a window is open.
+  next ``reveal`` closes it (in a record the next reveal closes
+  it).  So ``reveal`` is legal for the revealer while a window is open.
 * ``live_clock`` on (a table with people): the table calls
   ``start_clock(now)`` once (after creating or rebuilding the game), then
   ``tick(now)`` before every ``apply`` and whenever ``deadline()`` has passed.

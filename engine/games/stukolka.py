@@ -1,6 +1,6 @@
-"""«Стуколка» (game 58 of the seeds): the base game 58.а and variants 58.б, 58.в, 58.г.
+"""«Стуколка» (game 58): the base game 58.а and variants 58.б, 58.в, 58.г.
 
-RULES.md §5 is the binding reading; every rule below cites its resolution.
+Every rule below cites its resolution.
 
 Game kind: 4–7 players (by variant), 52 cards, imperfect information, money
 (integer kopecks) through a pot that carries remiz from deal to deal.
@@ -116,7 +116,7 @@ class _StakeOrP:
 
 
 class Stukolka(Game):
-    """Стуколка: one session at a table (RULES.md §5)."""
+    """Стуколка: one session at a table."""
 
     # Every attribute in a slot (``Game`` slots the session's): with its 42 in an instance dict the
     # object outgrows CPython's shared key layout (30 keys) and every read and write of the hot path
@@ -150,7 +150,7 @@ class Stukolka(Game):
     def draw_first_dealer(cls, players: int, rng: random.Random) -> tuple[int, list[Event]]:
         """R33: each draws a card; the lowest (2 low, ace high) deals first; a tie for lowest redraws.
 
-        The players keep the seats they chose (RULES.md §5.4 (ENGINE): a lobby seats them), so
+        The players keep the seats they chose (a lobby seats them), so
         only the dealer comes from the draw.
         """
         contenders = list(range(players))

@@ -1,6 +1,6 @@
 """The Ukrainian pairs game (working id «Украинская парная», Game C).
 
-RULES.md §4 with R25–R31 is the binding reading.
+Resolutions R25–R31 are the binding reading.
 
 Game kind: 4 players in two partnerships sitting opposite (team A = seats 0
 and 2, team B = seats 1 and 3, R25), 36 cards all dealt, imperfect
@@ -101,7 +101,7 @@ class UkrPairs(RoundTricks, Game):
     def __init__(self, names, options=None, *, dealer: int = 0, pot: int = 0):
         super().__init__(names, options, dealer=dealer, pot=pot)
         self.match_no = 0
-        self.match_over = False  # the last deal ended a match (RULES §9.4 'over')
+        self.match_over = False  # the last deal ended a match (a record's ``over``)
         self.match_winner: int | None = None  # a team
         self.settlement: list[int] = [0] * self.n
         self._new_match()
@@ -235,7 +235,7 @@ class UkrPairs(RoundTricks, Game):
     # ------------------------------------------------------------------ session
 
     def natural_end(self) -> bool:
-        """A match has just ended (RULES §9.4)."""
+        """A match has just ended: a record ends here."""
         return not self.in_deal and self.match_over
 
     @classmethod

@@ -1,7 +1,7 @@
 """Storage: accounts, the money ledger, finished records and live-table journals.
 
 The club keeps everything in memory; this layer is what survives a restart.
-``Store`` is the small interface of DESIGN.md ("Beyond one machine"): the
+``Store`` is the small interface every backend implements: the
 embedded backend is SQLite (``engine.store.sqlite.SqliteStore``), and the
 PostgreSQL backend (``engine.store.postgres.PgStore``, ``sukno serve --store
 postgresql://…``) is a second class with the same methods, not a rewrite: both
@@ -12,7 +12,7 @@ asyncio; every call is synchronous and short (an append + commit is well
 under a millisecond with SQLite on this machine: ``tests/bench/journal_bench.py``)
 and never waits long for a lock (below).
 
-The event loop and the store (issue 12)
+The event loop and the store
 ---------------------------------------
 The server calls the store on its asyncio loop, on purpose: an action is
 applied, committed and only then broadcast, all in one turn of the loop, so
@@ -162,7 +162,7 @@ class StoreError(Exception):
 
 class TableNumberTaken(StoreError):
     """``open_table_journal``: that number is another table's (live, or leased by another node):
-    the store's unique table id decides, so two nodes opening at once never share one (issue 15)."""
+    the store's unique table id decides, so two nodes opening at once never share one."""
 
     def __init__(self, table_id: Any):
         super().__init__(f"table {table_id!r} already has a live journal", 70)
@@ -791,7 +791,7 @@ def _brief(payload: Mapping[str, Any]) -> str:
 
 
 def record_of_journal(live: LiveTable, entries: Sequence[JournalEntry]) -> Record:
-    """The ``sukno-record/1`` of a live table so far (ticks are not part of a record, RULES.md §9.4)."""
+    """The ``sukno-record/1`` of a live table so far (ticks are not part of a record)."""
     header = live.header
     deals: list[RecordDeal] = []
     for entry in entries:

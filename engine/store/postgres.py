@@ -1,6 +1,6 @@
 """The shared ``Store``: one PostgreSQL database (psycopg 3, its synchronous API).
 
-The second backend of DESIGN.md ("Beyond one machine"), with the methods and
+The second backend, for several nodes of one club, with the methods and
 the meaning of ``engine.store.sqlite.SqliteStore``: what is said there about
 the ledger, the journals and the order "apply, commit, show" holds here word
 for word, and the statements are the same (``engine.store.sql``: written once with
@@ -147,7 +147,7 @@ JOURNAL_CHANNEL = "sukno_journal"
 session began, its entries were dropped; -1: the journal was closed).  Never a card."""
 ENTRY_CHANNEL = "sukno_entry"
 """``NOTIFY`` channel of each committed entry itself, sent just before its ``sukno_journal`` notice in the
-same transaction (issue 15 (b): a replica plays it at once, no read): payload ``"<table id JSON> <seq>
+same transaction (a replica plays it at once, no read): payload ``"<table id JSON> <seq>
 <at> <kind>\n<payload JSON>"``.  Not for a deal's entry (its decks are hidden cards) nor one past
 ``ENTRY_MAX`` bytes: the replica reads those from the journal, as it does after any gap.  It carries
 only what the journal holds, to the nodes, which can read the journal anyway."""
@@ -235,7 +235,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             epoch BIGINT NOT NULL,
             expires DOUBLE PRECISION NOT NULL)""",
     ),
-    # 7: the social club (SQLite's 6) (issue 20): whom an account ignores, and the house's mutes
+    # 7: the social club (SQLite's 6): whom an account ignores, and the house's mutes
     (
         """CREATE TABLE account_ignore (
             account_id BIGINT NOT NULL REFERENCES account(id) ON DELETE CASCADE,

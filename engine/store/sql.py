@@ -1,4 +1,4 @@
-"""The SQL both stores share (issue 15): one DB-API base, two small dialects.
+"""The SQL both stores share: one DB-API base, two small dialects.
 
 ``engine.store.sqlite.SqliteStore`` and ``engine.store.postgres.PgStore`` mean the
 same thing by every method of ``engine.store.base.Store``; what they do with a
@@ -509,7 +509,7 @@ class SqlStore:
             rows = self._x(f"SELECT name, balance FROM purse ORDER BY name{self.COLLATE}").fetchall()
             return {name: self._amount_out(b) for name, b in rows}
 
-    # --- bans and presence (issue 15) --------------------------------------------------
+    # --- bans and presence --------------------------------------------------
 
     def bans(self) -> list[BanRow]:
         """Every ban kept (expired ones too, until ``prune_bans``), oldest first."""
@@ -628,7 +628,7 @@ class SqlStore:
 
     def journal(self, table_id: TableId, after: int = 0) -> list[JournalEntry]:
         """The table's entries in the order they were written (those after seq ``after``: a replica's
-        next read, issue 15)."""
+        next read)."""
         with self._read():
             rows = self._x("SELECT seq, at, kind, payload FROM journal WHERE table_id = ? AND seq > ? ORDER BY seq",
                            (self._tid_in(table_id), int(after))).fetchall()

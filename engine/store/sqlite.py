@@ -162,7 +162,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             value TEXT NOT NULL,
             PRIMARY KEY (account_id, key)) WITHOUT ROWID""",
     ),
-    # 6: the social club (issue 20): whom an account ignores, and the house's mutes
+    # 6: the social club: whom an account ignores, and the house's mutes
     (
         """CREATE TABLE account_ignore (
             account_id INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
@@ -176,7 +176,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             reason TEXT NOT NULL,
             by TEXT NOT NULL)""",
     ),
-    # 7: bans (were bans.json) and who is online on which node, with each node's heartbeat (issue 15)
+    # 7: bans (were bans.json) and who is online on which node, with each node's heartbeat
     (
         """CREATE TABLE ban (
             kind TEXT NOT NULL,
@@ -202,7 +202,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             since REAL NOT NULL,
             PRIMARY KEY (node, session)) WITHOUT ROWID""",
     ),
-    # 8: when each session last typed, so every node's ``sessions`` shows its idle time (issue 15)
+    # 8: when each session last typed, so every node's ``sessions`` shows its idle time
     ("ALTER TABLE presence ADD COLUMN active REAL",),
     # 9: skill ratings per game, the last record they count, and the analyses kept of records
     ratings_migration("REAL", "INTEGER"),

@@ -1,4 +1,4 @@
-"""What the house may do to the club, as plain functions (``sukno admin``, issue 8).
+"""What the house may do to the club, as plain functions (``sukno admin``).
 
 ``net.house.admin`` parses a command and calls these; they hold the rules of each
 operation so that the socket, the console and the in-TUI ``admin`` verb all
@@ -7,7 +7,7 @@ behave alike, and tests need no network.  Every function raises
 
 Decisions (why):
 
-- ``open GAME k=v …`` takes the option names of RULES.md as the game's
+- ``open GAME k=v …`` takes the option names as the game's
   ``options_spec`` spells them; ``seats=N`` is the one extra word (the table's
   player count), and the table's own settings ``clock=``, ``grace=``,
   ``bots=fill`` (``engine.table.autoplay``).  Values are strings; the game's
@@ -96,11 +96,11 @@ def parse_options(words: list[str]) -> tuple[dict[str, str], int | None]:
 
 
 def open_table(club: Club, game: str, words: list[str]) -> Table:
-    """Open a table of ``game`` with RULES.md options given as ``k=v`` words."""
+    """Open a table of ``game`` with the game's options given as ``k=v`` words."""
     games = registry()
     if game not in games:
         raise AdminError(f"there is no game {game!r}; games: {', '.join(sorted(games))}")
-    private = [w for w in words if w.lower() in ("private", "приватный")]  # ``open GAME private`` (issue 20)
+    private = [w for w in words if w.lower() in ("private", "приватный")]  # ``open GAME private``
     options, seats = parse_options([w for w in words if w not in private])
     if private:
         options["private"] = "yes"

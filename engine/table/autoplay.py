@@ -1,4 +1,4 @@
-"""Seats that play without a person: bots, turn clocks, and players who dropped (issue 9).
+"""Seats that play without a person: bots, turn clocks, and players who dropped.
 
 A ``Table`` owns one ``Autopilot``.  Like the rest of the engine it never
 reads a clock: the table tells it the time of every change (``note``), it
@@ -6,7 +6,7 @@ says when it next needs waking (``deadline``) and, at ``tick(now)``, which
 moves are due (``next_move``).  The table makes each move through the very
 path a person's ``act`` takes, so it is journaled before anyone sees it.
 The autopilot never holds the table: each call gets a ``Snapshot`` of it
-(``Table.snapshot``) to read, and it only ever answers (issue 14, step 4).
+(``Table.snapshot``) to read, and it only ever answers.
 
 Decisions (why):
 
@@ -28,7 +28,7 @@ Decisions (why):
   felt marks it).  A stand-in makes only the game's safe moves, the turn
   clock's ``default_action`` (pass, stand pat, ready; a card only where one
   must be played): it plays with a person's money, so it never knocks, bids,
-  sells or buys for him (issue 13).  Coming back (``back``) gives him his seat and his turns.
+  sells or buys for him.  Coming back (``back``) gives him his seat and his turns.
   When ``grace`` seconds have passed and no deal is being played he stands
   up (a deal in play is finished by the stand-in first), so his money at
   stake is never more than the deal he left.

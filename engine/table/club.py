@@ -31,7 +31,7 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
 - ``online() -> list[str]``, ``is_guest(name)``, ``where(name)`` (the table a
   name sits at), ``say(name, text)`` (hall chat, sanitised like table chat),
   ``hall_since(seq)`` (the hall's chat/arrivals with sequence numbers).
-- The one door for seats (issue 14): ``sit(name, table_id, seat=None) -> seat``,
+- The one door for seats: ``sit(name, table_id, seat=None) -> seat``,
   ``sit_bot(table_id, seat=None, by=name) -> bot name``, ``stand(name, table_id=None)``,
   ``watch(name, table_id)``, ``unwatch(name, table_id, every=False)``.  Every
   session kind (a player's App, the text mode, a watcher, the admin, a bot
@@ -41,7 +41,7 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
   ``TableError`` with a catalogue key.  ``Table.sit``/``stand``/``watch`` are
   the table's own half (its seats and deals), called only from here and from
   the table itself (tests/engine/test_one_door.py keeps it so).  At a table another node
-  owns (a replica, issue 15) each of them returns an ``engine.table.pending.Pending`` at once
+  owns (a replica) each of them returns an ``engine.table.pending.Pending`` at once
   (``stand``'s maps to the table): the owner's answer, or its refusal, comes later.
 - ``subscribe(callback) -> unsubscribe``: ``callback(events)`` for hall events
   (``enter``, ``leave``, ``say``, ``table_open``, ``table_close``) and ``table`` events
@@ -74,7 +74,7 @@ _SETTING_KEYS = ("clock", "grace", "fill", "think", "takeover", "kind", *Seating
 SETTING_WORDS = (*_SETTING_KEYS, "bots")
 """The words of a table entry (or ``open … k=v``) that are table settings, not game options."""
 NUMBER_TRIES = 16
-"""How many numbers ``open_table`` tries when another node takes each first (issue 15: the store's
+"""How many numbers ``open_table`` tries when another node takes each first (the store's
 unique table id decides; bounded, so a broken store cannot spin it)."""
 
 
@@ -241,7 +241,7 @@ class Club:
                 return table
         return None
 
-    # -- the one door for seats (issue 14) ---------------------------------------------
+    # -- the one door for seats ---------------------------------------------
 
     def _open_for_seat(self, name: str, table_id: int) -> Table:
         """The table ``name`` may take a seat at, or the club's refusal (guest, closing, seated elsewhere)."""
@@ -283,7 +283,7 @@ class Club:
         if table is None or name not in table.seats:
             raise TableError("table.not_seated", "You do not sit at this table.")
         answer = table.stand(name)
-        if isinstance(answer, Pending):  # a replica: the owner's answer comes later (issue 15)
+        if isinstance(answer, Pending):  # a replica: the owner's answer comes later
             return answer.map(lambda _none: table)  # type: ignore[return-value]
         return table
 
@@ -400,7 +400,7 @@ class Club:
         to = self.online_name(target)
         if to is None:
             raise SocialError("social.not_here", f"{target} is not in the club now.", name=target)
-        for table in self.watching(sender):  # a watcher cannot whisper to a player mid-deal (issue 20)
+        for table in self.watching(sender):  # a watcher cannot whisper to a player mid-deal
             if to in table.seats and table.in_deal():
                 raise SocialError("social.no_tell_player", f"{to} is playing at table {table.id}, which you watch; "
                                   "tell him when the deal is over.", name=to, table=table.id)

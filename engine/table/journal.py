@@ -1,4 +1,4 @@
-"""The journal port: the one narrow door through which a table writes itself down (issue 14, step 4).
+"""The journal port: the one narrow door through which a table writes itself down.
 
 ``engine.table.owner.Table`` makes every change itself (it is the only writer of
 its state), then hands what happened to its ``JournalPort``:

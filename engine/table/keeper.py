@@ -16,7 +16,7 @@ What is written (``engine.store.base`` explains the journal itself):
 - between sessions, a header with no game (``extra["session"] = False``);
 - finished play as ``sukno-record/1`` records (``save_record``), in the same
   commit as the action that finished it: the deals since the last record
-  whenever the game reaches a natural end (RULES.md §9.4: every deal of
+  whenever the game reaches a natural end (every deal of
   Стуколка and Спекулянт, a partiya of Копилка, a game of french3, a match of
   ukr_pairs), and what is left when a session ends elsewhere; a ``recorded``
   note says where the next record starts (its deal, pot and balances);
@@ -76,7 +76,7 @@ class TableKeeper:
         self._noted: dict[str, Any] | None = None
         self._since: tuple[int, int, list[int]] = (0, 0, [])  # the next record starts: deal, pot, balances
         self.read_seq = 0
-        """The last journal entry ``restore`` read (a replica skips a notice of what it has read, issue 15)."""
+        """The last journal entry ``restore`` read (a replica skips a notice of what it has read)."""
         self.read_state: dict[str, Any] = {}
         """The table's state as that read left it (its last ``table`` note): a replica reads on from it."""
         self.read_shift = 0.0

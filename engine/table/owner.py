@@ -22,7 +22,7 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
   ``unwatch(name)``, ``start(name)``, ``act(name, text, now=None)``,
   ``say(name, text)`` — each raises ``TableError`` (an ``IllegalAction``)
   with a one-line reason and then changes nothing.  ``sit``/``sit_bot``/
-  ``stand``/``watch``/``unwatch`` are the club's (issue 14): sessions, the
+  ``stand``/``watch``/``unwatch`` are the club's: sessions, the
   admin and bots go through ``engine.table.club.Club.sit`` and its siblings, which
   hold the club's rules (one seat per person, guests never sit, a closing
   table refuses) before the table's own; tests/engine/test_one_door.py
@@ -203,12 +203,12 @@ class Table:
         self.robots: set[str] = set()
         """Bot accounts (the club's ``robots``, shared): the view lists those seated here as ``robots``."""
         self.rail = Feed(keep=RAIL_KEEP)
-        """The watchers' own talk during a deal (issue 20): never in ``feed`` while the deal lasts."""
+        """The watchers' own talk during a deal: never in ``feed`` while the deal lasts."""
         self._rail_deal: list[tuple[str, str]] = []
         self.chat_check: Callable[[str], None] | None = None
         """Set by the club: raises for a muted person (``engine.table.social``)."""
         self.remote: Callable[..., Any] | None = None
-        """Set on a replica (another node owns this table, issue 15): ``remote(op, *args)`` sends a
+        """Set on a replica (another node owns this table): ``remote(op, *args)`` sends a
         change to the owner and returns at once an ``engine.table.pending.Pending`` (its answer, or its
         refusal, comes later: the loop never waits for another node); nothing is done here."""
 
@@ -270,7 +270,7 @@ class Table:
             raise TableError("table.already_seated", f"You already sit at table {self.id}; stand gives up that seat.",
                              table=self.id)
         if self.game is not None:
-            if None not in self.seats:  # full is the reason that matters, in a deal or between deals (issue 13)
+            if None not in self.seats:  # full is the reason that matters, in a deal or between deals
                 raise TableError("table.full", f"Table {self.id} is full; watch {self.id} lets you watch it.",
                                  table=self.id)
             raise TableError("table.session_running", "A game is in progress at this table; wait for its end.")
@@ -417,7 +417,7 @@ class Table:
         self._emit([Event("watch", None, {"name": name})])
 
     def unwatch(self, name: str, every: bool = False) -> None:
-        """One session of ``name`` stops watching (``every``: all of them); he goes with the last (issue 13)."""
+        """One session of ``name`` stops watching (``every``: all of them); he goes with the last."""
         if name not in self.spectators:
             return
         left = 0 if every else self._watching.get(name, 1) - 1
@@ -568,7 +568,7 @@ class Table:
         money = {game.names[i]: deal.money[i] for i in range(game.n)}
         events = [Event("deal_over", None, {"money": money, "pot": game.pot})] + self._fair_told
         self._fair_told = []
-        if self._rail_deal:  # the rail's words, told to the players now that the deal is over (issue 20)
+        if self._rail_deal:  # the rail's words, told to the players now that the deal is over
             events.append(Event("rail_summary", None, {"lines": [list(x) for x in self._rail_deal]}))
             self._rail_deal = []
         if game.is_over():

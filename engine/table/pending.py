@@ -1,4 +1,4 @@
-"""A change whose answer comes later: a replica's change sent to the table's owner (issue 15).
+"""A change whose answer comes later: a replica's change sent to the table's owner.
 
 On a node that does not own a table, ``Table.remote`` sends each change (sit, act, say…) over the
 bus and returns at once a ``Pending``: the event loop goes on serving every other session while
@@ -13,7 +13,7 @@ loop), each exactly once, in the order they were registered.
 
 ``Calls`` is the book of the changes sent and not yet answered: each is settled once, by whichever
 comes first of its answer, its time running out, or its sending failing; whatever comes after is
-told as *late* (``settle`` returns None) and changes nothing (issue 15: a reply arriving exactly
+told as *late* (``settle`` returns None) and changes nothing (a reply arriving exactly
 as ``call_timeout`` fires).
 """
 
@@ -97,8 +97,8 @@ def when(result: Any, done: Done, refused: Refused | None = None) -> Pending | N
 
 
 class InOrder:
-    """One session's requests, each handled only after the answer to the one before (issue 15:
-    a person's B is never applied before his A is answered).  ``run(item)`` handles one item;
+    """One session's requests, each handled only after the answer to the one before
+    (a person's B is never applied before his A is answered).  ``run(item)`` handles one item;
     while an answer is awaited, ``hold`` keeps the next ones (at most ``limit``: bounded input)."""
 
     def __init__(self, run: Callable[[Any], None], limit: int = 32) -> None:

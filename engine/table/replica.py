@@ -1,4 +1,4 @@
-"""A replica: a table another node owns, kept as its journal says (issue 15, DESIGN.md "Beyond one machine").
+"""A replica: a table another node owns, kept as its journal says.
 
 A node keeps a replica of every table of the club it does not own, so that the sessions it holds
 draw their views and spectator renders locally; nothing hidden travels between nodes, only the

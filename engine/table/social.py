@@ -1,4 +1,4 @@
-"""The club's social side (issue 20): ignore lists, mutes, away notes, private words, link codes, who may watch.
+"""The club's social side: ignore lists, mutes, away notes, private words, link codes, who may watch.
 
 ``Club.social`` holds one ``Social``; every table holds a ``Seating`` (its
 rules about watchers and the rail).  Nothing here draws anything; the TUI
@@ -143,7 +143,7 @@ class Social:
         """Counts the mutes and unmutes made here: a read of the store begun before one is stale."""
         self.later: Callable[[Callable[[Any], Any]], None] | None = None
         """Set by the net layer (``net.ssh.offloop``): a mute's store write handed to a thread with its own
-        connection, so an expired mute cleared at a chat line never waits for the store (issue 15)."""
+        connection, so an expired mute cleared at a chat line never waits for the store."""
         self.fetch: Callable[[Callable[[Any], Any], Callable[[Any], None]], None] | None = None
         """Set by the net layer: ``fetch(work, then)`` runs ``work(store)`` in a store thread and ``then(its
         result or its error)`` back on the loop, so a first ignore-list read never waits on the loop."""
@@ -171,7 +171,7 @@ class Social:
     def _ignore_set(self, who: str) -> set[str]:
         key = name_key(who)
         if key not in self._ignores:
-            self._ignores[key] = set()  # empty until the store has read it (issue 15); his changes go on top
+            self._ignores[key] = set()  # empty until the store has read it; his changes go on top
             if self.store is not None:
                 self._reading[key] = []
                 self._read(who, key)
@@ -248,7 +248,7 @@ class Social:
         if reading is not None:
             reading.append((other, on))
         if keep and self.store is not None:
-            if self.later is not None:  # the store's thread writes it (issue 15)
+            if self.later is not None:  # the store's thread writes it
                 self.later(lambda store: _keep_ignore(store, who, other, on))
             else:
                 _keep_ignore(self.store, who, other, on)

@@ -8,7 +8,7 @@ engine's values (``engine_view``), and the legal actions of the ``turn``.
 
 Why the view is decoded rather than the engine's bots taught JSON: the same
 bots then play in-process (arena, the table's own bots) and over the wire,
-and the wire's notation is the record's (RULES §9.1–9.2), which the engine
+and the wire's notation is the record's, which the engine
 parses anyway.
 """
 

@@ -1,4 +1,4 @@
-"""The ``sukno`` command: ``serve``, ``replay``, ``play`` and the rest (DESIGN.md, net/cli/main.py).
+"""The ``sukno`` command: ``serve``, ``replay``, ``play`` and the rest.
 
 Subcommands import what they need lazily, so ``sukno replay`` works without
 loading the SSH server or Textual.

@@ -1,7 +1,7 @@
 """``sukno serve``: read the config, start the server, run until SIGINT/SIGTERM, stop gracefully.
 
 Logging goes to the real stderr through ``logging`` (Textual must not own the
-process's streams, NET.md); one line per session is written by the server.
+process's streams); one line per session is written by the server.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Several ``sukno serve`` nodes on one PostgreSQL club (issue 15): notices, leases, replicas, the bus.
+"""Several ``sukno serve`` nodes on one PostgreSQL club: notices, leases, replicas, the bus.
 
 ``notices`` is the reusable LISTEN/NOTIFY plumbing; ``node`` is what ``sukno serve --node`` runs.
 """

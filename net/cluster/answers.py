@@ -1,4 +1,4 @@
-"""Awaiting a change another node checks (issue 15), for the callers that are coroutines (the admin).
+"""Awaiting a change another node checks, for the callers that are coroutines (the admin).
 
 ``Table.remote`` returns an ``engine.table.pending.Pending`` at once; ``settled`` turns it into the
 result (or raises its refusal) without blocking the loop: the other sessions go on meanwhile.

@@ -1,4 +1,4 @@
-"""The hall and the house across nodes (issue 15): chat, arrivals and admin commands club-wide.
+"""The hall and the house across nodes: chat, arrivals and admin commands club-wide.
 
 Built on ``net.cluster.notices`` (LISTEN/NOTIFY), on two channels of its own:
 
@@ -16,7 +16,7 @@ who is online and the bans are the store's (``net.cluster.presence``, ``net.hous
 
 Every notice here is *posted* (``Notices.post``: sent in order by a task on psycopg's asynchronous
 connection), never sent with a blocking call on the loop: a database that is slow or unreachable
-delays the line to the other nodes, never a session of this one (issue 15).
+delays the line to the other nodes, never a session of this one.
 """
 
 from __future__ import annotations

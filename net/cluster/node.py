@@ -1,4 +1,4 @@
-"""One node of a club served by several ``sukno serve --node NAME`` processes (issue 15).
+"""One node of a club served by several ``sukno serve --node NAME`` processes.
 
 Every node holds every table of the club in memory, each either **owned** or a **replica**:
 
@@ -580,7 +580,7 @@ class Node:
 
     def _entry_notice(self, payload: str) -> None:
         """On the loop: a committed entry itself, heard just before its ``sukno_journal`` notice: a
-        replica it follows plays it at once, with no read (issue 15 (b)); that notice then finds the
+        replica it follows plays it at once, with no read; that notice then finds the
         replica has it.  Not while a read is in flight or a full read is due (a new session): the read
         brings it.  What does not play on is read from the start."""
         try:

@@ -1,4 +1,4 @@
-"""LISTEN/NOTIFY between nodes (issue 15): one listening thread, callbacks on the asyncio loop.
+"""LISTEN/NOTIFY between nodes: one listening thread, callbacks on the asyncio loop.
 
 The engine's store stays synchronous and asyncio-free; this module is the asyncio side.  A
 ``Notices`` opens two PostgreSQL connections of its own (psycopg 3, synchronous API):

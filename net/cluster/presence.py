@@ -1,4 +1,4 @@
-"""Who is online on which node, kept in the store (issue 15): every node sees the whole club.
+"""Who is online on which node, kept in the store: every node sees the whole club.
 
 Each node writes its own sessions (name, guest, address, key, where, language, when it last typed)
 to the store's ``presence`` rows and beats every ``BEAT`` seconds (``Store.beat``: only the rows
@@ -44,7 +44,7 @@ WITHIN = 10.0
 """A node silent this long is taken for dead: its sessions are no longer shown (≥ a few beats)."""
 SETTLE = 0.1
 """Seconds an arrival's snapshot waits, so that a burst of arrivals (twenty connecting at once) is
-one snapshot, not one of every session per arrival on the loop (issue 16)."""
+one snapshot, not one of every session per arrival on the loop."""
 HINT_CHANNEL = "sukno_presence"
 """A node's rows changed: read them now (the payload is the node's name, nothing else)."""
 
@@ -129,7 +129,7 @@ class PresenceKeeper:
 
         A session's row is made again only when something it is made of changed (its place, its
         last key, its name…): a beat with a thousand watchers otherwise cut six fields and built a
-        row for each, ≈ 33 ms on the loop every ``BEAT`` (issue 16); now it looks at each and
+        row for each, ≈ 33 ms on the loop every ``BEAT``; now it looks at each and
         reuses its row (``tests/bench/presence_bench.py``)."""
         now_wall, now = time.time(), time.monotonic()
         out: dict[str, Presence] = {}

@@ -1,4 +1,4 @@
-"""``sukno serve --workers N``: N node processes sharing one port on one machine (issue 15).
+"""``sukno serve --workers N``: N node processes sharing one port on one machine.
 
 The parent serves nobody: it starts N children, each an ordinary ``sukno serve --node NAME-i``
 on the same PostgreSQL store, listening on the same port with ``SO_REUSEPORT`` (the kernel spreads

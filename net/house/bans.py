@@ -1,6 +1,6 @@
 """Bans (in the store, copied to ``bans.json``) and the audit log (``audit.log``) in the data folder.
 
-Bans live in the club's store (issue 15: every node of a club refuses the same
+Bans live in the club's store (every node of a club refuses the same
 people), and ``bans.json`` stays as a copy the operator can read with ``cat``
 when the server is down (a ``bans.json`` written before is imported once).
 The copy is rewritten atomically (temp file, fsync, rename); bans are pruned
@@ -153,7 +153,7 @@ class BanList:
 
     def prune(self) -> None:
         """Drop the expired bans.  Fed by a thread (``fed``), only from the list in memory: the thread
-        deletes them from the store at its next read (``read_pruned``), never the loop (issue 15)."""
+        deletes them from the store at its next read (``read_pruned``), never the loop."""
         now = self.clock()
         kept = [b for b in self.bans if b.until is None or b.until > now]
         if len(kept) != len(self.bans):

@@ -38,7 +38,7 @@ log = logging.getLogger("sukno.admin")
 HELP = """\
 tables                                  the tables: game, seats, watchers, pot, state
 sessions                                who is connected: name, address, key, where
-open GAME [name=value …] [seats=N]      open a table (option names as in RULES.md;
+open GAME [name=value …] [seats=N]      open a table (the game's option names;
                                         clock=S grace=S bots=fill: the table's own)
 close TABLE [--after-deal]              close a table (mid-deal: when its deal ends)
 seat TABLE SEAT bot|NAME                put an account (or a bot) in a seat
@@ -375,7 +375,7 @@ class AdminCommands:
         table = admin_ops.table_of(self.club, args[0])
         if args[2].lower() == "bot":
             seat, name = admin_ops.seat_bot(self.club, table, args[1])
-            name = await _answer(name)  # at a table another node owns: its answer (issue 15)
+            name = await _answer(name)  # at a table another node owns: its answer
             return Reply(True, f"{name} sits at table {table.id}, seat {seat + 1}",
                          {"table": table.id, "seat": seat + 1, "name": name, "bot": True})
         name = self._account_name(args[2])
@@ -463,7 +463,7 @@ class AdminCommands:
         seconds = admin_ops.parse_duration(str(duration)) if duration is not None else None
         if kind_of(target) == "name":
             target = self._account_name(target) if self._known(target) else target
-        if self._reads is not None:  # written by the store's thread: the loop awaits it (issue 15)
+        if self._reads is not None:  # written by the store's thread: the loop awaits it
             ban = await self._off_loop(lambda run: self.bans.add_off_loop(run, target, seconds, reason, who))
         else:
             ban = self.bans.add(target, seconds, reason, who)

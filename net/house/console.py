@@ -108,7 +108,7 @@ PANEL = 54
 
 
 def table_rows(tables: list[dict[str, Any]], width: int = PANEL) -> list[str]:
-    """The tables, one line each that fits ``width`` (issue 13: at 100 columns no row is cut).
+    """The tables, one line each that fits ``width`` (at 100 columns no row is cut).
 
     The seats column takes what the number, game, watchers, pot and state leave: ``3/4 Anna Boris…``.
     """
@@ -127,7 +127,7 @@ def table_rows(tables: list[dict[str, Any]], width: int = PANEL) -> list[str]:
         room = max(5, width - len(head) - len(tail))
         rows.append(head + _fit(seats, room).ljust(room) + tail)
         pots = t.get("pots") or []
-        if len(pots) > 1:  # the pot over the session (issue 21): ▁▂▅█ under the row
+        if len(pots) > 1:  # the pot over the session: ▁▂▅█ under the row
             from tui.widgets.spark import sparkline
 
             rows.append(_fit(f"{'':>3} pot over {len(pots) - 1} deal(s) {sparkline(pots)} "

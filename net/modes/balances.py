@@ -1,4 +1,4 @@
-"""The hall doors' balances, read by the accounts' store thread, many names in one job (issue 15).
+"""The hall doors' balances, read by the accounts' store thread, many names in one job.
 
 A hall door's header shows his balance; it is read again whenever money may have moved (any event
 but an arrival or a chat line: a seat taken, a deal's end, a player back at the hall from his table).

@@ -95,7 +95,7 @@ class BotSession:
                  off_loop: Callable[[Callable[[Any], Any]], Any] | None = None):
         self.club = club
         self._off_loop = off_loop
-        """``SuknoServer.off_loop``: the hello's store calls made in the store's thread (issue 15); None: here."""
+        """``SuknoServer.off_loop``: the hello's store calls made in the store's thread; None: here."""
         self.accounts = accounts
         self.fingerprint = fingerprint
         self.lang = lang if lang in ("ru", "en") else "en"
@@ -159,7 +159,7 @@ class BotSession:
         self.handle(message)
 
     def handle(self, message: dict[str, Any]) -> None:
-        """One message; one sent while a change waits for another node's answer waits for it (issue 15)."""
+        """One message; one sent while a change waits for another node's answer waits for it."""
         if self.ended:  # a message held for an answer that came after the end
             return
         if self.order.hold(message):
@@ -181,7 +181,7 @@ class BotSession:
                    ask=message.get("ask") if kind == "act" else None)
 
     def _after(self, message: dict[str, Any], result: Any, done: Callable[[Any], None]) -> None:
-        """``done(result)`` now, or once the table's owner (or the store's thread) answered (issue 15);
+        """``done(result)`` now, or once the table's owner (or the store's thread) answered;
         an answer after the connection's end is dropped (it would enter or seat a bot nobody runs)."""
         self.order.after(result, lambda value: None if self.ended else done(value),
                          lambda err: None if self.ended else self._refused(message, err))

@@ -10,7 +10,7 @@ Decisions (why):
   dropped).  A line longer than ``MAX_LINE`` bytes is refused whole, and its
   bytes are skipped up to the next newline, so one bad line never spoils the
   next one.
-- Cards travel in the record notation (``"Q♠"``, RULES §9.1), suits as their
+- Cards travel in the record notation (``"Q♠"``), suits as their
   symbol, actions as their text (``"play Q♠"``), seats as 0-based numbers (the
   view's ``viewer`` and every event's ``seat`` are 0-based too).
 - A client message is checked field by field before anything acts on it; a

@@ -1,4 +1,4 @@
-"""A person in the hall without a Textual App: the hall door (issue 16).
+"""A person in the hall without a Textual App: the hall door.
 
 Every hall person once ran a whole ``ClubApp``, and each chat line, arrival or
 seat change was drawn by every App on the one loop (100 people: p99 1.5 s for a
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("sukno.hall")
 
 ENTER_HALL_MODE = "\x1b[?1049h\x1b[?2004h\x1b[?7l\x1b[?25h\x1b[0m\x1b[H\x1b[2J"
-"""Alternate screen, bracketed paste, no line wrap, the cursor shown (screen readers follow it: issue 17)."""
+"""Alternate screen, bracketed paste, no line wrap, the cursor shown (screen readers follow it)."""
 SCROLL_MAX = 8
 """New log rows at most drawn by scrolling the terminal; more are sent as rows."""
 APP_VERBS = frozenset({"replay"})
@@ -124,7 +124,7 @@ class _Face:
         door = self._door
         table = self.club.table(table_id)  # no such table: the club's refusal
         if door.session.name not in table.spectators:
-            table.check_watch(door.session.name or "")  # a private table, or none watch (issue 20)
+            table.check_watch(door.session.name or "")  # a private table, or none watch
         door.session.on_watch(table_id)
 
     def show_table(self, table_id: int) -> None:
@@ -296,7 +296,7 @@ class HallDoor(HallVerbs):
         self._run_held()
 
     def _waiting(self) -> bool:
-        """An answer still on its way: an ``admin …`` task, or a change another node checks (issue 15)."""
+        """An answer still on its way: an ``admin …`` task, or a change another node checks."""
         return bool(self._tasks) or pending.busy(self.club_app)
 
     def _run_held(self) -> None:
@@ -406,7 +406,7 @@ class HallDoor(HallVerbs):
         self.paint()
 
     def _inbox_news(self) -> None:
-        """Private words for him (issue 20), as his App would tell them: a line, and the bell if he wants it."""
+        """Private words for him, as his App would tell them: a line, and the bell if he wants it."""
         from tui.social import inbox_line
 
         name = self.session.name
@@ -494,7 +494,7 @@ class HallDoor(HallVerbs):
 
     def _ask_balance(self) -> None:
         """His balance: as read on arrival if no money moved since, else asked of the store's thread
-        (``net.modes.balances``, issue 15); the last value shows until it comes, then the door repaints."""
+        (``net.modes.balances``); the last value shows until it comes, then the door repaints."""
         session, club = self.session, self.session.server.club
         asked = self._balance_read = self._money_moved
         arrived = session.arrived_balance() if hasattr(session, "arrived_balance") else None

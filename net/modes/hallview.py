@@ -1,4 +1,4 @@
-"""The hall's shared part, drawn once for everyone of one (width, language, ASCII) (issue 16).
+"""The hall's shared part, drawn once for everyone of one (width, language, ASCII).
 
 A hall person's screen is rows: his header, the table list, a rule, the log
 (hall events and his own answers, the newest that fit), the hint and his

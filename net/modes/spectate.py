@@ -1,4 +1,4 @@
-"""Spectators: render a table once, send the same bytes to every watcher (NET.md).
+"""Spectators: render a table once, send the same bytes to every watcher.
 
 One App per spectator does not scale (100 watchers: over a second per event),
 and every watcher of a table sees the same public view anyway.  So a
@@ -44,7 +44,7 @@ MAX_LINE = COMMAND_MAX  # the watcher's row holds what the club's command line d
 SLICE = 64
 """Watchers sent a frame per turn of the event loop.  A send costs ~40 µs (SSH packet, encryption),
 so a frame to a thousand watchers in one go held every seated player's frame and keys ~40 ms; in
-slices, they come in between (issue 16).  Frames keep their order: a new one first ends the last."""
+slices, they come in between.  Frames keep their order: a new one first ends the last."""
 
 
 def bucket_for(cols: int, rows: int, buckets: list[tuple[int, int]]) -> tuple[int, int] | None:
@@ -75,7 +75,7 @@ class HubKey:
     rows: int
     lang: str
     ascii: bool
-    hide: frozenset[str] = frozenset()  # names these watchers ignore (issue 20): their own frame
+    hide: frozenset[str] = frozenset()  # names these watchers ignore: their own frame
 
 
 class HubDriver(Driver):
@@ -145,14 +145,14 @@ class Member:
     def command_line(self) -> str:
         """The bottom two rows: the note (the answer to the last command, or the house's words) over the prompt.
 
-        The answer never takes the prompt's place (issue 13, item 12): the watcher always sees where he types.
+        The answer never takes the prompt's place: the watcher always sees where he types.
         """
         width = self.cols
         room = max(0, width - cell_len(self.prompt) - 1)
         shown = _tail(self.text, room)
         line = _fit(self.prompt, width) + shown
         cursor = "\x1b[7m \x1b[0m" if cell_len(line) < width else ""
-        # The terminal's own cursor on the caret (issue 17: screen readers follow it), after this row
+        # The terminal's own cursor on the caret (screen readers follow it), after this row
         # and after every shared frame (``Hub.broadcast``), which would leave it where the App's ends.
         self.caret = f"\x1b[{self.rows};{min(width, cell_len(line) + 1)}H".encode()
         out = f"\x1b[{self.rows};1H\x1b[0m\x1b[2K{line}{cursor}"

@@ -110,7 +110,7 @@ class Watch:
         self._rewatch: asyncio.Task[None] | None = None
         self._inbox_seq = 0
         self.order = InOrder(self.command)
-        """His lines in order: one typed while a change waits for another node (issue 15) runs after it."""
+        """His lines in order: one typed while a change waits for another node runs after it."""
 
     async def run(self, table_id: int) -> tuple[str, Any] | None:
         """Watch a table in the shared view until the watcher leaves; the next step."""
@@ -124,7 +124,7 @@ class Watch:
             return ("hall", None)
         try:
             club.watch(name, table_id)
-        except TableError as err:  # a private table, or one that takes no watchers (issue 20)
+        except TableError as err:  # a private table, or one that takes no watchers
             host.write_line(explain(err, host.lang, host.ascii))
             club.leave(name, now=asyncio.get_running_loop().time())
             return ("hall", None)
@@ -193,7 +193,7 @@ class Watch:
             self._done.set_result(step)
 
     def _refused(self, err: IllegalAction) -> None:
-        """A change's refusal from the table's owner (issue 15), in the watcher's language."""
+        """A change's refusal from the table's owner, in the watcher's language."""
         if self.member is not None:
             self.member.say_note(explain(err, self.host.lang, self.host.ascii))
 
@@ -211,7 +211,7 @@ class Watch:
         word, _, rest = line.partition(" ")
         verb = SPECTATOR_VERBS.get(word.lower())
         if verb == "leave" and word.lower() == "back" and club.is_away(name):
-            verb = "back"  # ``back`` after ``away`` (issue 20); otherwise it still means the hall
+            verb = "back"  # ``back`` after ``away``; otherwise it still means the hall
         table = club.tables.get(self.table_id)
         try:
             if verb is None and self._social(line):
@@ -232,7 +232,7 @@ class Watch:
                     member.say_note(text(lang, "guest_sit"))
                     return
                 seat = int(rest) - 1 if rest.strip().isdigit() else None
-                # the club's rules: one seat per person (issue 14); then the player's own App shows his seat
+                # the club's rules: one seat per person; then the player's own App shows his seat
                 order.after(club.sit(name, table.id, seat), lambda _seat: self.end(("hall", None)), self._refused)
             elif verb == "watch":
                 target = int(rest) if rest.strip().isdigit() else -1

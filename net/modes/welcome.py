@@ -1,4 +1,4 @@
-"""A new key's welcome without an App: the doorman asks for a name in a door (issue 16, item 3).
+"""A new key's welcome without an App: the doorman asks for a name in a door.
 
 The welcome screen (``tui.screens.welcome.WelcomeScreen``) was an App started
 through the server's ``StartQueue`` for every new key, 20-60 ms a step of

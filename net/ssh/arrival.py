@@ -1,4 +1,4 @@
-"""What a known key's session needs from the store on arrival, read in one job off the loop (issue 15/16).
+"""What a known key's session needs from the store on arrival, read in one job off the loop.
 
 The loop probe (PostgreSQL store, load 14) found an arrival's reads the largest stalls: the account by
 its key, the ``touch`` noting he came, his settings, his ignore list and his balance, each 100-830 ms

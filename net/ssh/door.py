@@ -4,7 +4,7 @@ A refused connection (too many from its address, too fast, the club full)
 costs one ``accept``, one short line and one ``close``: no key exchange, no
 login, no App.  Refused after login, as before, a storm of 200 connections in
 5 s from one address made a player from another address wait 9 s for his
-first screen (issue 12, item 6).
+first screen.
 
 asyncssh has no hook before the key exchange, but it listens through any
 object with a ``create_server(factory, host, port)`` coroutine (its
@@ -94,7 +94,7 @@ class _Batch:
     """The connections written to in this turn of the loop, each sent once at its end by one callback.
 
     A callback per connection (``call_soon``: a handle and a copy of the context each) cost ~2 µs
-    of every watcher's frame; one for all of them costs that once a turn (issue 16)."""
+    of every watcher's frame; one for all of them costs that once a turn."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop

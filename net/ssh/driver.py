@@ -1,4 +1,4 @@
-"""A Textual driver whose terminal is one SSH channel (NET.md, "The driver").
+"""A Textual driver whose terminal is one SSH channel.
 
 Why not ``LinuxDriver``: it installs process-wide signal handlers, changes the
 server's own terminal and can suspend the whole server.  This driver touches
@@ -13,7 +13,7 @@ slow reader costs the server nothing while paused and still ends up exact.
 Input is paced: the client's bytes are parsed ``PARSE_SLICE`` characters and
 handed to the App ``PUMP_SLICE`` events per turn of the event loop, within the
 session's event rate; so one session flooding keys costs every other session
-one slice of its work, not all of it (issue 12, item 1).
+one slice of its work, not all of it.
 
 Textual builds the driver itself (``driver_class(app, debug=, mouse=, size=)``)
 so the link reaches the driver by a hand-off (``textual_compat.DriverHandoff``):
@@ -56,7 +56,7 @@ ENTER_APP_MODE = (
     "\x1b[?2004h"  # bracketed paste
     "\x1b[?7l"  # no line wrap: a full last cell must not scroll the screen
     "\x1b[?25h"  # show the cursor: Textual puts it on the command line's caret after every frame,
-    # and screen readers and braille displays follow it (issue 17)
+    # and screen readers and braille displays follow it
 )
 LEAVE_APP_MODE = (
     "\x1b[?2004l\x1b[?1006l\x1b[?1003l\x1b[?1000l\x1b[?7h\x1b[0m\x1b[?25h\x1b[?1049l"
@@ -100,7 +100,7 @@ def quiet_app(app: App[Any]) -> None:
     """Stop ``app`` from redirecting the process's stdout/stderr to itself.
 
     Textual swaps ``sys.stdout`` for each running app; apps ending out of order
-    would leave the server's stdout pointing at a dead one (NET.md).  Pointing
+    would leave the server's stdout pointing at a dead one.  Pointing
     the capture at the real streams makes the swap a no-op.
     """
     import sys
@@ -119,7 +119,7 @@ def full_frame(app: App[Any]) -> str:
     """The whole current screen of ``app`` as escape sequences, without side effects.
 
     ``render_update(full=True)`` would clear the compositor's dirty regions and
-    the next diff would miss them (NET.md); rendering the strips does not.
+    the next diff would miss them; rendering the strips does not.
     Must run inside the app's context (``with textual_compat.app_context(app)``).
     """
     screen = app.screen
@@ -276,7 +276,7 @@ class SSHDriver(Driver):
         """Parse at most ``PARSE_SLICE`` characters, then let the loop serve others before the rest.
 
         Textual's parser costs ~6 us a character: 64 KB parsed in one go held every
-        session for ~0.4 s (issue 12, item 1).
+        session for ~0.4 s.
         """
         self._parse_handle = None
         if not self._input:

@@ -1,4 +1,4 @@
-"""The club's SSH host key: one key, whichever node a client reaches (issue 15).
+"""The club's SSH host key: one key, whichever node a client reaches.
 
 Where it comes from, first found wins:
 

@@ -1,9 +1,9 @@
-"""A person's keys (issue 20): ``key add`` makes a one-time code, a new key types ``key link CODE``.
+"""A person's keys: ``key add`` makes a one-time code, a new key types ``key link CODE``.
 
 The TUI asks only for ``add() -> code``, ``link(code) -> name | catalogue key``,
 ``list() -> [(fingerprint, is this session's)]`` and ``remove(fingerprint) ->
 None | catalogue key`` — the last three answered as an ``engine.table.pending.Pending`` once the accounts'
-store thread has made their store calls (issue 15; ``tui.pending.after`` waits for it); the codes themselves are ``engine.table.social``'s (eight
+store thread has made their store calls (``tui.pending.after`` waits for it); the codes themselves are ``engine.table.social``'s (eight
 letters, ten minutes, once).  A session may try ``LINK_TRIES`` codes, so a
 code cannot be guessed by trying.  A removed key's open sessions are shown
 out; its next visit is a new key's (it is asked for a name).
@@ -45,7 +45,7 @@ class KeyRing:
         return f"{code[:4]}-{code[4:]}"
 
     def _job(self, work: Callable[[Any], Any], op: str) -> Pending:
-        """``work(store)`` in the accounts' store thread, as a ``Pending`` of its result (issue 15); a
+        """``work(store)`` in the accounts' store thread, as a ``Pending`` of its result; a
         store that fails or is silent answers ``cmd.failed`` (what a store error here always showed)."""
         return self.session.read_off_loop(work, f"key {op}")
 

@@ -72,10 +72,10 @@ class StartQueue:
     """One player's App starts at a time; those waiting are served one address at a time.
 
     Mounting an App holds the loop 20-60 ms a step: ten at once put all their
-    steps in each turn of the loop and everyone else waited (issue 12, items 1
-    and 6).  In turn, each costs the others one step at most; and round robin
-    by address means a storm from one address waits behind itself, while a
-    stranger from another address is next.
+    steps in each turn of the loop and everyone else waited.  In turn, each
+    costs the others one step at most; and round robin by address means a
+    storm from one address waits behind itself, while a stranger from another
+    address is next.
     """
 
     def __init__(self) -> None:
@@ -141,7 +141,7 @@ class Limits:
         """None and the connection is counted, or why it is refused (then it is not counted).
 
         Checked at accept, so a flood costs one ``accept`` and one ``close`` per connection,
-        not a key exchange and a login each (issue 12, item 6).
+        not a key exchange and a login each.
         """
         config = self.config
         peer = address_key(peer)

@@ -2,10 +2,10 @@
 
 A client chooses its TERM, its user name, its version string and the words it
 types; logged raw, a newline in TERM writes a fake log line, ESC/BEL reach
-the operator's terminal, and a 30 KB TERM makes a 30 KB line (issue 12,
-item 10).  ``clean`` is the one helper every log call that carries client
-data passes it through; ``SafeFormatter`` is the net under it, for messages
-(asyncssh's own among them) that did not.
+the operator's terminal, and a 30 KB TERM makes a 30 KB line.  ``clean`` is
+the one helper every log call that carries client data passes it through;
+``SafeFormatter`` is the net under it, for messages (asyncssh's own among
+them) that did not.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What the event loop still waits for (issue 15): a timer-lag sampler and a stall watchdog.
+"""What the event loop still waits for: a timer-lag sampler and a stall watchdog.
 
 Off unless ``SUKNO_LOOP_PROBE`` names a folder (the benches set it; nothing of the club depends on
 it).  A task on the loop wakes every ``EVERY`` s and notes how late it woke (the lag: how long the

@@ -1,4 +1,4 @@
-"""The store calls a timer makes, off the event loop (issue 15): a thread with its own connection.
+"""The store calls a timer makes, off the event loop: a thread with its own connection.
 
 Every 2 s a node writes its presence beat and reads the club's back, and reads the bans and mutes
 again.  Made on the loop, a slow or unreachable store (a lock held, a database restarting, a lost

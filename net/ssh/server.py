@@ -6,7 +6,7 @@ guest (keyboard-interactive with no questions) who can watch and chat.  Each
 channel is a ``net.ssh.session.Session``; the door's limits are ``net.ssh.limits``,
 the collector's tuning ``net.ssh.collector``.
 
-asyncssh's defaults are changed where NET.md measured a trap: no line
+asyncssh's defaults are changed where they are a trap for a TUI: no line
 editor, no agent or X11 forwarding, keepalives, a login timeout, and channels
 in bytes (``encoding=None``) decoded here with ``errors="replace"`` — one bad
 byte must never drop a connection, and watchers get the same encoded frame.
@@ -70,18 +70,18 @@ MAC_ALGS = [
 SHA-2 only, no SHA-1 or MD5, and no UMAC.  The client's order decides (RFC 4253 §7.1), and OpenSSH puts
 ``umac-64-etm`` first: offered, it was every OpenSSH client's MAC, which asyncssh computes through
 ctypes at 5.1 µs a packet with AES-CTR against 2.4 µs for ``hmac-sha2-256-etm`` (AES-GCM: 2.7 µs),
-for every packet of every frame to every OpenSSH person (tests/bench/connect_bench.py, issue 16);
+for every packet of every frame to every OpenSSH person (tests/bench/connect_bench.py);
 its 64-bit tag was the weakest MAC offered too."""
 
 
 def configure_textual() -> None:
-    """Process-wide Textual settings that must not vary between sessions (NET.md)."""
+    """Process-wide Textual settings that must not vary between sessions."""
     from textual import constants
 
     if not os.environ.get("TEXTUAL_COLOR_SYSTEM"):
         constants.COLOR_SYSTEM = "256"  # type: ignore[misc]  # clients send no COLORTERM
     keep_tasks_lazy(asyncio.get_running_loop())  # asyncssh needs lazy tasks (net/textual_compat.py)
-    strips_without_cycles()  # a frame's lines are freed when drawn, not by the cyclic GC (issue 16)
+    strips_without_cycles()  # a frame's lines are freed when drawn, not by the cyclic GC
     tune_gc()
 
 
@@ -230,7 +230,7 @@ class SuknoServer:
         from net.modes.hall import make_board
 
         self.hall_doors = player_app is None
-        """People in the hall get a light door, not an App (issue 16); a test's own player App keeps the hall."""
+        """People in the hall get a light door, not an App; a test's own player App keeps the hall."""
         self.hall_board = make_board(club)
         self.hall_board.connecting = self.connecting  # arrivals are told once the burst has its first frames
         # SpectatorApp leaves its own bottom two rows empty for the watcher's note and command line.
@@ -382,7 +382,7 @@ class SuknoServer:
     def off_loop(self, work: Callable[[Any], Any]) -> asyncio.Future[Any]:
         """``work(store)`` for one person (his name written, a setting kept, a key linked, his ignore list)
         in the accounts' store thread (``arrivals``: its own PostgreSQL connection), awaited or handed to
-        ``net.ssh.offloop.as_pending``: the loop never waits for the store (issue 15).  Without that thread
+        ``net.ssh.offloop.as_pending``: the loop never waits for the store.  Without that thread
         (not started, no store of accounts) it is made now, as before."""
         if self.arrivals is not None:
             return self.arrivals.run(work)

@@ -1,6 +1,6 @@
 """One SSH session's life: the pty check, who it is, the hall door, the player's App or a table's watchers, the end.
 
-A known person in the hall runs no App: a hall door (``net.modes.hall``, issue 16) draws
+A known person in the hall runs no App: a hall door (``net.modes.hall``) draws
 his screen from the hall's shared rows, and a new key's welcome is a door too
 (``net.modes.welcome``); a seated player's session runs his own ``ClubApp`` (his view is private), which gives him back to a door
 when he is in the hall again (``hold`` keeps him counted in the club meanwhile); a watcher's
@@ -582,7 +582,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def _keep_setting(self, name: str, key: str, value: str) -> None:
         """``mode``, ``bell``…: the screen says the new setting at once; the store's write is made off the
-        loop (``SuknoServer.off_loop``, issue 15), and if it fails (or the store is silent ``STORE_WAIT`` s before
+        loop (``SuknoServer.off_loop``), and if it fails (or the store is silent ``STORE_WAIT`` s before
         the write begins) he is told so in his inbox, in his language, on whatever screen he has then (it holds
         for this visit); a write begun but slow is not told as failed: only its real failure is."""
         from net.ssh.offloop import as_pending
@@ -623,7 +623,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             log.exception("the club could not hear that %s left", getattr(app, "player", None))
 
     def read_off_loop(self, work: Callable[[Any], Any], op: str) -> Pending:
-        """``work(store)`` in the accounts' store thread, as a ``Pending`` of its result (issue 15); a store
+        """``work(store)`` in the accounts' store thread, as a ``Pending`` of its result; a store
         that fails or is silent before the job begins answers ``cmd.failed`` (a catalogue key, what a store
         error always showed); a job begun but slow is told as still being made, and its outcome awaited."""
         from net.ssh.offloop import as_pending
@@ -655,7 +655,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def register(self, name: str) -> str | None | Pending:
         """The welcome's choice of a name for this key: a refusal now (a text), or an
         ``engine.table.pending.Pending`` answered with None (written) or the refusal once the store's thread has
-        written it (``SuknoServer.off_loop``, issue 15: the loop serves everyone meanwhile).  While one
+        written it (``SuknoServer.off_loop``: the loop serves everyone meanwhile).  While one
         waits, another is refused: a second Enter never makes a second account."""
         if self.guest or self.conn.fingerprint is None:
             return text(self.lang, "guest_sit")

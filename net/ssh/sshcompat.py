@@ -12,7 +12,7 @@ IV, RFC 4251 §9.3.1).  The club offers only AES-GCM and AES-CTR (``[server]
 ciphers``, net/config.py), which need no such defence (OpenSSH sends none), and
 each of those packets costs a padding, an encryption and a log call: with a
 thousand watchers of a table, half the server's SSH work for every frame
-(tests/bench/ssh_load.py, issue 16).
+(tests/bench/ssh_load.py).
 
 ``lighten`` changes one connection (never the class): its ``send_packet`` drops
 exactly that packet (type IGNORE, one empty string) and passes every other

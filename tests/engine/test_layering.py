@@ -1,4 +1,4 @@
-"""DESIGN.md layering: importing the engine (every game included) loads neither textual nor asyncssh."""
+"""Layering: importing the engine (every game included) loads neither textual nor asyncssh."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def _imports(path) -> list[str]:
 
 
 def test_widgets_import_no_table_nor_autoplay() -> None:
-    """Issue 14 step 5: no module under tui/widgets imports engine.table.owner or engine.table.autoplay (any import, at any
+    """No module under tui/widgets imports engine.table.owner or engine.table.autoplay (any import, at any
     depth of the module: a function's, a TYPE_CHECKING block's)."""
     from pathlib import Path
 

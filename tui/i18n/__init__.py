@@ -34,7 +34,7 @@ _STOP_AFTER = re.compile(r"\{(\w+)\}\.")
 
 
 def _one_stop(text: str, params: dict[str, Any]) -> str:
-    """``{price}.`` with a price ``30 k.`` ends in one full stop, not ``30 k..`` (issue 13 item 17)."""
+    """``{price}.`` with a price ``30 k.`` ends in one full stop, not ``30 k..``."""
     def fix(match: re.Match[str]) -> str:
         value = params.get(match.group(1))
         if isinstance(value, str) and value.endswith(".") and not value.endswith(".."):

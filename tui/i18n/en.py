@@ -210,7 +210,7 @@ MESSAGES: dict[str, str] = {
     "speculator.no_bids": "Nobody has bid for your {card}: there is no bid to accept.",
     "speculator.no_player": "There is no player {name!r} at this table.",
     "speculator.no_such_bid": "{name} has no standing bid; the standing bids are: {bids}.",
-    # the "You may" line (tui.hints, issue 13)
+    # the "You may" line (tui.hints)
     "own.took": "You took {card}.",
     "own.drew": "You drew {card}.",
     "own.discarded": "You discarded {card} face down.",
@@ -610,7 +610,7 @@ MESSAGES: dict[str, str] = {
     "text.playing": "a deal is being played",
     "text.waiting": "no deal now",
     "timer.seconds": "s",
-    # the social club (issue 20)
+    # the social club
     "welcome.link": "Already a member with another key? Type key link CODE (key add, typed with your old key, gives the code).",
     "hall.away": "{name} steps away.",
     "hall.away_note": "{name} steps away: {text}",

@@ -216,7 +216,7 @@ MESSAGES: dict[str, str] = {
     "speculator.no_bids": "За вашу карту {card} ещё никто не сделал ставку: принимать нечего.",
     "speculator.no_player": "За этим столом нет игрока {name!r}.",
     "speculator.no_such_bid": "У игрока {name} нет ставки; ставки сейчас: {bids}.",
-    # the "You may" line (tui.hints, issue 13)
+    # the "You may" line (tui.hints)
     "own.took": "Вы взяли {card}.",
     "own.drew": "Вы вытянули {card}.",
     "own.discarded": "Вы снесли {card} рубашкой вверх.",
@@ -615,7 +615,7 @@ MESSAGES: dict[str, str] = {
     "text.playing": "идёт сдача",
     "text.waiting": "сдачи нет",
     "timer.seconds": "с",
-    # the social club (issue 20)
+    # the social club
     "welcome.link": "Уже состоите в клубе с другим ключом? Наберите ключ связать КОД (код даёт ключ добавить со старым ключом).",
     "hall.away": "{name} ненадолго отлучается.",
     "hall.away_note": "{name} ненадолго отлучается: {text}",

@@ -185,7 +185,7 @@ class ReplayScreen(Screen):
             self.app.pop_screen()
             on_hall = getattr(self.app, "on_hall", None)
             if on_hall is not None and getattr(self.app.screen, "is_hall", False):
-                on_hall()  # net gave this App for the replay only: the hall door again (issue 16)
+                on_hall()  # net gave this App for the replay only: the hall door again
 
     # -- drawing ------------------------------------------------------------------------
 

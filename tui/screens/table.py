@@ -145,7 +145,7 @@ class TableScreen(TableVerbs, ClubScreen):
         self._my_turn = turn
 
     def tell_team(self) -> None:
-        """A partnership game: once a deal, say who one's partner is and what the records mean (issue 13 item 8)."""
+        """A partnership game: once a deal, say who one's partner is and what the records mean."""
         view = self.tview.view
         deal = (view.deal_no, tuple(self.table.seats))
         if deal == self._told_team or view.seat is None:
@@ -159,7 +159,7 @@ class TableScreen(TableVerbs, ClubScreen):
         self.tview.show_hint(text)
 
     def action_sheet(self) -> bool:
-        """``score`` or F2: the game's score sheet in place of the felt, or the felt again (issue 21)."""
+        """``score`` or F2: the game's score sheet in place of the felt, or the felt again."""
         from tui.widgets.sheet import has_sheet
 
         if not has_sheet({"game": self.table.game_name}):
@@ -281,7 +281,7 @@ class TableScreen(TableVerbs, ClubScreen):
         return out
 
 
-# -- buying (the three-hander's widow, Стуколка's buying; issue 13 item 7) ------------------
+# -- buying (the three-hander's widow, Стуколка's buying) ------------------
 # Functions of the screen, not methods: the text mode's ``TableVerbs`` call them and
 # give only ``table``, ``club_app``, ``legal``, ``t``, ``say_line`` and ``error``.
 

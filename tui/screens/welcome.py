@@ -43,7 +43,7 @@ class WelcomeScreen(ClubScreen, WelcomeVerbs):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """The line is a name, never a hall command: Textual would also call ClubScreen's handler
-        (every class of the MRO) unless the default is prevented (issue 13 item 2)."""
+        (every class of the MRO) unless the default is prevented."""
         event.stop()
         event.prevent_default()
         line = event.value

@@ -189,7 +189,7 @@ def score_text(view: View, lang: str) -> list[str]:
     lines = [tr(lang, "text.score", money=", ".join(parts))] if parts else [tr(lang, "text.score_none")]
     from tui.widgets.sheet import sheet_sentences
 
-    told = sheet_sentences(view, lang, False)  # the paper sheet in sentences (issue 21)
+    told = sheet_sentences(view, lang, False)  # the paper sheet in sentences
     points = sheet(view, lang).plain
     if told:
         lines += told

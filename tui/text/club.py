@@ -264,7 +264,7 @@ class TextClub(TableVerbs, HallVerbs):
         self.say_line(self.t("cmd.left_table"))
 
     def watch(self, table_id: int) -> None:
-        self.club.watch(self.player or "", table_id)  # a seated player just sees his seat; refused at a private table (issue 20)
+        self.club.watch(self.player or "", table_id)  # a seated player just sees his seat; refused at a private table
         self.show_table(table_id)
 
     def _leave_table(self) -> None:
@@ -314,7 +314,7 @@ class TextClub(TableVerbs, HallVerbs):
         if not name:
             return
         code = social.link_words(name)
-        if code is not None:  # ``key link CODE``: this new key joins an account (issue 20)
+        if code is not None:  # ``key link CODE``: this new key joins an account
             if pending.busy(self):
                 return
             linked = self.keys.link(code) if self.keys is not None else None
@@ -407,7 +407,7 @@ class TextClub(TableVerbs, HallVerbs):
         for entry in table.log_since(self._seq):
             self._seq = entry.seq
             self._tell(table, entry)
-        if self.player not in table.seats:  # the rail: watchers only (issue 20)
+        if self.player not in table.seats:  # the rail: watchers only
             for entry in table.rail.since(self._rail_seq):
                 self._rail_seq = entry.seq
                 line = social.rail_line(entry.event, self.lang, self._hides)

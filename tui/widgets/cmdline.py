@@ -4,12 +4,12 @@ Completion itself is ``tui.commands.complete``; the screen supplies what may
 be completed (``completer``) and hears the outcome through messages.  Digits
 are typed like any other key: ``10h`` and ``8s`` are cards, and only a line
 that is a bare number when Enter is pressed picks a card of the hand (the
-table screen decides that, issue 13).
+table screen decides that).
 
 The line holds at most ``tui.limits.COMMAND_MAX`` characters: a key or a paste
 that would make it longer changes nothing, and the screen hears it once
 (``TooLong``) to say why.  The bound is what makes a key's cost constant:
-Textual's ``Input`` measures its whole value on every key (issue 12, item 1).
+Textual's ``Input`` measures its whole value on every key.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ HISTORY = 100
 
 
 class CommandLine(Input):
-    """One line of input; no blinking cursor (NET.md)."""
+    """One line of input; no blinking cursor."""
 
     DEFAULT_CSS = """
     CommandLine { height: 1; border: none; padding: 0 1; background: $surface; }
@@ -66,7 +66,7 @@ class CommandLine(Input):
 
     @property
     def cursor_screen_offset(self) -> Offset:
-        """The caret on the screen, where the terminal's own cursor is put after each frame (issue 17).
+        """The caret on the screen, where the terminal's own cursor is put after each frame.
 
         Textual counts one cell more at the end of the text (room for its block cursor), so the
         real cursor, which screen readers and braille displays follow, sat one cell past the caret.

@@ -318,7 +318,7 @@ def winning_card(view: View | Mapping[str, Any]) -> Card | None:
     """The card now winning the trick, as the game's view says (``best``): the felt draws, never judges.
 
     Who wins a trick is written once, in ``engine.trick`` (and a game's own rule, as Копилка's A♠);
-    every trick game puts the result in its view (issue 14)."""
+    every trick game puts the result in its view."""
     return view_of(view).trick.best
 
 
@@ -331,7 +331,7 @@ def score_text(view: View | Mapping[str, Any], lang: str) -> Text:
     if isinstance(sheet, LineSheet):
         below = sheet.below
         parts = [f"{n} {a}/{below[i] if i < len(below) else 0}" for i, (n, a) in enumerate(zip(names, sheet.above))]
-    if isinstance(sheet, RecordSheet):  # the pairs game: what each team has left to write off (issue 13 item 8)
+    if isinstance(sheet, RecordSheet):  # the pairs game: what each team has left to write off
         listed = " · ".join(f"{team} {value}" for team, value in sheet.records)
         mine = sheet.team_of(view.seat)
         text = tr(lang, "felt.records_you", records=listed, team=mine) if mine else tr(lang, "felt.records", records=listed)
@@ -345,7 +345,7 @@ class Felt(Rows):
     """The table's felt: its rows made again only when what it shows changes, and only changed rows drawn.
 
     A move usually changes a few rows (the trick, a seat's cards and state, whose turn): the rest
-    keep their strips and are not sent again (``tui.widgets.rows``, issue 16)."""
+    keep their strips and are not sent again (``tui.widgets.rows``)."""
 
     DEFAULT_CSS = """
     Felt { height: 10; width: 1fr; }

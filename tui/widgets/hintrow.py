@@ -3,7 +3,7 @@
 They were two widgets side by side, the bar as wide as its text: a timer that came, went or grew
 (a longer name) was a layout pass of the whole screen in every App showing the table — each
 seated player's and each spectator hub's — at every deal's start and end and at its first turns
-(issue 16: ≈ 50 layout passes in 20 moves with 1,000 watchers, each costing a hub or an App
+(≈ 50 layout passes in 20 moves with 1,000 watchers, each costing a hub or an App
 several ms).  Here the bar's text (``TimerBar`` still keeps the clock and says what to show, its
 own widget hidden) takes the row's last ``cells`` cells and the hint the rest, exactly where the
 two widgets put them, and no change of either needs a layout.  The hint is drawn as the hint

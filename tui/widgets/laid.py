@@ -1,4 +1,4 @@
-"""What lies face down on the felt besides the trick: Копилка's laid-out rows and the stock (issue 13 item 6).
+"""What lies face down on the felt besides the trick: Копилка's laid-out rows and the stock.
 
 Drawn from the typed view alone (Копилка's ``engine.view.PartiyaSheet``: its
 ``laid`` rows with ``places`` and ``taken_by``, ``taking_from``, ``stock_count``),

@@ -1,7 +1,7 @@
 """The narration of the table or the hall: the newest lines that fit, wrapped.
 
 Not Textual's ``Log``/``RichLog``: ``Log(max_lines=N)`` keeps showing pruned
-lines in 8.2.8 (NET.md), and a fixed-height widget redrawn with
+lines in 8.2.8, and a fixed-height widget redrawn with
 ``layout=False`` costs far less per update over SSH than a scrolling one.
 """
 
@@ -18,7 +18,7 @@ from tui.widgets.rows import Rows
 KEEP = 300
 TABLE_KEEP = 100
 """Lines a table's log keeps: it shows only the newest that fit, and the tallest window (``[limits]
-max_rows`` 100) has fewer rows for it; every seated player's and hub's App holds one (issue 16)."""
+max_rows`` 100) has fewer rows for it; every seated player's and hub's App holds one."""
 
 
 class EventLog(Rows):

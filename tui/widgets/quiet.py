@@ -4,7 +4,7 @@
 for the same text; a move redraws the header, felt, hand, log, hint and timer of
 every App that shows the table (each seated player's and each spectator hub's), and
 most of them are unchanged (a watcher's empty hand, the header between deals).
-Skipping those saves every App's frame a share of its render (issue 16).
+Skipping those saves every App's frame a share of its render.
 """
 
 from __future__ import annotations

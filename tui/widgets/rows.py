@@ -2,8 +2,8 @@
 
 A ``Static`` turns its whole text into Textual's strips on every update and the compositor then
 paints every line of it, so a move that moved one card redrew all ten rows of the felt in every
-App that shows the table (each seated player's, each spectator hub's: issue 16, a move to a
-thousand watchers).  A :class:`Rows` widget is given its rows as Rich ``Text``s; a row whose text
+App that shows the table (each seated player's, each spectator hub's:
+a move to a thousand watchers).  A :class:`Rows` widget is given its rows as Rich ``Text``s; a row whose text
 (plain, spans, style) is the same as the one shown keeps its strip, and only the rows that
 changed are marked dirty, so the compositor redraws them alone and a hub's frame holds only them.
 

@@ -1,4 +1,4 @@
-"""Score sheets drawn the way the seeds describe them (issue 21 item 2), from a game's view alone.
+"""Score sheets drawn the way they are kept on paper, from a game's view alone.
 
 * the three-hander (``french3``): a paper sheet — a column per player, each
   deal's exchanged cards and shortfall above the line ("сверху минус"), its

@@ -1,4 +1,4 @@
-"""Money over time as a one-line chart (issue 21 item 3): ``▁▂▄█▆`` (``_.-=+*#@`` in ASCII mode).
+"""Money over time as a one-line chart: ``▁▂▄█▆`` (``_.-=+*#@`` in ASCII mode).
 
 Pure text, no Textual: the hall's ``balance``/``history`` and the admin
 console's tables panel draw with it, the text mode says the same in a sentence.

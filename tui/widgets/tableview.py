@@ -83,7 +83,7 @@ class TableView(Vertical):
         """The timer bar's step (``TimerBar.step``): 1 for a person's own screen, coarser for the watchers'."""
         self.pull = pull
         self.hides = hides
-        """Whether the viewer ignores a speaker (issue 20): his words are not drawn."""
+        """Whether the viewer ignores a speaker: his words are not drawn."""
         self.rail_seq = 0
         self.rail_primed = False  # the rail said before this screen opened is not told as new
         self.viewer = viewer
@@ -160,7 +160,7 @@ class TableView(Vertical):
                 told.append((entry.event.kind, Text(line, style=style)))
         for _kind, text in results_last(told):
             log.add(text)
-        if not seated:  # the rail: watchers only, never a seated player's screen (issue 20)
+        if not seated:  # the rail: watchers only, never a seated player's screen
             fresh = self.rail_primed
             self.rail_primed = True
             for entry in snap.rail:

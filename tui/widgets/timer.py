@@ -3,7 +3,7 @@
 The only timer in a session's app: it ticks once a second while a deadline
 exists and stops when it is gone, so an idle screen never redraws itself.
 
-The watchers' shared view ticks coarser (``step``, issue 16): a tick there is a frame to every
+The watchers' shared view ticks coarser (``step``): a tick there is a frame to every
 watcher of the table, a thousand sends a second for a clock.  With a step of 5 it says ``<45 s``
 (an upper bound, so always true) and is drawn again only when that bound goes down, whenever
 anything else on the table changes, and each second of the last ``EXACT`` seconds.
@@ -84,7 +84,7 @@ class TimerBar(Static):
         self.on_text: Callable[[Text | None, int], Any] | None = None
         """Where the bar's text goes instead of its own widget (``tui.widgets.hintrow``): the text and
         the cells it takes, or None when no timer runs.  The bar's widget is then hidden and never
-        changes size, so a timer coming, going or growing is no layout pass (issue 16)."""
+        changes size, so a timer coming, going or growing is no layout pass."""
 
     def set_deadline(self, deadline: float | None, ascii: bool = False, who: str = "", unit: str = "s") -> None:
         """Show the time to ``deadline``; ``who`` names whose time it is (empty: everyone's, e.g. a trade window).
