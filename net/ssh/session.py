@@ -100,7 +100,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.command = ""
         self.text: Any = None  # the text mode's channel (net.modes.text), while it runs
         self.prefs: Any = None  # the person's settings (tui.text.prefs), once his name is known
-        self.bot: Any = None  # a ``net.modes.bot.BotLink`` when the command is ``bot`` (no pty)
+        self.bot: Any = None  # a ``net.modes.bot.BotLink`` when the command is ``bot`` (any pty)
         self.door: Any = None  # a ``net.modes.hall.HallDoor`` while he is in the hall without an App
         self._holds = 0  # club.enter calls made to carry him from one step to the next (``hold``)
         self.carried: list[Any] = []  # his hall log and his App's last words, for his next hall door
@@ -134,6 +134,11 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.command = command or ""
         return True
 
+    @property
+    def wants_bot(self) -> bool:
+        """``ssh host bot``: the bot protocol, with a pty or without (a bot is never given the people's hall)."""
+        return self.command.strip().lower() == "bot"
+
     def subsystem_requested(self, subsystem: str) -> bool:
         return False
 
@@ -159,6 +164,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return
         if self.bot is not None:  # the bot protocol limits its own lines (net/modes/bot.py)
             return self.bot.feed(data)
+        if self.wants_bot:  # before its link is made: the bot's own bytes, kept for it, not the people's keys
+            return self.push_early(data)
         if not self._input.take(len(data)):
             return  # over the input rate: dropped, like keys pressed into a full buffer
         self.last_input = time.monotonic()
@@ -226,12 +233,12 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         # every line that came, then ends; nothing starts reading after it.  Otherwise the client can
         # type no more (``ssh -tt host </dev/null``): the session ends; the channel stays open for its
         # exit status, and is then closed (it once hung forever).
-        if not self.has_pty and self.bot is None and not self.closed:
+        if not self.has_pty and not self.wants_bot and not self.closed:
             self.input_ended = True
             if self.text is not None:
                 self.text.input_ended()
                 return True
-            if self._task is not None and self.command.strip().lower() != "bot":
+            if self._task is not None:
                 return True  # the text mode is on its way: it reads what came first
         self._lost()
         return True
@@ -355,7 +362,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         # mode, a refusal and an App's start do not hold the hall's arrivals back either).
         self.conn.arriving = False
         self.lang, self.ascii = locale_of(dict(self.chan.get_environment()))
-        if not self.has_pty and self.command.strip().lower() == "bot":
+        if self.wants_bot:
             from net.modes.bot import serve_bot
 
             return await serve_bot(self)  # sukno-bot/1: JSON lines (docs/bot-protocol.md)
