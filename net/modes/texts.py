@@ -6,6 +6,8 @@ where no App runs: before one starts, after it ends, or in the watcher's row.
 
 from __future__ import annotations
 
+from tui.commands import ALIASES
+
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
         "no_pty": "sukno needs a terminal: connect with  ssh -t -p {port} {host}  (or, for plain lines, ssh -p {port} {host} text).",
@@ -69,15 +71,14 @@ TEXTS: dict[str, dict[str, str]] = {
     },
 }
 
-SPECTATOR_VERBS: dict[str, str] = {
-    "say": "say", "скажи": "say", "сказать": "say", "'": "say",
-    "look": "look", "l": "look", "осмотреться": "look", "смотри": "look",
-    "sit": "sit", "сесть": "sit", "сесть,": "sit",
-    "watch": "watch", "смотреть": "watch",
-    "leave": "leave", "hall": "leave", "back": "leave", "уйти": "leave", "зал": "leave",
-    "quit": "quit", "exit": "quit", "выход": "quit", "выйти": "quit",
-    "help": "help", "?": "help", "помощь": "help",
-}
+WATCHER_VERBS = ("say", "look", "sit", "watch", "leave", "quit", "help")
+"""What a watcher's row does itself; every other line goes to the club's social verbs or is unknown."""
+
+SPECTATOR_VERBS: dict[str, str] = {word: verb for word, verb in ALIASES.items() if verb in WATCHER_VERBS}
+"""The watcher's words are the club's words (``tui.commands.ALIASES``): ``выйти``/``leave`` go back to the
+hall and ``quit``/``выход`` leave the club, as for a player; the row adds a few spellings of its own."""
+SPECTATOR_VERBS.update({"'": "say", "смотри": "look", "сесть,": "sit", "hall": "leave", "зал": "leave",
+                        "back": "leave"})
 
 
 def text(lang: str, key: str, **params: object) -> str:
