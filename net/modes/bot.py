@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from engine.game import IllegalAction
 from engine.table.pending import InOrder
 from engine.store.base import StoreError
+from net.ssh.mode import BotMode
 from net.modes.botwire import CLIENT_TYPES, MAX_LINE, PROTOCOL, LineBuffer, TooLong, WireError, decode, encode, \
     error_message, event_message, plain, say
 from net.ssh.limits import TokenBucket
@@ -521,7 +522,7 @@ async def serve_bot(session: Session) -> None:
             return
         # From here the bot reads its own bytes; what it sent before (its hello, sent the moment the
         # channel opened) was kept for it and is read first, after the server's own hello.
-        session.bot = link
+        session.hand_over(BotMode(link))
         early = session.take_early()
         if early:
             link.feed(early)

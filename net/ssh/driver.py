@@ -66,8 +66,9 @@ LEAVE_APP_MODE = (
 class Link(Protocol):
     """What a driver needs from its session: a byte pipe with a pause flag."""
 
-    paused: bool
-    """True while the client is not reading (the channel's buffer is over its limit)."""
+    @property
+    def paused(self) -> bool:
+        """True while the client is not reading (the channel's buffer is over its limit)."""
 
     def send(self, data: bytes) -> None:
         """Queue bytes for the client."""

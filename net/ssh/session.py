@@ -27,6 +27,7 @@ from net import textual_compat as tc
 from net.ssh.driver import SSHDriver, attach
 from net.ssh.limits import TokenBucket
 from net.ssh.logsafe import clean
+from net.ssh.mode import AppMode, Between, BotMode, DoorMode, Mode, TextMode, WatchMode
 from net.ssh.sshcompat import transport_of
 from net.modes.spectate import Member
 from net.modes.texts import text
@@ -34,6 +35,9 @@ from net.modes.watch import Watch
 
 if TYPE_CHECKING:
     from engine.table.pending import Pending
+    from net.modes.bot import BotLink
+    from net.modes.hall import HallDoor
+    from net.modes.text import TextChannel
     from net.ssh.server import SuknoServer, _Connection
 
 log = logging.getLogger("sukno.server")
@@ -77,7 +81,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.lang, self.ascii = "en", False
         self.name: str | None = None
         self.guest = False
-        self.app: Any = None
+        self.mode: Mode = Between(self)
+        """What holds his terminal now (``net.ssh.mode``): his App, a door, the text mode, a table, a bot."""
         self._early = bytearray()  # keys typed while one step ends and the next starts (``push_early``)
         self.input_ended = False  # a script's input ran out before or during the text mode
         self._driver: SSHDriver | None = None
@@ -98,10 +103,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._task: asyncio.Task[None] | None = None
         self._farewell: str | None = None
         self.command = ""
-        self.text: Any = None  # the text mode's channel (net.modes.text), while it runs
         self.prefs: Any = None  # the person's settings (tui.text.prefs), once his name is known
-        self.bot: Any = None  # a ``net.modes.bot.BotLink`` when the command is ``bot`` (any pty)
-        self.door: Any = None  # a ``net.modes.hall.HallDoor`` while he is in the hall without an App
         self._holds = 0  # club.enter calls made to carry him from one step to the next (``hold``)
         self.carried: list[Any] = []  # his hall log and his App's last words, for his next hall door
         self.arrival: Any = None  # a ``net.ssh.arrival.Arrival``: his account as read on arrival, until used
@@ -162,23 +164,36 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def data_received(self, data: bytes, datatype: Any) -> None:
         if self.closed:
             return
-        if self.bot is not None:  # the bot protocol limits its own lines (net/modes/bot.py)
-            return self.bot.feed(data)
-        if self.wants_bot:  # before its link is made: the bot's own bytes, kept for it, not the people's keys
-            return self.push_early(data)
-        if not self._input.take(len(data)):
-            return  # over the input rate: dropped, like keys pressed into a full buffer
-        self.last_input = time.monotonic()
-        if self.driver is not None:
-            self.driver.feed(data)
-        elif self.door is not None:
-            self.door.feed(data)
-        elif self.member is not None:
-            self.member.feed(data)
-        elif self.text is not None:
-            self.text.feed(data)
-        else:
-            self.push_early(data)
+        mode = self.mode
+        if not mode.own_limits:  # the bot protocol limits its own lines (net/modes/bot.py)
+            if not self._input.take(len(data)):
+                return  # over the input rate: dropped, like keys pressed into a full buffer
+            self.last_input = time.monotonic()
+        mode.feed(data)
+
+    def hand_over(self, mode: Mode) -> None:
+        """The terminal is ``mode``'s from now on (keys typed meanwhile were kept for it: ``take_early``)."""
+        self.mode = mode
+
+    @property
+    def app(self) -> Any:
+        """The player's own App, while it holds the terminal."""
+        return self.mode.app if isinstance(self.mode, AppMode) else None
+
+    @property
+    def door(self) -> HallDoor | None:
+        """His hall door (or a new key's welcome), while it holds the terminal."""
+        return self.mode.door if isinstance(self.mode, DoorMode) else None
+
+    @property
+    def text(self) -> TextChannel | None:
+        """The text mode's channel, while it holds the terminal."""
+        return self.mode.channel if isinstance(self.mode, TextMode) else None
+
+    @property
+    def bot(self) -> BotLink | None:
+        """The bot protocol's link, once the bot reads its own bytes."""
+        return self.mode.link if isinstance(self.mode, BotMode) else None
 
     # -- keys between two steps ------------------------------------------------------------
 
@@ -219,14 +234,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self.cols, self.rows = max(1, width or 1), max(1, height or 1)
-        if self.driver is not None:
-            self.driver.resize(*self.app_size())
-        elif self.door is not None:
-            self.door.resized()
-        elif self.member is not None and self.watching is not None:
-            self.watch.rewatch()
-        elif self.text is not None:
-            self.text.resize(self.cols)
+        self.mode.resize(self.cols, self.rows)
 
     def eof_received(self) -> bool:
         # A script's input ran out (``printf 'who\n' | ssh -T host text``): the text mode answers
@@ -305,14 +313,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._resumed()
 
     def _resumed(self) -> None:
-        if self.driver is not None:
-            self.driver.resume()
-        elif self.door is not None:
-            self.door.resume()
-        elif self.member is not None and self.member.hub is not None:
-            self.member.hub.check_stale()
-        elif self.text is not None:
-            self.text.resume()
+        self.mode.resume()
 
     @property
     def event_rate(self) -> tuple[int, int]:
@@ -390,7 +391,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if refusal:
             self.finish(1, refusal)
             return
-        step = self._first_step()
+        step: tuple[str, Any] | None = self._first_step()
         while step is not None and not self.closed:
             kind, arg = step
             if kind == "text":
@@ -400,7 +401,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             elif kind == "app":
                 step = await self._run_app(arg)
             else:
-                step = await self.watch.run(int(arg))
+                step = await self._run_watch(int(arg))
         self.release_hold()
         self.finish(0, self._farewell)
 
@@ -455,11 +456,12 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if wants_welcome(self):  # a new key: the doorman asks his name in a door too (no App)
             from net.ssh.keyring import KeyRing
 
-            self.door = WelcomeDoor(self, server.hall_board, keys=KeyRing(self))
+            welcome = WelcomeDoor(self, server.hall_board, keys=KeyRing(self))
+            self.hand_over(DoorMode(welcome))
             try:
-                step = await self.door.run()
+                step = await welcome.run()
             finally:
-                self.door = None
+                self.hand_over(Between(self))
             if step is None and not self.closed:
                 self._leave_screen()
             return None if self.closed else step
@@ -471,11 +473,12 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         from net.ssh.keyring import KeyRing
 
         self._next = None
-        self.door = HallDoor(self, server.hall_board, admin=admin_runner(self), keys=KeyRing(self))
+        hall = HallDoor(self, server.hall_board, admin=admin_runner(self), keys=KeyRing(self))
+        self.hand_over(DoorMode(hall))
         try:
-            step = await self.door.run()
+            step = await hall.run()
         finally:
-            self.door = None
+            self.hand_over(Between(self))
         if self.closed:
             return None
         if step is None:
@@ -515,14 +518,14 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.server.hall_doors and hasattr(app, "on_hall"):
             app.on_hall = self.on_hall
         attach(app, self)
-        self.app = app
+        self.hand_over(AppMode(self, app))
         failure: BaseException | None = None
         try:
             await self._run_in_turn(app)
         except Exception as err:  # raised by the App's own shutdown (a broken unmount)
             failure = err
         finally:
-            self.app = None
+            self.hand_over(Between(self))
             self._driver = None
             self.server.apps_ended += 1
             self._left_club(app)
@@ -540,24 +543,33 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._leave_screen()
         return self._next
 
+    async def _run_watch(self, table_id: int) -> tuple[str, Any] | None:
+        """Among table ``table_id``'s watchers until he leaves; what next."""
+        self.hand_over(WatchMode(self, self.watch))
+        try:
+            return await self.watch.run(table_id)
+        finally:
+            self.hand_over(Between(self))
+
     async def _run_text(self, first: str) -> tuple[str, Any] | None:
         """The text mode until the player quits or asks for the screen; what next."""
         from net.modes.text import TextChannel
 
         self._next = None
-        self.text = TextChannel(self, first=first, prefs=self.prefs)
+        channel = TextChannel(self, first=first, prefs=self.prefs)
+        self.hand_over(TextMode(channel))
         try:
-            run = asyncio.ensure_future(self.text.run())
+            run = asyncio.ensure_future(channel.run())
             await asyncio.sleep(0)  # its club.start counted him: the step before may let go
             self.release_hold()
             early = self.take_early()
             if early:
-                self.text.feed(early)  # lines a script sent before the text mode was up
+                channel.feed(early)  # lines a script sent before the text mode was up
             if self.input_ended:
-                self.text.input_ended()
+                channel.input_ended()
             await run
         finally:
-            self.text = None
+            self.hand_over(Between(self))
         return None if self.closed else self._next
 
     def _load_prefs(self) -> Any:
@@ -649,11 +661,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.closed:
             return
         words = tr(self.lang, key, **params)
-        if self.door is not None:
-            self.door.say_line(words)
-            self.door.paint()
-        elif self.text is not None:
-            self.text.write_line(words)
+        if self.mode.notice(words):
+            pass
         elif self.name is not None:
             self.server.club.social.notify(self.name, "note", {"key": key, "params": params})
         else:
@@ -728,15 +737,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.closed:
             return
         self.closed = True
-        if self.bot is not None:
-            self.bot.end()
-        if self.app is not None:
-            self._exit_app()
-        if self.door is not None:
-            self.door.finish(None)
-        if self.text is not None:
-            self.text.finish()
-        self.watch.end(None)
+        self.mode.close(None)
 
     async def _run_in_turn(self, app: Any) -> None:
         """Run the App; its start waits its turn: one App mounts at a time, server-wide.
@@ -766,7 +767,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             starts.release()
         await run
 
-    def _exit_app(self, since: float | None = None) -> None:
+    def exit_app(self, since: float | None = None) -> None:
         """End the App once its first screen is mounted (3 s at most).
 
         Textual's ``exit`` while a screen is still mounting removes its children
@@ -781,7 +782,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if _app_ready(app) or loop.time() - since > 3:
             app.exit()
         else:
-            loop.call_later(0.02, self._exit_app, since)
+            loop.call_later(0.02, self.exit_app, since)
 
     def _cleanup(self) -> None:
         """The session's end, whatever ended it: the channel is closed and the server forgets it."""
@@ -818,19 +819,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             await self._ended()
             return
         self._farewell = message
-        if self.bot is not None:  # a bot hears the farewell as a JSON ``bye``
-            self.bot.end(message)
+        self._next = None
+        if self.mode.close(message):  # a bot hears the farewell as a JSON ``bye``
             message = None
-        if self.app is not None:
-            self._next = None
-            self._exit_app()
-        if self.door is not None:
-            self._next = None
-            self.door.finish(None)
-        if self.text is not None:
-            self._next = None
-            self.text.finish()
-        self.watch.end(None)
         await self._ended()
         self.finish(0, message)
         if self._task is None or not self._task.done():  # never started, or its App hangs
