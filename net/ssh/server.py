@@ -33,13 +33,15 @@ from net.ssh.hostkey import data_folder_key as host_key
 from net.ssh.identity import StoreAccounts
 from net.ssh.limits import Limits, StartQueue
 from net.ssh.runtime import Runtime
-from net.ssh.session import START_TIMEOUT, Session, _club_app, locale_of
+from net.ssh.session import START_TIMEOUT, Session
+from net.ssh.steps import club_app as _club_app
+from net.ssh.steps import locale_of
 from net.modes.spectate import Hubs, HubKey
 from net.ssh.sshcompat import lighten
 from net.modes.texts import text
 from net.textual_compat import keep_tasks_lazy, strips_without_cycles
 
-# ``locale_of`` lives with the session now; it is still importable from here, as before.
+# ``locale_of`` lives with the session's steps now; it is still importable from here, as before.
 __all__ = ["HOST_KEY_NAME", "PlayerAppFactory", "Session", "SpectatorAppFactory", "SuknoServer",
            "configure_textual", "host_key", "locale_of"]
 
@@ -238,7 +240,7 @@ class SuknoServer:
                          buffer_limit=config.buffer_limit, reserve_rows=0)
         self.sessions: set[Session] = set()
         self.app_starts = StartQueue()
-        """One player's App mounts at a time, addresses in turn (``Session._run_in_turn``)."""
+        """One player's App mounts at a time, addresses in turn (``net.ssh.steps.run_in_turn``)."""
         self.connections: set[_Connection] = set()
         """Every SSH connection, with or without a session: ``stop`` closes them all."""
         self.limits = Limits(config, self.sessions)

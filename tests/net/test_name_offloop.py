@@ -17,7 +17,7 @@ from sshclient import Client, connect, make_config, named, new_key, running, unt
 
 from net.cli.botclient import BotClient
 from net.ssh.identity import TEXTS
-from net.ssh.session import _club_app
+from net.ssh.steps import club_app as _club_app
 
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
 
