@@ -17,6 +17,10 @@ from engine.game import Event
 from tui.commands import verb_word
 from tui.i18n import CATALOGUES, money, render, tr
 
+FACTS = ("trump", "widow", "price")
+"""What the felt shows beside an event's own words (the trumps, the widow, a trade's price): said even when
+an event's sentence leaves it out, so a fact drawn on the felt is never missing from speech."""
+NO_TRUMP = "NT"
 MONEY_KEYS = {"amount", "pot", "stake", "share", "each", "won", "price", "kitty", "deposit", "ante", "funds"}
 PER_SEAT = {"tricks", "above", "below", "points"}
 SEAT_KEYS = {"seller", "buyer", "giver"}
@@ -28,6 +32,11 @@ def show(value: Any, names: Sequence[str], lang: str, ascii: bool, key: str = ""
         return value.text(ascii)
     if isinstance(value, Suit):
         return value.text(ascii)
+    if key == "trump" and isinstance(value, str):  # a game that names its trump as a word ("♠", "NT")
+        if value == NO_TRUMP:
+            return tr(lang, "ev.no_trump_word")
+        suit = next((s for s in Suit if s.symbol == value or s.letter == value), None)
+        return suit.text(ascii) if suit is not None else value
     if isinstance(value, bool):
         return tr(lang, "word.yes") if value else tr(lang, "word.no")
     if isinstance(value, int) and key in SEAT_KEYS and 0 <= value < len(names):
@@ -72,10 +81,28 @@ def sentence(event: Event, names: Sequence[str], lang: str, ascii: bool = False)
         if template is None:
             continue
         try:
-            return _tidy(render(lang, template, params))
+            told = _tidy(render(lang, template, params))
         except (KeyError, IndexError, ValueError):
             continue
+        return with_facts(told, template, event, params, lang)
     return None
+
+
+def with_facts(told: str, template: str, event: Event, params: Mapping[str, Any], lang: str) -> str:
+    """The sentence and every fact of ``FACTS`` the event carries that its template does not name
+    ("Trumps: ♥.", "2 cards are left in the widow.")."""
+    added = []
+    for key in FACTS:
+        value = event.data.get(key)
+        if value is None or isinstance(value, bool) or "{" + key in template:
+            continue
+        if key == "trump" and value == NO_TRUMP:
+            added.append(tr(lang, "ev.fact_no_trump"))
+        elif key == "widow" and isinstance(value, int):
+            added.append(tr(lang, "ev.fact_widow", count=value))
+        else:
+            added.append(tr(lang, f"ev.fact_{key}", value=params.get(key, value)))
+    return " ".join(([told] if told else []) + added)
 
 
 def _params(event: Event, names: Sequence[str], lang: str, ascii: bool) -> dict[str, Any]:

@@ -86,7 +86,8 @@ async def connect_text(port: int, *, key: asyncssh.SSHKey | None, term: str | No
     return TextClient(conn, chan, session)
 
 
-_PROMPT = re.compile(r"^(?:Your turn\. You may|Ваш ход\. Можно:) (.*?)(?: — .*)?\.$")
+_PROMPT = re.compile(r"^(?:Your turn\. You may|Ваш ход\. Можно:) (.*?)(?: — .*?)?\.(?: .*)?$")
+"""The choices of a prompt: before its reason (`` — …``) and the facts said after it (``Trumps: ♠.``)."""
 
 
 def first_choice(prompt: str) -> str | None:

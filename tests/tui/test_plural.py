@@ -114,7 +114,7 @@ def test_russian_instrumental_and_english_one():
 def test_narration_counts_cards_in_the_accusative():
     names = ["anna", "boris"]
     assert narrate(Event("buy", 0, {"count": 21}), names, "ru") == "anna прикупает 21 карту."
-    assert narrate(Event("buy", 0, {"k": 3, "widow": 2}), names, "ru") == "anna прикупает 3 карты."
+    assert narrate(Event("buy", 0, {"k": 3, "widow": 2}), names, "ru") == "anna прикупает 3 карты. В прикупе 2 карты."
     assert narrate(Event("buy", 1, {"count": 1}), names, "en") == "boris buys 1 card."
     assert narrate(Event("lay_out", 0, {"cards": 5}), names, "ru") == "anna выкладывает 5 карт рубашкой вверх."
     assert narrate(Event("exchange_done", None, {"stock": 2}), names, "en").endswith("2 cards remain in the stock.")

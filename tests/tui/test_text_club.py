@@ -216,9 +216,9 @@ def test_a_choice_of_several_cards_is_said_in_words_not_listed() -> None:
 
     a, b, c = (parse_card(x) for x in ("9♣", "4♦", "K♥"))
     legal = [Action("buy"), Action("buy", (a,)), Action("buy", (b,)), Action("buy", (a, b)), Action("buy", (a, b, c))]
-    assert action_phrase(legal, "en", False) == "buy or buy and the cards you give up (at most 3 cards; buy alone keeps yours)"
+    assert action_phrase(legal, "en", False) == "buy and the cards you give up (at most 3 cards; buy 0 keeps yours)"
     assert action_phrase(legal, "ru", False) == (
-        "купить или купить и карты, которые сносите (не больше 3 карт; просто купить — оставить свои)")
+        "купить и сносимые карты (не больше 3 карт; купить 0 — оставить свои)")
     assert action_phrase([Action("knock"), Action("pass")], "ru", False) == "стук или пас"
     assert action_phrase([Action("play", (a,)), Action("play", (b,)), Action("play", (c,))], "en", False) == (
         "play 9♣, 4♦ or K♥")

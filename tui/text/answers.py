@@ -221,8 +221,9 @@ def log_texts(entries: Sequence[LogEntry], count: int, lang: str, ascii: bool) -
 # -- whose turn, and what may be done ------------------------------------------------------------
 
 
-def action_phrase(legal: Sequence[Action], lang: str, ascii: bool) -> str:
-    """``knock or pass``, ``play 9♣ or 9♦``, ``bid a price of at least 3``."""
+def action_phrase(legal: Sequence[Action], lang: str, ascii: bool, hand: Sequence[Card] | None = None) -> str:
+    """``knock or pass``, ``play 9♣ or 9♦``, ``bid a price of at least 3``; with the hand known, a choice of
+    every card in it is ``play any card of your hand``, and any other is listed whole (nothing to guess)."""
     by_verb: dict[str, list[Action]] = {}
     for action in legal:
         by_verb.setdefault(action.verb, []).append(action)
@@ -231,19 +232,26 @@ def action_phrase(legal: Sequence[Action], lang: str, ascii: bool) -> str:
         word = verb_word(verb, lang)
         plain = [a for a in actions if not a.args]
         with_args = [a for a in actions if a.args]
-        if plain:
+        several = bool(with_args) and any(len(a.args) > 1 for a in with_args)  # a set of cards (buy, discard)
+        if plain and not several:
             parts.append(word)
         if len(with_args) == 1 and all(type(x) is int for x in with_args[0].args):
             parts.append(tr(lang, "text.at_least", verb=word, n=with_args[0].args[0]))
-        elif with_args and any(len(a.args) > 1 for a in with_args):  # a set of cards (buy, discard several)
+        elif several:
             most = max(len(a.args) for a in with_args)
-            parts.append(tr(lang, "text.some_cards", verb=word, n=most))
+            keep = f"{word} 0" if verb == "buy" else word  # a bare ``buy`` asks which cards (buy_command)
+            parts.append(tr(lang, "text.some_cards" if plain else "text.some_cards_must", verb=word, n=most,
+                            keep=keep))
         elif with_args:
             shown = [" ".join(x.text(ascii) if isinstance(x, Card) else str(x) for x in a.args) for a in with_args]
-            if len(shown) > 12:
+            if len(shown) > 12 and hand is not None and {a.args[0] for a in with_args} == set(hand):
+                parts.append(tr(lang, "text.any_card", verb=word))
+            elif len(shown) > 12 and hand is None:
                 parts.append(tr(lang, "text.many", verb=word, count=len(shown)))
-            else:
+            elif all(isinstance(x, Card) for a in with_args for x in a.args):
                 parts.append(f"{word} {one_of(shown, lang)}")
+            else:  # names or numbers: each with its verb ("accept anna or accept vera"), never a bare word
+                parts.extend(f"{word} {x}" for x in shown)
     return one_of(parts, lang)
 
 
@@ -262,8 +270,9 @@ def prompt_text(table: Table, view: View, legal: Sequence[Action], lang: str, as
         return ""
     if legal:
         why = why_text(table, view, legal, lang, ascii)
-        return tr(lang, "text.your_turn", actions=action_phrase(legal, lang, ascii),
+        said = tr(lang, "text.your_turn", actions=action_phrase(legal, lang, ascii, my_hand(view)),
                   why=f" — {why}" if why else "")
+        return " ".join([said] + turn_facts(view, lang, ascii))
     if table.in_deal():
         names = view.names
         people = [names[s] for s in view.to_act if s < len(names) and names[s]
@@ -275,6 +284,28 @@ def prompt_text(table: Table, view: View, legal: Sequence[Action], lang: str, as
     if me in view.ready:
         return ""
     return tr(lang, "table.hint_ready", ready=len(view.ready), total=len(table.seats))
+
+
+def turn_facts(view: View, lang: str, ascii: bool) -> list[str]:
+    """What a turn depends on, said with it (brief mode too): the trumps and the card led."""
+    facts = []
+    if isinstance(view.trump, Suit):
+        facts.append(tr(lang, "text.turn_trump", suit=view.trump.text(ascii)))
+    led = next((c for _s, c in view.trick.cards if isinstance(c, Card)), None)
+    if led is not None:
+        facts.append(tr(lang, "text.turn_led", card=led.text(ascii)))
+    return facts
+
+
+def whose_turn(table: Table, view: View, lang: str, ascii: bool) -> str:
+    """``turn`` when nothing is asked of this person: who is to act (bots too), with the trumps and the led card."""
+    if not table.in_deal():
+        return ""
+    names = names_of(view, lang)
+    acting = [names[s] for s in view.to_act if 0 <= s < len(names)]
+    if not acting:
+        return ""
+    return " ".join([tr(lang, "text.turn_of", names=one_of(acting, lang))] + turn_facts(view, lang, ascii))
 
 
 def ask(verb: str, args: Sequence[str], table: Table | None, viewer: str | None, lang: str, ascii: bool,

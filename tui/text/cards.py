@@ -86,3 +86,22 @@ def in_words(text: str, lang: str) -> str:
 
     text = _CARD_RE.sub(card, text)
     return _SUIT_RE.sub(lambda m: SUIT_ALONE[lang][_SYMBOL[m.group(0)]], text)
+
+
+SHORT_RANK = {"en": {"J": "J", "Q": "Q", "K": "K", "A": "A"}, "ru": {"J": "В", "Q": "Д", "K": "К", "A": "Т"}}
+SHORT_SUIT = {"en": {"♠": "S", "♣": "C", "♦": "D", "♥": "H"}, "ru": {"♠": "П", "♣": "Т", "♦": "Б", "♥": "Ч"}}
+
+
+def in_short(text: str, lang: str) -> str:
+    """``cards short``: ``Q♠`` → ``QS`` / ``ДП`` (two cells of a braille line, and typed back as they are);
+    a suit named alone is said in words."""
+    lang = lang if lang in SHORT_RANK else "en"
+    if not _SUIT_RE.search(text):
+        return text
+
+    def card(match: re.Match[str]) -> str:
+        rank = match.group(1)
+        return SHORT_RANK[lang].get(rank, rank) + SHORT_SUIT[lang][match.group(2)]
+
+    text = _CARD_RE.sub(card, text)
+    return _SUIT_RE.sub(lambda m: SUIT_ALONE[lang][_SYMBOL[m.group(0)]], text)

@@ -26,7 +26,7 @@ from typing import Any, Awaitable, Callable
 
 from rich.text import Text
 
-from engine.cards import Card
+from engine.cards import Card, Suit
 from engine.feed import LogEntry
 from engine.game import IllegalAction
 from engine.table.owner import Table
@@ -37,7 +37,8 @@ from tui.i18n import LANGS, tr
 from tui.narrate import _tidy, narrate
 from tui.screens.table import TableVerbs
 from tui.text import answers
-from tui.text.cards import in_colour, in_words
+from tui.text import spoken
+from tui.text.cards import in_colour, in_short, in_words
 from tui.text.prefs import Prefs
 from tui.verbs import HallVerbs
 from tui import pending, social
@@ -48,6 +49,15 @@ RESULTS = frozenset({
 })
 """What ``brief on`` still tells of the table: who took a trick, who won, the money."""
 CHAT = frozenset({"say"})
+TURN_WORDS = frozenset({"turn", "turn?", "whose turn", "whose turn?", "ход?", "чей ход", "чей ход?"})
+"""``turn``: the prompt again (whose turn, what may be done and why, the trumps and the led card)."""
+AGAIN_WORDS = frozenset({"again", "repeat", "ещё", "еще", "ещё раз", "еще раз", "повтори", "повтор?"})
+"""``again``: the last line said, again."""
+FAIR_WORDS = frozenset({"fair", "seal", "seed", "честно", "печать", "зерно"})
+"""``fair``: the full seal and seed of this table's last sealed deal (each deal tells only a short seal)."""
+SEAL_SHORT = 8
+LINE_MOST = 200
+"""Characters of one line at most: a longer one is cut at its sentences (then its clauses) for speech."""
 ARRIVAL_LINES = 5
 """Events told again on arriving at a table (``log N`` tells more)."""
 TOLD_KEEP = 2048
@@ -66,6 +76,43 @@ def told(table: Table, entry: LogEntry, lang: str, ascii: bool) -> str:
             cache.clear()
         line = cache[key] = narrate(entry.event, entry.names, lang, ascii)
     return line
+
+
+def spoken_pieces(line: str, most: int = LINE_MOST) -> list[str]:
+    """A long line as several: at its sentences, then at its clauses (``; ``, ``, ``), so no line runs
+    for a minute of speech; a line without such a place is left whole (the terminal wraps it)."""
+    if len(line) <= most:
+        return [line]
+    for mark in (". ", "; ", ", "):
+        parts = line.split(mark)
+        if len(parts) < 2:
+            continue
+        pieces: list[str] = []
+        current = ""
+        for i, part in enumerate(parts):
+            part = part + (mark.rstrip() if i < len(parts) - 1 else "")
+            if current and len(current) + 1 + len(part) > most:
+                pieces.append(current)
+                current = part
+            else:
+                current = f"{current} {part}" if current else part
+        pieces.append(current)
+        if len(pieces) > 1:
+            return [p for piece in pieces for p in spoken_pieces(piece, most)]
+    return [line]
+
+
+_FELT_TRUMP: weakref.WeakKeyDictionary[Table, tuple[int, Any]] = weakref.WeakKeyDictionary()
+
+
+def felt_trump(table: Table) -> Any:
+    """The trump the public felt shows now (a ``Suit`` or None), read once per change of the table."""
+    kept = _FELT_TRUMP.get(table)
+    if kept is not None and kept[0] == table.last_seq:
+        return kept[1]
+    trump = table.view_for(None).get("trump") if table.in_deal() else None
+    _FELT_TRUMP[table] = (table.last_seq, trump)
+    return trump
 
 
 class _Chosen:
@@ -126,6 +173,9 @@ class TextClub(TableVerbs, HallVerbs):
         self._hall_seq = 0
         self._prompt = ""
         self._my_turn = False
+        self._last_said = ""
+        self._trump_told: Any = None
+        self._trump_in_event = False
         self._hand: frozenset[Card] = frozenset()
         self._unsubscribe: Callable[[], None] | None = None
         self._hall_off: Callable[[], None] | None = None
@@ -145,15 +195,20 @@ class TextClub(TableVerbs, HallVerbs):
     def t(self, key: str, **params: Any) -> str:
         return tr(self.lang, key, **params)
 
-    def say_line(self, text: str | Text, style: str = "") -> None:
+    def say_line(self, text: str | Text, style: str = "", whole: bool = False) -> None:
+        """One line said (cut at its sentences when long, unless ``whole``: a prompt is one thing to hear)."""
         line = text.plain if isinstance(text, Text) else str(text)
         for part in line.splitlines() or [""]:
-            part = _tidy(part)  # "… 30 k.." as the log tidies it
+            part = _tidy(part).replace(" · ", ", ")  # "… 30 k.." as the log tidies it; a dot speech drops
             if self.prefs.words:
                 part = in_words(part, self.lang)
+            elif self.prefs.short:
+                part = in_short(part, self.lang)
             elif self.prefs.colour:
                 part = in_colour(part)
-            self.write(part)
+            for piece in [part] if whole else spoken_pieces(part):
+                self._last_said = piece
+                self.write(piece)
 
     def error(self, text: str) -> None:
         self.say_line(text)
@@ -296,7 +351,7 @@ class TextClub(TableVerbs, HallVerbs):
             self.say_line(answers.hand_text(view, self.lang, self.ascii))
         prompt = self._prompt_now(table, view)
         if prompt:
-            self.say_line(prompt)
+            self.say_line(prompt, whole=True)
         elif view.seat is None:
             self.say_line(self.t("text.hint_watching"))
 
@@ -307,8 +362,50 @@ class TextClub(TableVerbs, HallVerbs):
         if self.player is None:
             self._choose_name(text.strip())
             return
+        said = " ".join(text.lower().split())
+        if said in AGAIN_WORDS:
+            self.write(self._last_said or self.t("text.again_none"))
+            return
+        if said in TURN_WORDS:
+            self.news()
+            self.say_turn()
+            return
+        if said in FAIR_WORDS:
+            self.say_fair()
+            return
+        table = self.table
+        if table is not None and self.player in table.seats:
+            hand = answers.my_hand(answers.view_at(table, self.player))
+            text = spoken.understand(text, hand, self.legal())
         self.run_line(text)
         self.news()
+
+    def say_turn(self) -> None:
+        """``turn``: the prompt, or whose turn it is and why nothing is asked of this person."""
+        table = self.table
+        if table is None:
+            self.say_line(self.t("cmd.not_at_table"))
+            return
+        view = answers.view_at(table, self.player)
+        prompt = self._prompt_now(table, view)
+        if not prompt or (self.player in table.seats and table.in_deal() and not self.legal()):
+            prompt = answers.whose_turn(table, view, self.lang, self.ascii) or prompt
+        self.say_line(prompt or self.t("text.turn_nobody"), whole=True)
+
+    def say_fair(self) -> None:
+        """``fair``: the last seal of this table and, once opened, its seed and cuts, in full."""
+        table = self.table
+        if table is None:
+            self.say_line(self.t("cmd.not_at_table"))
+            return
+        last = [e for e in table.log_since(0) if e.event.kind in ("fair_seal", "fair_open")]
+        if not last:
+            self.say_line(self.t("text.fair_none"))
+            return
+        seal = last[-1].event.data.get("seal")
+        for entry in last:
+            if entry.event.data.get("seal") == seal:
+                self.say_line(told(table, entry, self.lang, self.ascii))
 
     def _choose_name(self, name: str) -> None:
         if not name:
@@ -407,6 +504,7 @@ class TextClub(TableVerbs, HallVerbs):
         for entry in table.log_since(self._seq):
             self._seq = entry.seq
             self._tell(table, entry)
+        self._tell_felt(table)
         if self.player not in table.seats:  # the rail: watchers only
             for entry in table.rail.since(self._rail_seq):
                 self._rail_seq = entry.seq
@@ -431,7 +529,7 @@ class TextClub(TableVerbs, HallVerbs):
         if prompt and prompt != self._prompt:
             if turn and not self._my_turn and self.ring is not None and self.prefs.bell_on(True):
                 self.ring()
-            self.say_line(prompt)
+            self.say_line(prompt, whole=True)
         self._prompt = prompt
         self._my_turn = turn
 
@@ -459,6 +557,10 @@ class TextClub(TableVerbs, HallVerbs):
 
     def _tell(self, table: Table, entry: LogEntry) -> None:
         event = entry.event
+        if event.kind == "deal_start":
+            self._trump_told, self._trump_in_event = None, False
+        elif "trump" in event.data or event.kind == "trump_turned":
+            self._trump_in_event = True  # its sentence names the trump (tui.narrate's facts)
         seated = self.player in table.seats
         chat = social.chat_line(event, entry.names, self.lang, self.player, seated, self._hides)
         if chat is None:
@@ -474,9 +576,23 @@ class TextClub(TableVerbs, HallVerbs):
             return
         if self.prefs.brief and event.kind not in RESULTS and not self._about_me(event):
             return
+        if event.kind in ("fair_seal", "fair_open") and isinstance(event.data.get("seal"), str):
+            short = event.data["seal"][:SEAL_SHORT]  # the hex read aloud is long: the whole on ``fair``
+            self.say_line(self.t("text.sealed" if event.kind == "fair_seal" else "text.seal_opened", short=short))
+            return
         line = told(table, entry, self.lang, self.ascii)
         if line:
             self.say_line(line)
+
+    def _tell_felt(self, table: Table) -> None:
+        """A trump the felt shows that no event named (Спекулянт's diamonds, a game's rule): said once a deal."""
+        trump = felt_trump(table)
+        if trump == self._trump_told:
+            return
+        self._trump_told = trump
+        if isinstance(trump, Suit) and not self._trump_in_event:
+            self.say_line(self.t("text.turn_trump", suit=trump.text(self.ascii)))
+        self._trump_in_event = False
 
     def _about_me(self, event: Any) -> bool:
         """Brief still tells what the club did for this person (his run-out clock)."""

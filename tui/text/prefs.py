@@ -1,5 +1,5 @@
 """A person's own settings: ``mode text|screen``, ``bell on|off``, ``brief on|off``, ``cards words|symbols``,
-``colour on|off`` (the text mode has no colour unless asked: red suits in red).
+``colour on|off``, ``cards short`` (the text mode has no colour unless asked: red suits in red).
 
 An account's settings are kept in the store (``Store.settings``/``set_setting``);
 a guest's last until he leaves.  The words are typed in either language
@@ -20,7 +20,8 @@ log = logging.getLogger("sukno.tui")
 
 ON = {"on": True, "вкл": True, "да": True, "yes": True, "off": False, "выкл": False, "нет": False, "no": False}
 MODES = {"text": "text", "текст": "text", "screen": "screen", "экран": "screen"}
-CARDS = {"words": "words", "слова": "words", "symbols": "symbols", "значки": "symbols", "символы": "symbols"}
+CARDS = {"words": "words", "слова": "words", "symbols": "symbols", "значки": "symbols", "символы": "symbols",
+         "short": "short", "коротко": "short", "буквы": "short"}
 KEYS = ("mode", "bell", "brief", "cards", "colour")
 
 Saver = Callable[[str, str], None]
@@ -44,7 +45,7 @@ class Prefs:
             mode=stored.get("mode", "") if stored.get("mode") in ("text", "screen") else "",
             bell=stored.get("bell", "") if stored.get("bell") in ("on", "off") else "",
             brief=stored.get("brief") == "on",
-            cards="words" if stored.get("cards") == "words" else "symbols",
+            cards=stored.get("cards", "") if stored.get("cards") in ("words", "short") else "symbols",
             colour=stored.get("colour") == "on",
             save=save,
         )
@@ -55,6 +56,11 @@ class Prefs:
     @property
     def words(self) -> bool:
         return self.cards == "words"
+
+    @property
+    def short(self) -> bool:
+        """``cards short``: ``QS``/``ДП``, for a braille line."""
+        return self.cards == "short"
 
     def _keep(self, key: str, value: str) -> None:
         if self.save is None:
