@@ -10,7 +10,7 @@ Every card is interned: ``Card.of(rank, suit)`` always returns the same object.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Iterable
+from typing import Callable, Iterable
 
 
 class Suit(IntEnum):
@@ -112,7 +112,7 @@ class Card(int):
     def __format__(self, spec: str) -> str:
         return format(_UNICODE_TEXT[self], spec)
 
-    def __reduce__(self):  # pickling/copy keep the interned object
+    def __reduce__(self) -> tuple[Callable[[int, int], Card], tuple[int, int]]:  # pickling/copy keep the interned object
         return (Card.of, (int(self) & 15, int(self) >> 4))
 
     def __copy__(self) -> "Card":

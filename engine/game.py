@@ -25,7 +25,7 @@ import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, ClassVar, Iterable, Mapping, NamedTuple, Protocol, Sequence
+from typing import Any, ClassVar, Iterable, Mapping, MutableSequence, NamedTuple, Protocol, Sequence
 
 from engine.cards import Card, CardError, deck, deck_set, format_cards, parse_card
 from engine.step import ACTION, DEAL, TICK, Step
@@ -176,6 +176,15 @@ def _plain(value: Any, names: Sequence[str]) -> str:
 
 
 # --- options -------------------------------------------------------------------
+
+
+class Lot(Protocol):
+    """What the first dealer is drawn with: a sealed deal's stream (``engine.shuffle.Stream``) or a seeded
+    ``random.Random`` (a test's, a record without a seal)."""
+
+    def randrange(self, stop: int, /) -> int: ...
+
+    def shuffle(self, items: MutableSequence[Any], /) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -393,7 +402,7 @@ class Game(ABC):
         return actions
 
     @classmethod
-    def draw_first_dealer(cls, players: int, rng: random.Random) -> tuple[int, list[Event]]:
+    def draw_first_dealer(cls, players: int, rng: Lot) -> tuple[int, list[Event]]:
         """R3: the first dealer of a table by lot; the events tell the draw."""
         dealer = rng.randrange(players)
         return dealer, [Event("first_dealer", dealer)]

@@ -776,7 +776,7 @@ class SearchBot(Bot):
         if anchor is not None:
             chosen = self.margin.choose(rows, anchor, legal, weights)
             self.departed += chosen != anchor
-            return chosen  # type: ignore[return-value]
+            return chosen
         best, best_score = None, 0.0  # no rule bot's choice to anchor on: the best weighted mean
         for action in legal:
             values = [(w, r[action]) for w, r in zip(weights, rows) if action in r]

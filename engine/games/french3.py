@@ -88,7 +88,8 @@ class French3(RoundTricks, Game):
     min_players = 3
     max_players = 3
 
-    def __init__(self, names, options=None, *, dealer: int = 0, pot: int = 0):
+    def __init__(self, names: Sequence[str], options: Mapping[str, Any] | None = None, *, dealer: int = 0,
+                 pot: int = 0) -> None:
         super().__init__(names, options, dealer=dealer, pot=pot)
         self.game_no = 0  # games begun in this session
         self.settled = False  # the last deal ended a game (a record's ``over``)

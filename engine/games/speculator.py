@@ -317,7 +317,7 @@ class Speculator(Game):
         self._bids.pop(seat, None)
         self._bids[seat] = price
         self._ready.discard(seat)
-        self._ready.discard(self._holder)  # type: ignore[arg-type]
+        self._ready.discard(self._holder)
         self._restart_timer()
         return [Event("bid", seat, {"price": price})]
 

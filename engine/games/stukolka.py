@@ -23,11 +23,10 @@ wherever the two differ.
 
 from __future__ import annotations
 
-import random
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from engine.cards import Card, Rank, Suit, deck
-from engine.game import (ADMIN, NO_DATA, Action, Event, Game, IllegalAction, Option, Viewer, card_action, make_event,
+from engine.game import (ADMIN, Lot, NO_DATA, Action, Event, Game, IllegalAction, Option, Viewer, card_action, make_event,
                          refuse)
 from engine.holder import Holder
 from engine.trick import beats
@@ -147,7 +146,7 @@ class Stukolka(Game):
         return PLAYERS[options["variant"]]
 
     @classmethod
-    def draw_first_dealer(cls, players: int, rng: random.Random) -> tuple[int, list[Event]]:
+    def draw_first_dealer(cls, players: int, rng: Lot) -> tuple[int, list[Event]]:
         """R33: each draws a card; the lowest (2 low, ace high) deals first; a tie for lowest redraws.
 
         The players keep the seats they chose (a lobby seats them), so
@@ -166,7 +165,8 @@ class Stukolka(Game):
                 events.append(Event("first_dealer", contenders[0]))
                 return contenders[0], events
 
-    def __init__(self, names, options=None, *, dealer: int = 0, pot: int = 0):
+    def __init__(self, names: Sequence[str], options: Mapping[str, Any] | None = None, *, dealer: int = 0,
+                 pot: int = 0) -> None:
         super().__init__(names, options, dealer=dealer, pot=pot)
         self.variant: str = self.options["variant"]
         self.completed = 0  # deals settled in this session (R44)

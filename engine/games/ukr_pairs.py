@@ -19,7 +19,7 @@ at once at 2·T·u a loser (R29).  The session then goes on with a new match.
 
 from __future__ import annotations
 
-from typing import Any, Hashable, Mapping
+from typing import Any, Hashable, Mapping, Sequence
 
 from engine.cards import Card, Rank, Suit
 from engine.game import ADMIN, Action, Event, Game, IllegalAction, Option, Viewer, card_action, refuse
@@ -98,7 +98,8 @@ class UkrPairs(RoundTricks, Game):
     min_players = 4
     max_players = 4
 
-    def __init__(self, names, options=None, *, dealer: int = 0, pot: int = 0):
+    def __init__(self, names: Sequence[str], options: Mapping[str, Any] | None = None, *, dealer: int = 0,
+                 pot: int = 0) -> None:
         super().__init__(names, options, dealer=dealer, pot=pot)
         self.match_no = 0
         self.match_over = False  # the last deal ended a match (a record's ``over``)

@@ -383,12 +383,25 @@ def shown_url(url: str) -> str:
 _check_node = check_node
 
 
+def _tid_key(table_id: TableId) -> str:
+    """A table id as the JSON text PostgreSQL keeps (``7`` and ``"7"`` stay two tables)."""
+    return json.dumps(table_id, ensure_ascii=False)
+
+
+def _tid_of(value: Any) -> TableId:
+    """The table id a ``_tid_key`` text (a column's value) stands for."""
+    table_id = json.loads(value)
+    if not isinstance(table_id, (int, str)):
+        raise ValueError(f"not a table id: {value!r}")
+    return table_id
+
+
 def _tid_in(table_id: TableId | None) -> str | None:
-    return None if table_id is None else json.dumps(table_id, ensure_ascii=False)
+    return None if table_id is None else _tid_key(table_id)
 
 
-def _tid_out(text: str | None) -> TableId | None:
-    return None if text is None else json.loads(text)
+def _tid_out(value: Any) -> TableId | None:
+    return None if value is None else _tid_of(value)
 
 
 def _amount(value: Decimal | int) -> int:
@@ -431,6 +444,7 @@ class PgStore(SqlStore):
     MUTE_BY = "by_whom"
     _tid_in = staticmethod(_tid_in)
     _tid_out = staticmethod(_tid_out)
+    _tid_of = staticmethod(_tid_of)
     _amount_in = staticmethod(Decimal)
     _amount_out = staticmethod(_amount)
 
@@ -901,7 +915,7 @@ class PgStore(SqlStore):
         (perhaps of a node paused mid-transaction): None at once, never a wait."""
         _check_table_id(table_id)
         _check_node(node)
-        tid = _tid_in(table_id)
+        tid = _tid_key(table_id)
         try:
             return self._acquire(tid, node, ttl)
         except _RowBusy:
@@ -934,7 +948,7 @@ class PgStore(SqlStore):
     def renew_lease(self, table_id: TableId, ttl: float) -> bool:
         """Keep this store's lease of ``table_id`` ``ttl`` seconds more; False if it was taken over
         (or never held): the table is no longer ours to write."""
-        tid = _tid_in(table_id)
+        tid = _tid_key(table_id)
         held = self._leases.get(tid)
         if held is None:
             return False
@@ -949,22 +963,22 @@ class PgStore(SqlStore):
         with self._tx() as db:
             done = db.execute(f"UPDATE table_lease SET expires = {_DB_NOW} + %s WHERE table_id = %s "
                               "AND node = %s AND epoch = %s RETURNING 1",
-                              (ttl, _tid_in(table_id), node, epoch)).fetchone()
+                              (ttl, _tid_key(table_id), node, epoch)).fetchone()
         return done is not None
 
     def leases(self) -> dict[TableId, tuple[str, int, float]]:
         """Every table's lease: table → (node, epoch, seconds left, ≤ 0 if expired)."""
         with self._read() as db:
             rows = db.execute(f"SELECT table_id, node, epoch, expires - {_DB_NOW} FROM table_lease").fetchall()
-        return {_tid_out(t): (str(n), int(e), float(left)) for t, n, e, left in rows}
+        return {_tid_of(t): (str(n), int(e), float(left)) for t, n, e, left in rows}
 
     def held(self, table_id: TableId) -> tuple[str, int] | None:
         """The (node, epoch) this store holds for ``table_id``, as far as it knows."""
-        return self._leases.get(_tid_in(table_id))
+        return self._leases.get(_tid_key(table_id))
 
     def release_lease(self, table_id: TableId) -> None:
         """Let another node take the table at once (the row stays, so the next epoch is new)."""
-        tid = _tid_in(table_id)
+        tid = _tid_key(table_id)
         held = self._leases.pop(tid, None)
         if held is None:
             return
@@ -976,7 +990,7 @@ class PgStore(SqlStore):
         """Who holds ``table_id``'s lease: (node, epoch, seconds left, ≤ 0 if expired), or None."""
         with self._read() as db:
             row = db.execute(f"SELECT node, epoch, expires - {_DB_NOW} FROM table_lease WHERE table_id = %s",
-                             (_tid_in(table_id),)).fetchone()
+                             (_tid_key(table_id),)).fetchone()
         return None if row is None else (str(row[0]), int(row[1]), float(row[2]))
 
     def _fence(self, table_id: TableId) -> None:
@@ -985,7 +999,7 @@ class PgStore(SqlStore):
         in SQL, holding the lease row ``FOR SHARE`` until the commit, so a takeover waits for this
         write and then replays it; it raises (``_error`` says why), so nothing waits for an answer.
         Once per table and transaction: the row stays held."""
-        tid = _tid_in(table_id)
+        tid = _tid_key(table_id)
         if tid in self._fenced:
             return
         node, epoch = self._leases.get(tid) or (None, None)

@@ -222,7 +222,14 @@ class SqlStore:
 
     @staticmethod
     def _tid_out(value: Any) -> TableId | None:
-        return value  # type: ignore[no-any-return]
+        return value
+
+    @staticmethod
+    def _tid_of(value: Any) -> TableId:
+        """A table id read from a column that is never NULL."""
+        if not isinstance(value, (int, str)):
+            raise ValueError(f"not a table id: {value!r}")
+        return value
 
     @staticmethod
     def _amount_in(value: int) -> Any:
@@ -638,7 +645,7 @@ class SqlStore:
         """Every table whose journal is open, in the order they were opened."""
         with self._read():
             rows = self._x(f"SELECT table_id, opened_at, header FROM live_table ORDER BY {self.OPENED}").fetchall()
-        return [LiveTable(self._tid_out(t), at, TableHeader.from_json(json.loads(h))) for t, at, h in rows]
+        return [LiveTable(self._tid_of(t), at, TableHeader.from_json(json.loads(h))) for t, at, h in rows]
 
     def close_table_journal(self, table_id: TableId) -> None:
         """The table is gone: drop its journal (save its record first)."""

@@ -375,7 +375,7 @@ class SqliteStore(SqlStore):
                 db.close()
             except sqlite3.Error:  # pragma: no cover
                 pass
-            self._db = None  # type: ignore[assignment]
+            self._db = None
         if self._lockfile is not None:
             os.close(self._lockfile)
             self._lockfile = None

@@ -187,7 +187,7 @@ class Autopilot:
         since = self.away.get(name, -1.0)
         if name not in self.away or since is None or now is None:
             return False
-        return now >= since + self.settings.takeover  # type: ignore[operator]
+        return now >= since + self.settings.takeover
 
     def stand_ins(self, now: float | None) -> list[str]:
         """Away players a bot plays for (for the felt)."""

@@ -55,6 +55,7 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable
 
 from engine.ratings import RatingsView
@@ -213,7 +214,7 @@ class Club:
         table.robots = self.robots
         self.tables = dict(sorted(self.tables.items()))
         table.chat_check = self.social.check_chat
-        table.subscribe(lambda events, tid=table.id: self._table_changed(tid, events))
+        table.subscribe(partial(self._table_changed, table.id))
 
     def balance(self, name: str) -> int:
         """The club balance of ``name``: the ledger's with a store, else the money at the tables."""
@@ -277,14 +278,15 @@ class Club:
                              table=table.id)
         return table.sit_bot(seat)
 
-    def stand(self, name: str, table_id: int | None = None) -> Table:
-        """``name`` gives up his seat (at ``table_id``, or wherever he sits); the table he left."""
+    def stand(self, name: str, table_id: int | None = None) -> Table | Pending:
+        """``name`` gives up his seat (at ``table_id``, or wherever he sits); the table he left
+        (at a table another node owns: a ``Pending`` of it)."""
         table = self.where(name) if table_id is None else self.table(table_id)
         if table is None or name not in table.seats:
             raise TableError("table.not_seated", "You do not sit at this table.")
         answer = table.stand(name)
         if isinstance(answer, Pending):  # a replica: the owner's answer comes later
-            return answer.map(lambda _none: table)  # type: ignore[return-value]
+            return answer.map(lambda _none: table)
         return table
 
     def watch(self, name: str, table_id: int) -> Table:

@@ -84,6 +84,7 @@ from engine.feed import Callback, Feed, LogEntry
 from engine.game import SPECTATOR, Action, Event, Game, IllegalAction
 from engine.games import get_game
 from engine.table.journal import NULL_JOURNAL, JournalPort
+from engine.table.pending import Pending
 from engine.shuffle import MAX_CUT, FairError, Sealed, SealedDecks, check_cut, new_seed, repeatable_seed
 from engine.table.social import RAIL_KEEP, Seating, name_key
 from engine.store.base import NotEnoughMoney, StoreError
@@ -315,14 +316,17 @@ class Table:
     def _bot_makes_room(self, seat: int | None) -> None:
         """A person wants a seat a bot holds (or the table is full only with bots): the bot stands."""
         if seat is None and None not in self.seats:
-            bots = [n for n in self.seats if is_bot(n)]
+            bots = [n for n in self.seats if n is not None and is_bot(n)]
             if bots:
                 self.stand(bots[-1])
-        elif seat is not None and 0 <= seat < len(self.seats) and is_bot(self.seats[seat]):
-            self.stand(self.seats[seat])  # type: ignore[arg-type]
+        elif seat is not None and 0 <= seat < len(self.seats):
+            holder = self.seats[seat]
+            if holder is not None and is_bot(holder):
+                self.stand(holder)
 
-    def stand(self, name: str) -> None:
-        """Leave one's seat; refused during a deal. Ends the session (money carries over)."""
+    def stand(self, name: str) -> Pending | None:
+        """Leave one's seat; refused during a deal. Ends the session (money carries over).
+        On a replica the owner's answer comes later: its ``Pending``."""
         if self.remote is not None:  # a replica: the owner does it (net.cluster)
             return self.remote("stand", name)
         seat = self.seat_of(name)
@@ -344,6 +348,7 @@ class Table:
         if not is_bot(name) and self.seated() and all(is_bot(n) for n in self.seated()):
             for bot in self.seated():  # bots do not keep a table nobody plays at
                 self.stand(bot)
+        return None
 
     # -- who may sit and watch (engine.table.social.Seating) ---------------------------------
 

@@ -129,9 +129,10 @@ class Replica:
             told = self.reader.restore(live, now, tell=False, entries=read.entries)
             self.rebuilds += 1
         else:
-            told = self._play_on(read.entries)
-            if told is None:
+            played = self._play_on(read.entries)
+            if played is None:
                 return None
+            told = played
         self._deal_told = told
         self.syncs += 1
         events: list[Event] = []

@@ -1,0 +1,20 @@
+"""engine/ type-checks clean under the project's own mypy settings (``[tool.mypy]`` in pyproject.toml)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.slow
+def test_engine_type_checks_clean() -> None:
+    pytest.importorskip("mypy", reason="mypy comes with the test extra")
+    out = subprocess.run([sys.executable, "-m", "mypy", "engine"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
+    assert "Success: no issues found" in out.stdout
