@@ -28,6 +28,7 @@ class Keys:
     help: bool = False
     ctrl_c: bool = False
     quit: bool = False
+    eof: bool = False
     too_long: bool = False
     changed: bool = False
 
@@ -95,6 +96,8 @@ class LineEditor:
             keys.ctrl_c = True
         elif ch == "\x11":  # Ctrl+Q, the screen's quit key
             keys.quit = True
+        elif ch == "\x04":  # Ctrl+D: the watchers' row leaves on it when the line is empty
+            keys.eof = True
         elif ch == "\x01":
             self.caret, keys.changed = 0, True
         elif ch == "\x05":

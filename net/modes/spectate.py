@@ -21,7 +21,6 @@ once and writes it to every :class:`Member`.
 from __future__ import annotations
 
 import asyncio
-import codecs
 import logging
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
@@ -34,6 +33,7 @@ from textual.geometry import Size
 
 from net import textual_compat as tc
 from net.ssh.driver import full_frame, quiet_app
+from net.modes.lineedit import LineEditor
 from tui.limits import COMMAND_MAX
 
 log = logging.getLogger("sukno.spectate")
@@ -135,10 +135,14 @@ class Member:
         """Where the terminal's cursor goes back to after a frame: the caret of this watcher's line."""
         self.stale = False
         self.hub: Hub | None = None
-        self.text = ""
+        self.editor = LineEditor(MAX_LINE)
+        """His command line: the hall door's own editor (caret, history, paste, the same keys)."""
         self.note = ""
-        self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
-        self._esc = ""  # an escape sequence being skipped
+
+    @property
+    def text(self) -> str:
+        """What he has typed so far on his command line."""
+        return self.editor.text
 
     # -- the command line -----------------------------------------------------------
 
@@ -149,12 +153,15 @@ class Member:
         """
         width = self.cols
         room = max(0, width - cell_len(self.prompt) - 1)
-        shown = _tail(self.text, room)
-        line = _fit(self.prompt, width) + shown
-        cursor = "\x1b[7m \x1b[0m" if cell_len(line) < width else ""
+        text, at = self.editor.text, self.editor.caret
+        before = _tail(text[:at], room)
+        line = _fit(self.prompt, width) + before + _fit(text[at:], room - cell_len(before))
+        at_end = at == len(text)
+        cursor = "\x1b[7m \x1b[0m" if at_end and cell_len(line) < width else ""
         # The terminal's own cursor on the caret (screen readers follow it), after this row
         # and after every shared frame (``Hub.broadcast``), which would leave it where the App's ends.
-        self.caret = f"\x1b[{self.rows};{min(width, cell_len(line) + 1)}H".encode()
+        column = cell_len(_fit(self.prompt, width) + before) + 1
+        self.caret = f"\x1b[{self.rows};{min(width, column)}H".encode()
         out = f"\x1b[{self.rows};1H\x1b[0m\x1b[2K{line}{cursor}"
         if self.rows >= 2:
             note = self.note if cell_len(self.note) <= width else _fit(self.note, width - 1) + "…"
@@ -166,36 +173,19 @@ class Member:
             self.wire.send(self.command_line().encode("utf-8", "replace"))
 
     def feed(self, data: bytes) -> None:
-        """Keys typed by the watcher: a tiny line editor; escape sequences are skipped."""
-        changed = False
-        for ch in self._decode(data):
-            if self._esc:
-                self._esc += ch
-                if (len(self._esc) == 2 and ch not in "[O") or (len(self._esc) > 2 and "@" <= ch <= "~") \
-                        or len(self._esc) > 32:
-                    self._esc = ""
-                continue
-            if ch == "\x1b":
-                self._esc = ch
-            elif ch in "\r\n":
-                line, self.text = self.text, ""
-                self.note = ""
-                changed = True
-                if line.strip() and self.on_line:
-                    self.on_line(line.strip())
-            elif ch in "\x7f\x08":
-                self.text = self.text[:-1]
-                changed = True
-            elif ch in "\x03\x15":  # Ctrl+C, Ctrl+U: clear the line
-                self.text = ""
-                changed = True
-            elif ch == "\x04":  # Ctrl+D on an empty line: leave
-                if not self.text and self.on_eof:
-                    self.on_eof()
-                    return
-            elif ch.isprintable() and len(self.text) < MAX_LINE:
-                self.text += ch  # the answer stays above the prompt while he types the next line
-                changed = True
+        """Keys typed by the watcher, read by the same line editor as the hall door's; Enter runs the line."""
+        keys = self.editor.feed(data)
+        changed = keys.changed
+        if keys.ctrl_c:  # Ctrl+C clears the line, as it always did here
+            self.editor.set("")
+            changed = True
+        for line in keys.lines:
+            self.note = ""
+            if line.strip() and self.on_line:
+                self.on_line(line.strip())
+        if keys.eof and not self.editor.text and self.on_eof:  # Ctrl+D on an empty line: leave
+            self.on_eof()
+            return
         if changed and self.hub is not None:
             self.redraw_line()
 

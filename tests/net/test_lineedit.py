@@ -48,3 +48,43 @@ def test_unknown_escapes_and_broken_utf8_are_skipped():
     e.feed(b"\x1b[999;999;999X\x1b]0;title\x07ok\xff\xfe")
     assert e.text == "0;titleok\ufffd\ufffd"  # an unknown sequence's start is dropped, no control kept
     assert all(ch.isprintable() for ch in e.text)
+
+
+class _Bytes:
+    """A watcher's way out, kept: what his row sends."""
+
+    def __init__(self) -> None:
+        self.sent = bytearray()
+
+    def send(self, data: bytes) -> None:
+        self.sent += data
+
+    def buffered(self) -> int:
+        return 0
+
+
+def test_the_watchers_row_edits_with_the_same_editor_as_the_hall_door() -> None:
+    """Caret, history and Ctrl+U in the watchers' row as at a door; Ctrl+D leaves only on an empty line."""
+    from net.modes.spectate import Member
+
+    lines: list[str] = []
+    left: list[bool] = []
+    member = Member(_Bytes(), 80, 24, prompt="> ", on_line=lines.append, on_eof=lambda: left.append(True))
+    member.feed(b"lok\x1b[Do\r")  # a letter put back before the caret
+    assert lines == ["look"]
+    member.feed(b"\x1b[A")  # Up: the line he ran
+    assert member.text == "look"
+    member.feed(b"\x04")
+    assert not left  # the line is not empty: Ctrl+D does nothing
+    member.feed(b"\x15\x04")  # Ctrl+U empties it, then Ctrl+D leaves
+    assert member.text == "" and left == [True]
+
+
+def test_the_watchers_caret_is_where_the_terminal_cursor_goes() -> None:
+    from net.modes.spectate import Member
+
+    member = Member(_Bytes(), 40, 10, prompt="> ")
+    member.feed(b"say hi\x1b[D\x1b[D")
+    row = member.command_line()
+    assert "> say hi" in row
+    assert member.caret == b"\x1b[10;7H"  # on the h of "hi": the prompt (2) and "say " (4), then the caret
