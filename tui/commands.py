@@ -109,8 +109,9 @@ def for_game(command: "Command", verbs: Iterable[str]) -> "Command":
 ARG_WORDS = {"шлейф": "shlejf"}
 BOT_WORDS = ("bot", "бот", "робот")
 """``sit bot [seat]`` / ``сесть бот``: seat a bot (``engine.table.autoplay``)."""
-HELP_TOPICS = ("hall", "table", "social", "cards", "russian", "fair")
+HELP_TOPICS = ("hall", "table", "social", "cards", "russian", "fair", "kitty")
 HELP_ALIASES = {"зал": "hall", "стол": "table", "карты": "cards", "русский": "russian", "честно": "fair",
+                "копилка": "kitty", "kopilka": "kitty",
                 "печать": "fair", "съём": "fair", "seal": "fair", "cut": "fair", "снять": "fair", "verify": "fair",
                 "проверить": "fair", "люди": "social", "people": "social", "общение": "social"}
 

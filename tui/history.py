@@ -16,6 +16,7 @@ from engine.game import IllegalAction
 from engine.record import RecordError
 from engine.store.base import StoreError
 from tui.i18n import money, tr
+from tui.statement import reason_text
 from tui.screens.replay import ReplayScreen
 
 if TYPE_CHECKING:
@@ -69,7 +70,8 @@ def balance_lines(asker: Asker, store: Any) -> list[Text]:
     lines += chart_lines(asker, store)
     for move in store.statement(name, STATEMENT_LINES):
         lines.append(Text(tr(lang, "balance.move", date=_date(move.at), amount=money(move.amount, lang),
-                             reason=move.reason), style="green" if move.amount > 0 else ""))
+                             reason=reason_text(move.reason, move.table_id, move.deal_no, lang)),
+                        style="green" if move.amount > 0 else ""))
     return lines
 
 

@@ -21,7 +21,7 @@ FACTS = ("trump", "widow", "price")
 """What the felt shows beside an event's own words (the trumps, the widow, a trade's price): said even when
 an event's sentence leaves it out, so a fact drawn on the felt is never missing from speech."""
 NO_TRUMP = "NT"
-MONEY_KEYS = {"amount", "pot", "stake", "share", "each", "won", "price", "kitty", "deposit", "ante", "funds"}
+MONEY_KEYS = {"amount", "pot", "stake", "share", "each", "won", "price", "kitty", "deposit", "ante", "funds", "fine"}
 PER_SEAT = {"tricks", "above", "below", "points"}
 SEAT_KEYS = {"seller", "buyer", "giver"}
 
@@ -76,7 +76,7 @@ def sentence(event: Event, names: Sequence[str], lang: str, ascii: bool = False)
     """The catalogue's own sentence in ``lang`` ("" for an event told otherwise); None if no entry fits."""
     params = _params(event, names, lang, ascii)
     catalogue = CATALOGUES.get(lang, {})
-    for key in (f"ev.{event.kind}", f"ev.{event.kind}.alt"):  # .alt: the same kind with other data
+    for key in (f"ev.{event.kind}", f"ev.{event.kind}.alt", f"ev.{event.kind}.alt2"):  # the same kind, other data
         template = catalogue.get(key)
         if template is None:
             continue

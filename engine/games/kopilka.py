@@ -378,7 +378,8 @@ class Kopilka(Game):
             fine = 0 if self.tricks[seat] else self.options["Z"]
             if stake + fine:
                 self._to_pot(seat, stake + fine)
-                events.append(Event("pays", seat, {"amount": stake + fine, "stake": stake, "fine": fine}))
+                paid = {"amount": stake + fine, "stake": stake, "fine": fine}  # only the parts paid: told as such
+                events.append(Event("pays", seat, {k: v for k, v in paid.items() if v}))
         if self.partiya_deal == PARTIYA_DEALS:
             events += self._settle(shedder)
         self._end_deal()

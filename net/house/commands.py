@@ -38,8 +38,9 @@ log = logging.getLogger("sukno.admin")
 HELP = """\
 tables                                  the tables: game, seats, watchers, pot, state
 sessions                                who is connected: name, address, key, where
-open GAME [name=value …] [seats=N]      open a table (the game's option names;
-                                        clock=S grace=S bots=fill: the table's own)
+open GAME [name=value …] [seats=N]      open a table with the game's options (listed below),
+                                        e.g. open stukolka variant=v dark=yes razrez=yes seats=5,
+                                        open stukolka variant=g; clock=S grace=S bots=fill: the table's own
 close TABLE [--after-deal]              close a table (mid-deal: when its deal ends)
 seat TABLE SEAT bot|NAME                put an account (or a bot) in a seat
 kick NAME [reason …]                    end NAME's sessions, showing the reason
@@ -254,7 +255,9 @@ class AdminCommands:
     # -- listings -------------------------------------------------------------------
 
     async def do_help(self, args: list[str], who: str) -> Reply:
-        return Reply(True, HELP, {"commands": list(COMMANDS)})
+        from net.house.options_help import options_text
+
+        return Reply(True, f"{HELP}\n\n{options_text()}", {"commands": list(COMMANDS)})
 
     async def do_tables(self, args: list[str], who: str) -> Reply:
         _need(args, 0, "tables", 0)

@@ -39,6 +39,7 @@ NOT_COUNTS = {
     ("kopilka.take_first", "free"): "a list of places",
     ("kopilka.no_place", "free"): "a list of places",
     ("kopilka.place_taken", "free"): "a list of places",
+    ("hint.kopilka_discard", "cards"): "a list of cards to type",
 }
 CATALOGUE = {"en": en.MESSAGES, "ru": ru.MESSAGES}
 

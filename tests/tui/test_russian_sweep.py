@@ -36,6 +36,8 @@ ALLOWED = {
     "play", "quit", "replay", "rules", "russian", "say", "sit", "ssh", "stand", "start", "tab", "table",
     "tables", "watch", "who",
     "top", "rating", "league",  # the ratings verbs (лучшие, рейтинг, лига) as the Russian help names them
+    "kitty",  # the help topic (помощь копилка) as help topics are listed
+    "open", "stukolka", "variant", "v", "b", "g", "dark", "yes", "razrez", "seats",  # the house's open command, quoted
     "verify", "sukno",  # the verify command (проверить) and the program's name in `sukno verify FILE` (help fair)
 }
 PEOPLE = ["anna", "boris", "vera", "gleb", "dasha", "egor", "zhenya", "ilya", "kostya", "lida"]

@@ -224,8 +224,8 @@ MESSAGES: dict[str, str] = {
     "hint.price_sell": "{verb} N — a price from {least}",
     "hint.price_sell_opt": "{verb} [N] — a price from {least}",
     "hint.any_card": "{verb} any card",
-    "hint.kopilka_take": "Take one of {giver}'s {n:plural:# face-down card|# face-down cards}: {verb} {places}",
-    "hint.kopilka_discard": "Discard {n:plural:# more card|# more cards}: {verb} {cards}",
+    "hint.kopilka_take": "{verb} {places} — one of {giver}'s {n:plural:# face-down card|# face-down cards}",
+    "hint.kopilka_discard": "{verb} {cards} — {n:plural:# more card|# more cards} to discard",
     "why.stukolka.forced": "one player is in: the dealer must play (R39)",
     "why.kopilka.lead_any": "you lead: a lead cannot pass or draw",
     "why.stukolka.follow": "you must follow {suit} (R41)",
@@ -260,7 +260,7 @@ MESSAGES: dict[str, str] = {
     "ev.ante": "{who} antes {amount}; the pot holds {pot}.",
     "ev.antes": "Everyone antes {each}; the pot holds {pot}.",
     "ev.trump_turned": "{who} turns up {card}: trumps are {suit}.",
-    "ev.shlejf_trump": "{who} keeps the trump face down (shlejf).",
+    "ev.shlejf_trump": "{who} announces {trump} as trump; the shlejf card itself lies face down (R51).",
     "ev.redeal": "{who} turned up the ace {card}: the same dealer deals again.",
     "ev.shlejf": "{who} keeps the shlejf.",
     "ev.open": "{who} opens the trump.",
@@ -303,7 +303,8 @@ MESSAGES: dict[str, str] = {
     "ev.fact_price": "The price is {value}.",
     "ev.reveal": "{who} reveals {card}.",
     "ev.bid": "{who} bids {price}.",
-    "ev.sell": "{who} offers the card for sale.",
+    "ev.sell": "{who} offers the card for sale, asking {price}.",
+    "ev.sell.alt": "{who} offers the card for sale.",
     "ev.trade": "{who} buys {card} from {seller} for {price}.",
     "ev.ready": "{who} is ready: done trading.",
     "ev.window_open": "{who} holds the best card, {card}: trading is open.",
@@ -312,7 +313,9 @@ MESSAGES: dict[str, str] = {
     "ev.win": "{who} wins with {card} and takes {pot}.",
     "ev.take": "{who} takes the card at place {place} of {from}'s row.",
     "ev.draw": "{who} draws a card from the stock.",
-    "ev.pays": "{who} pays {amount}.",
+    "ev.pays": "{who} pays {amount} into the kitty: {stake}, as all but the first to shed his cards do, and {fine} for a deal without a trick (R15).",
+    "ev.pays.alt": "{who} pays {stake} into the kitty, as all but the first to shed his cards do (R15).",
+    "ev.pays.alt2": "{who} pays {fine} into the kitty for a deal without a trick (R15).",
     "ev.receives": "{who} receives {amount}.",
     "ev.exchange_done": "The long suits are exchanged; {stock:plural:# card remains|# cards remain} in the stock.",
     "ev.game_settled": "Game {game} is settled: {money}.",
@@ -324,7 +327,7 @@ MESSAGES: dict[str, str] = {
     "ev.kitty_closed": "A seat is given up, so the partiya ends after deal {deal} of 4 and the kitty of {kitty} is paid out now (R16): each player gets his tricks' worth ({won} in all), the rest goes to {who}, who shed first in the last deal. The next players start with an empty kitty.",
     "ev.kitty_split": "A seat is given up, so the partiya ends after deal {deal} of 4 and the kitty of {kitty} is paid out now (R16): each player gets his tricks' worth ({won} in all), the rest is split equally (nobody shed first in the last deal). The next players start with an empty kitty.",
     "ev.kitty_carry_split": "A seat is given up: the {kitty} left over in the kitty is split equally (R16), so the next players start with an empty kitty.",
-    "ev.settlement": "Settlement: the kitty holds {kitty}; {won} won.",
+    "ev.settlement": "Settlement of the partiya (R16): the kitty holds {kitty} and the tricks are worth {won}; each player receives his tricks' worth (a share of it when the kitty is short), the rest goes to the first to shed his cards in the 4th deal.",
     "ev.slam": "Team {team} takes every trick ({split})!",
     "ev.winner": "{who} wins the game with {below} below the line.",
     "ev.deal_scored": "The deal is scored. Tricks: {tricks}. Above the line: {above}. Below: {below}.",
@@ -332,7 +335,7 @@ MESSAGES: dict[str, str] = {
     "ev.deal_scored.alt": "Tricks {split}: team {team} writes off {written_off}. Records: A {A}, B {B}.",
     "ev.generic": "{who}{kind}{data}",
     # help
-    "help.topics": "hall, table, social, cards, russian, fair, or a game's word (help golets, help buy)",
+    "help.topics": "hall, table, social, cards, russian, fair, kitty, or a game's word (help golets, help buy)",
     "help.hall": (
         "In the hall: look (describe the room), tables (list them), who (who is online), "
         "sit N [seat], watch N, say … (or ' …), rules [game], lang ru|en, help [topic], quit. "
@@ -345,6 +348,7 @@ MESSAGES: dict[str, str] = {
         "cut TEXT (cut the sealed next deal: help fair), look, say …, sit bot [seat] (a bot takes a free seat), stand (leave the seat between deals), "
         "leave (back to the hall), quit. "
         "Watchers' say goes to the rail during a deal; invite NAME, table private (help social). "
+        "score or F2 (the score sheet), last (the last trick), log N or PageUp/PageDown (what was said). "
         "Tab completes verbs and your legal cards; Up/Down recall earlier lines."
     ),
     "help.game": "{game}: {verbs}. Type help and one of them (help {example}) to learn what it means. Also: start when ready, look, say …, sit bot [seat], stand, leave, quit; Tab completes, Up/Down recall lines.",
@@ -366,6 +370,10 @@ MESSAGES: dict[str, str] = {
     "help.verb.bid": "bid N (даю): Спекулянт — offer N kopecks for the best card on the board; its holder may accept (R63).",
     "help.verb.accept": "accept NAME (принять): Спекулянт — sell your best card to NAME for the price he bid (R63).",
     "help.verb.ready": "ready (готов): Спекулянт — you are done trading; the window closes when everyone is ready or its time runs out (R64). At other tables, ready means start.",
+    "help.kitty": "Копилка's money: at each partiya's start everyone puts D (20 k.) into the kitty (R6); after each deal everyone but the first to shed his cards pays S (5 k.), and who took no trick pays Z (5 k.) too (R15). After the 4th deal each player receives his tricks' worth — a ♠ trick 1 k., ♣ 2, ♦ 3, ♥ 4, double when the A♠ took it — and the rest of the kitty goes to the 4th deal's first shedder (R16). score or F2 shows the sheet, last the last trick. A player who leaves mid-partiya ends it: the kitty is paid out at once, the same way (R16).",
+    "help.verb.score": "score (очки, F2): the score sheet — Копилка's tricks by suit and their worth so far, the other games' score; F2 or score again goes back.",
+    "help.verb.last": "last (последняя): the last trick again, who played what and who took it.",
+    "help.verb.log": "log N (журнал): the last N lines of the log again; PageUp and PageDown scroll it.",
     "help.cards": "Cards: rank then suit, e.g. Q♠, qs, 10h, th, дп (дама пик). Ranks 2–10 T J Q K A / В Д К Т; suits ♠♣♦♥ S C D H / п т к б ч.",
     "help.russian": "Russian verbs: ход/играть (play), стук (knock), пас (pass), голец (golets), купить (buy), снести (discard), сесть (sit), смотреть (watch), встать (stand), уйти (leave), сказать (say), кто (who), столы (tables), правила (rules), помощь (help), выход (quit).",
     "help.fair": (
@@ -397,7 +405,10 @@ MESSAGES: dict[str, str] = {
         "Stukolka: 4–7 players, 52 cards, 3 cards each, the next card shows trumps. In turn each player knocks "
         "to play or passes; in the base game one may take the golets, a blind hand. Each trick takes a third of "
         "the pot; who played and took no trick is in remiz and pays the pot's worth into the next pot. "
-        "Follow suit and beat if you can; else trump and beat if you can. The dealer antes every deal."
+        "Follow suit and beat if you can; else trump and beat if you can. The dealer antes every deal. "
+        "Variants: б — buying; в — the shlejf: the dealer keeps the trump card face down and announces its suit, "
+        "with dark and razrez where the table allows; г — compulsory deals. The house opens one: "
+        "open stukolka variant=v dark=yes razrez=yes seats=5 (variant=b, variant=g); tables shows each table's variant."
     ),
     "rules.kopilka": (
         "The Kitty: 4 players, 5 cards each and a stock. Long suits are exchanged before play; in tricks a player "
@@ -463,6 +474,24 @@ MESSAGES: dict[str, str] = {
     "league.row": "{rank}. {name}: {money}.",
     "league.empty": "Nobody has won money at {game} since {since}, when this league began.",
     "balance.table_money": "Your money at the tables: {money} (this club keeps no ledger).",
+    "why.kitty_left": "the kitty paid out when a player left (R16)",
+    "why.kitty_paid": "the kitty paid out at the partiya's end (R16)",
+    "why.kitty_deposit": "deposit into the kitty for the partiya (R6)",
+    "why.kitty_pays": "the deal's payment into the kitty: not first to shed, or no trick (R15)",
+    "why.trade": "the best card bought or sold (R64)",
+    "why.pot_won": "the pot won",
+    "why.dealer_takes": "the dealer takes the pot",
+    "why.remiz": "remiz paid into the pot (R43)",
+    "why.trick_money": "money for a trick taken (R43a)",
+    "why.speculator": "stake again after the K♠ (R65)",
+    "why.ante": "stake into the pot",
+    "why.settled": "the game's settlement",
+    "why.table_move": "money moved in play",
+    "why.starting_grant": "the club's starting grant",
+    "why.admin_grant": "granted by the house ({who})",
+    "why.other": "other",
+    "why.where_deal": "table {table}, deal {deal}",
+    "why.where": "table {table}",
     "balance.move": "  {date}  {amount:>12}  {reason}",
     "balance.guest": "Guests have no club balance.",
     "history.head": "Your last games (replay N shows one, verify N checks its deals):",

@@ -75,10 +75,13 @@ class HintRow(Widget):
         if self._made is not None and self._made[0] == key:
             return self._made[1]
         cells = min(self.cells, width)
-        room = width - cells
+        gap = 1 if cells and self.clock is not None and width - cells > 1 else 0  # "…to give" never runs into "your turn"
+        room = width - cells - gap
         parts = []
         if room > 0:
             parts.append(self._part(self.hint, room, style))
+        if gap:
+            parts.append(Strip.blank(gap, RichStyle(bgcolor=style.rich_style.bgcolor)))
         if cells and self.clock is not None:
             parts.append(self._part(self.clock, cells, clock_style))
         strip = Strip.join(parts) if parts else Strip.blank(width, style.rich_style)
@@ -86,7 +89,11 @@ class HintRow(Widget):
         return strip
 
     def _part(self, text: Text, width: int, style: Any) -> Strip:
-        """``text`` in ``width`` cells as a one-row ``Static`` of that width shows it (wrapped: its first row)."""
+        """``text`` in ``width`` cells as a one-row ``Static`` of that width shows it; a longer text ends in
+        ``…`` where it is cut, so nobody takes a cut hint for the whole (the words to type come first)."""
+        if text.cell_len > width:
+            text = text.copy()
+            text.truncate(width, overflow="ellipsis")
         strips = Visual.to_strips(self, Content.from_rich_text(flat(text), console=self.app.console), width, 1, style)
         pad = RichStyle(bgcolor=style.rich_style.bgcolor)  # the background alone, as Textual pads a widget's row
         strip = strips[0] if strips else Strip.blank(width, pad)
