@@ -120,12 +120,14 @@ class Watch:
         assert name is not None
         table = club.tables.get(table_id)
         if table is None:
+            host.hold()  # on to the hall, still in the club
             club.leave(name, now=asyncio.get_running_loop().time())
             return ("hall", None)
         try:
             club.watch(name, table_id)
         except TableError as err:  # a private table, or one that takes no watchers
             host.write_line(explain(err, host.lang, host.ascii))
+            host.hold()  # on to the hall, still in the club
             club.leave(name, now=asyncio.get_running_loop().time())
             return ("hall", None)
         self.table_id = table_id
@@ -136,9 +138,11 @@ class Watch:
         inbox = club.social.inbox(name)
         self._inbox_seq = inbox.last_seq
         inbox_off = inbox.subscribe(lambda _events: self._inbox_news())
+        step: tuple[str, Any] | None = None
         try:
             await self._join_hub()
-            return await self._done
+            step = await self._done
+            return step
         finally:
             inbox_off()
             member, self.member = self.member, None
@@ -150,6 +154,8 @@ class Watch:
             watching, self.table_id = self.table_id, None
             if watching is not None:
                 club.unwatch(name, watching)
+            if step is not None:
+                host.hold()  # back to the hall: still in the club, not announced as leaving and coming in
             club.leave(name, now=asyncio.get_running_loop().time())
 
     async def _join_hub(self) -> None:

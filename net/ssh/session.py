@@ -78,6 +78,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.command = ""
         self.prefs: Any = None  # the person's settings (tui.text.prefs), once his name is known
         self.holds = 0  # club.enter calls made to carry him from one step to the next (``hold``)
+        self.first_line: str | None = None  # the ssh command the hall answers as its first line (once)
         self.carried: list[Any] = []  # his hall log and his App's last words, for his next hall door
         self.arrival: Any = None  # a ``net.ssh.arrival.Arrival``: his account as read on arrival, until used
         self.naming: Any = None  # the ``Pending`` of his name being written (``register``), while it waits

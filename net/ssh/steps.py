@@ -104,7 +104,17 @@ def first_step(session: Session) -> tuple[str, Any]:
     if match and session.name is not None and int(match.group(1)) in session.server.club.tables:
         session.server.club.enter(session.name, guest=session.guest)  # _watch's end says he left
         return ("watch", int(match.group(1)))
+    if rest.strip() and session.name is not None:
+        # ``ssh host watch 99`` or ``ssh host frobnicate``: the hall answers it as if typed there (no
+        # table 99, an unknown command), rather than opening as though nothing had been asked
+        session.first_line = rest.strip()[:200]
     return ("hall", None)
+
+
+def take_first_line(session: Session) -> str | None:
+    """The ssh command the hall answers first (once), if it was not a mode or a table to watch."""
+    line, session.first_line = session.first_line, None
+    return line
 
 
 async def run_hall(session: Session, door: bool = False) -> tuple[str, Any] | None:
@@ -127,7 +137,7 @@ async def run_hall(session: Session, door: bool = False) -> tuple[str, Any] | No
         return None if session.closed else step
     seated = server.club.where(session.name) is not None if session.name is not None else False
     if not server.hall_doors or session.name is None or (seated and not door):
-        return await run_app(session)
+        return await run_app(session, take_first_line(session))
     from net.house.admin import admin_runner
     from net.modes.hall import HallDoor
     from net.ssh.keyring import KeyRing
@@ -136,7 +146,7 @@ async def run_hall(session: Session, door: bool = False) -> tuple[str, Any] | No
     hall = HallDoor(session, server.hall_board, admin=admin_runner(session), keys=KeyRing(session))
     session.hand_over(DoorMode(hall))
     try:
-        step = await hall.run()
+        step = await hall.run(take_first_line(session))
     finally:
         session.hand_over(Between(session))
     if session.closed:

@@ -235,6 +235,18 @@ class TableScreen(TableVerbs, ClubScreen):
         super().run_line(line, echo)
 
     def on_hand_card_chosen(self, message: Hand.CardChosen) -> None:
+        """A click picks a card (its action on the line); a second click on the same card does it."""
+        hand = self.tview.my_hand()
+        line = self.cmdline.value.strip()
+        if 0 <= message.index < len(hand) and line and not pending.busy(self.club_app):
+            card = hand[message.index]
+            buying = commands.ALIASES.get(line.split()[0].lower()) == "buy"
+            if not buying and card in self.tview.chosen and line == self.line_for(card):
+                self.cmdline.value = ""
+                self.cmdline.remember(line)
+                self.run_line(line)
+                self.cmdline.focus()
+                return
         self.pick(message.index)
         self.cmdline.focus()
 
