@@ -63,6 +63,7 @@ def test_a_run_out_clock_is_told_in_the_players_language():
     from tui.narrate import narrate
 
     event = Event("timeout", 0, {"name": "Boris", "action": ["play", parse_card("qs")]})
-    assert narrate(event, ["Boris"], "ru") == "Время Boris вышло; ход делает клуб: ход Q♠."
+    # a Latin name is not declined: the sentence keeps it in the nominative
+    assert narrate(event, ["Boris"], "ru") == "Boris: время вышло; ход делает клуб: ход Q♠."
     assert narrate(Event("timeout", 0, {"name": "Boris", "action": ["pass"]}), ["Boris"], "en") == (
         "Boris's time ran out; the club makes the move: pass.")
