@@ -47,6 +47,10 @@ class WatchHost(Protocol):
 
     def write_line(self, line: str) -> None: ...
 
+    def hold(self) -> None:
+        """Keep him counted in the club until his next step counts him (no leave, no enter told)."""
+        ...
+
 
 class _Row:
     """What ``tui.social``'s handlers ask of a screen, for a watcher's one-line row."""
