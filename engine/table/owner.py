@@ -299,6 +299,11 @@ class Table:
             sealed = self._seal_next() if self.sealed is None else []
         self.auto.forget(name)
         self._emit([Event("sit", seat, {"name": name})] + sealed)
+        if self.full() and any(not is_bot(n) for n in self.ready) \
+                and all(n in self.ready or is_bot(n) for n in self.seated()):
+            with self._saving():  # said start before the last seat was taken: the deal need not wait for it again
+                started = self._start_deal(None)
+            self._emit(started, None)
         return seat
 
     def sit_bot(self, seat: int | None = None) -> str:

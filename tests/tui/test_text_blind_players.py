@@ -17,7 +17,8 @@ from blindkit import GAMES, Person, room
 
 from tui.text.spoken import cards_in
 
-PROMPT = {"en": "Your turn. You may ", "ru": "Ваш ход. Можно: "}
+PROMPT = {"en": ("Your turn. You may ", "You are done trading; you may still "),
+          "ru": ("Ваш ход. Можно: ", "Вы закончили торг; ещё можно: ")}
 HAND = {"en": "Your hand: ", "ru": "У вас на руке: "}
 AT_LEAST = {"en": "at least ", "ru": "не меньше "}
 ANY_CARD = {"en": " any card of your hand", "ru": " любую карту с руки"}
@@ -31,7 +32,7 @@ ACCUSATIVE = (("ка ", "ку "), ("дама ", "даму "), ("валет ", "�
 
 def choices(prompt: str, lang: str) -> list[list[str]]:
     """The prompt's choices as the words to type: [["play", "seven of hearts"], ["pass"], ["bid", "3"]…]."""
-    said = prompt[len(PROMPT[lang]):]
+    said = prompt[len(next(p for p in PROMPT[lang] if prompt.startswith(p))):]
     said = said.split(" — ")[0]
     said = re.sub(r"\([^)]*\)", "", said)
     said = re.split(r"\.(?: |$)", said)[0]

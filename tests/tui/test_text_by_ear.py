@@ -100,3 +100,33 @@ def test_help_has_no_endless_line_no_middle_dots_and_cards_short_is_typed_back()
     cards = hand[len("У вас на руке: "):-1].split(", ")
     assert all(c[-1] in "ПТБЧ" and not set("JQKA") & set(c) for c in cards), hand
     assert all(parse_card(c) for c in cards)  # what is written is what may be typed
+
+
+def test_start_before_the_bots_sit_starts_the_deal_when_they_have() -> None:
+    r = room("stukolka", {"variant": "a"}, seats=4)
+    anna, boris = r.people[0], r.people[1]
+    assert "You are ready; the deal waits for boris, vera, gleb to type start." in anna.say("start")
+    for person in r.people[2:]:
+        person.say("stand")
+    assert "Waiting for 2 more players to sit down (or: sit bot)." in boris.say("start")
+    told = anna.say("sit bot") + anna.say("sit bot")
+    assert r.table.in_deal() and any(line.startswith("Your hand: ") for line in told), told
+
+
+def test_spekulyant_hand_says_the_face_down_cards_and_ready_changes_the_prompt() -> None:
+    r = room("speculator", {}, lang="en")
+    for person in r.people:
+        person.say("start")
+    assert r.people[0].say("hand")[-1].startswith("You hold 3 face-down cards")
+    for _ in range(30):
+        for person in r.people:
+            if any(a.verb == "ready" for a in person.text.legal()):
+                person.unread()
+                told = person.say("ready")
+                assert told[-1].startswith("You are done trading; you may still "), told
+                assert not any(line.startswith("Your turn.") for line in told[1:]), told
+                return
+            if person.text.legal():
+                person.say(person.text.legal()[0].text())
+        r.tick(30)
+    raise AssertionError("no trading window opened")

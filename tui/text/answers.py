@@ -63,6 +63,15 @@ def hand_text(view: View, lang: str, ascii: bool) -> str:
     if view.seat is None:
         return tr(lang, "text.hand_watching")
     hand = my_hand(view)
+    seat = view.seat
+    hidden = view.seats[seat].count - len(hand) if 0 <= seat < len(view.seats) else 0
+    up = view.extra.get("up")
+    face_up = [c for c in up[seat] if isinstance(c, Card)] if isinstance(up, list) and seat < len(up) else []
+    if hidden > 0:  # cards nobody sees, not even their owner (Спекулянт): held all the same
+        line = tr(lang, "text.hand_hidden", count=hidden)
+        if face_up:
+            line += " " + tr(lang, "text.hand_face_up", listed=cards_text(face_up, ascii))
+        return line
     if not hand:
         return tr(lang, "text.hand_empty")
     return tr(lang, "text.hand", listed=cards_text(hand, ascii))
@@ -270,8 +279,9 @@ def prompt_text(table: Table, view: View, legal: Sequence[Action], lang: str, as
         return ""
     if legal:
         why = why_text(table, view, legal, lang, ascii)
-        said = tr(lang, "text.your_turn", actions=action_phrase(legal, lang, ascii, my_hand(view)),
-                  why=f" — {why}" if why else "")
+        done = "ready" in table.game_cls.verbs and table.in_deal() and not any(a.verb == "ready" for a in legal)
+        said = tr(lang, "text.done_may" if done else "text.your_turn",  # done trading: no longer "your turn"
+                  actions=action_phrase(legal, lang, ascii, my_hand(view)), why=f" — {why}" if why else "")
         return " ".join([said] + turn_facts(view, lang, ascii))
     if table.in_deal():
         names = view.names
@@ -281,8 +291,9 @@ def prompt_text(table: Table, view: View, legal: Sequence[Action], lang: str, as
     if not table.full():
         return tr(lang, "table.hint_need", count=table.seats.count(None))
     me = view.names[view.seat] if 0 <= view.seat < len(view.names) else ""
-    if me in view.ready:
-        return ""
+    if me in view.ready:  # told exactly what the deal waits for
+        others = [n for n in view.names if n and n not in view.ready and not is_bot(n) and n not in view.bots]
+        return tr(lang, "text.ready_waiting", names=", ".join(others)) if others else ""
     return tr(lang, "table.hint_ready", ready=len(view.ready), total=len(table.seats))
 
 
