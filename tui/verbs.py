@@ -363,9 +363,7 @@ class HallVerbs:
         if not game:
             self.say_line(self.t("rules.list", games=", ".join(games)))
             return
-        by_title = {title.casefold(): t.game_name for t in self.club_app.club.tables.values()
-                    for title in t.title.values()}
-        game = by_title.get(game.casefold(), game)
+        game = game_by_words(game)
         if not has(self.club_app.lang, f"rules.{game.lower()}"):
             self.error(self.t("cmd.no_rules", game=game, games=", ".join(games)))
             return
@@ -482,3 +480,21 @@ def who_line(app: "ClubApp") -> str:
         else:
             names.append(shown)
     return tr(app.lang, "who.list", count=len(names), names=", ".join(names))
+
+
+def game_by_words(typed: str) -> str:
+    """A game named as a person says it, in either language: ``стуколка``, ``французская``, ``спекулянта``
+    (its title, a word of its title, or the start of one); else the name as typed."""
+    from engine.games import registry
+
+    word = typed.casefold().strip()
+    if not word:
+        return typed
+    found = set()
+    for name, cls in registry().items():
+        titles = [t.casefold() for t in getattr(cls, "title", {}).values()] + [name]
+        if word in titles:
+            return name
+        if any(w.startswith(word[:max(4, len(word) - 2)]) for t in titles for w in t.split()) and len(word) >= 4:
+            found.add(name)
+    return found.pop() if len(found) == 1 else typed

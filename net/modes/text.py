@@ -173,18 +173,30 @@ class TextChannel:
 
     async def run(self) -> None:
         """Until the player quits, the client goes or the server says stop."""
+        ticking = asyncio.get_running_loop().create_task(self._clock_ticks())
         try:
             self.club.start()
             if self._first and self.club.player is not None:
                 self.got_line(self._first)
             await self.done
         finally:
+            ticking.cancel()
             if self._wake is not None:
                 self._wake.cancel()
                 self._wake = None
             for task in list(self._tasks):
                 task.cancel()
             self.club.stop()
+
+    async def _clock_ticks(self) -> None:
+        """Each second: his turn's clock warnings (``TextClub.clock_check``)."""
+        while not self.done.done():
+            await asyncio.sleep(1.0)
+            with self._batching():
+                try:
+                    self.club.clock_check()
+                except Exception:  # a warning that fails must not end the session
+                    log.exception("clock warning for %s failed", self.session.name)
 
     def finish(self) -> None:
         if not self.done.done():

@@ -62,8 +62,8 @@ async def test_hall_look_tables_who_and_errors(club, size):
         assert "'x' is not a table number." in text(app)
         await type_line(pilot, "rules highcard")
         assert "High card: a test game" in text(app)
-        await type_line(pilot, "правила Старшая")
-        assert "No rules for 'Старшая'" in text(app)
+        await type_line(pilot, "правила Дурак")
+        assert "No rules for 'Дурак'" in text(app)
         await type_line(pilot, "knock")
         assert "You are not at a table" in text(app)
         assert club.tables[1].seats == ["boris", None, None]

@@ -130,3 +130,65 @@ def test_spekulyant_hand_says_the_face_down_cards_and_ready_changes_the_prompt()
                 person.say(person.text.legal()[0].text())
         r.tick(30)
     raise AssertionError("no trading window opened")
+
+
+def test_the_clock_of_his_turn_is_said_at_half_time_ten_and_five_seconds_with_a_bell() -> None:
+    from engine.table.club import Club
+    from tui.text.club import TextClub
+
+    club = Club([{"game": "stukolka", "think": 0, "clock": 30}], seed=11)
+    now = [0.0]
+    lines: list[str] = []
+    rings: list[int] = []
+    anna = TextClub(club, "anna", write=lines.append, clock=lambda: now[0], bell=lambda: rings.append(1))
+    anna.wake = anna.news
+    anna.start()
+    for line in ("sit 1", "sit bot", "sit bot", "sit bot", "start"):
+        anna.line(line)
+    for _ in range(40):
+        if anna.legal():
+            break
+        club.tick(now[0])
+    assert anna.legal() and club.tables[1].timer_deadline() is not None
+    deadline = club.tables[1].timer_deadline()
+    rung = len(rings)
+    heard = []
+    while now[0] < deadline - 1:
+        now[0] += 1.0
+        mark = len(lines)
+        anna.clock_check()
+        heard += lines[mark:]
+    left = int(round(deadline - 0.0))
+    assert heard == [f"Clock: {left // 2} seconds left for your move.", "Clock: 10 seconds left for your move.",
+                     "Clock: 5 seconds left for your move."], heard
+    assert len(rings) == rung + 3
+    anna.line("time")
+    assert lines[-1] == "You have 1 second left."
+
+
+def test_russian_rules_take_russian_game_names_and_bells_are_told_apart() -> None:
+    r = room("stukolka", {"variant": "a"}, lang="ru")
+    vera = r.people[0]
+    vera.unread()
+    for said in ("правила французская", "правила спекулянта", "правила стуколку"):
+        answer = vera.say(said)
+        assert answer and not answer[0].startswith("Нет правил"), (said, answer)
+    from engine.table.club import Club
+    from tui.text.club import TextClub
+
+    club = Club([{"game": "stukolka", "think": 0, "clock": 0}], seed=11)
+    rings: list[str] = []
+    kind = ["start"]
+    anna = TextClub(club, "anna", write=lambda line: None, clock=lambda: 0.0, bell=lambda: rings.append(kind[0]))
+    anna.wake = anna.news
+    anna.start()
+    club.enter("boris")
+    for line in ("sit 1", "sit bot", "sit bot", "sit bot"):
+        anna.line(line)
+    anna.line("start")
+    started = len(rings)  # three for the start, one for his turn if it is his
+    assert started >= 3
+    rings.clear()
+    club.social.deliver("boris", "anna", "удачи")
+    anna.news()
+    assert len(rings) == 2

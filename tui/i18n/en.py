@@ -591,6 +591,7 @@ MESSAGES: dict[str, str] = {
     "text.hand_hidden": "You hold {count:plural:# face-down card|# face-down cards} that nobody has seen, you neither.",
     "text.hand_face_up": "Face up before you: {listed}.",
     "text.done_may": "You are done trading; you may still {actions}{why}.",
+    "text.clock_warning": "Clock: {seconds:plural:# second|# seconds} left for your move.",
     "text.or": " or ",
     "text.you_may": "You may {actions}.",
     "text.your_turn": "Your turn. You may {actions}{why}.",

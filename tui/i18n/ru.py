@@ -596,6 +596,7 @@ MESSAGES: dict[str, str] = {
     "text.hand_hidden": "У вас {count:plural:# закрытая карта|# закрытые карты|# закрытых карт}; их не видел никто, и вы тоже.",
     "text.hand_face_up": "Открыты перед вами: {listed}.",
     "text.done_may": "Вы закончили торг; ещё можно: {actions}{why}.",
+    "text.clock_warning": "Часы: на ваш ход {seconds:plural:осталась # секунда|осталось # секунды|осталось # секунд}.",
     "text.or": " или ",
     "text.you_may": "Можно: {actions}.",
     "text.your_turn": "Ваш ход. Можно: {actions}{why}.",

@@ -58,6 +58,9 @@ FAIR_WORDS = frozenset({"fair", "seal", "seed", "честно", "печать", 
 SEAL_SHORT = 8
 LINE_MOST = 200
 """Characters of one line at most: a longer one is cut at its sentences (then its clauses) for speech."""
+RING_TURN, RING_WHISPER, RING_START = 1, 2, 3
+CLOCK_WARNINGS = (10, 5)
+"""Seconds left when his turn's clock is said (and at half time)."""
 ARRIVAL_LINES = 5
 """Events told again on arriving at a table (``log N`` tells more)."""
 TOLD_KEEP = 2048
@@ -175,6 +178,8 @@ class TextClub(TableVerbs, HallVerbs):
         self._my_turn = False
         self._last_said = ""
         self._trump_told: Any = None
+        self._turn_clock: tuple[float, float] | None = None  # (when his turn began, its deadline)
+        self._warned: set[int] = set()
         self._trump_in_event = False
         self._hand: frozenset[Card] = frozenset()
         self._unsubscribe: Callable[[], None] | None = None
@@ -526,9 +531,12 @@ class TextClub(TableVerbs, HallVerbs):
         turn = bool(prompt) and bool(self.legal())
         if self.prefs.brief and not turn and table.in_deal():
             prompt = ""  # brief: only his own turns
+        if turn and not self._my_turn:  # his clock's half time is counted from here
+            deadline = table.timer_deadline()
+            self._turn_clock, self._warned = ((self.clock(), deadline) if deadline is not None else None), set()
         if prompt and prompt != self._prompt:
             if turn and not self._my_turn and self.ring is not None and self.prefs.bell_on(True):
-                self.ring()
+                self._ring(RING_TURN)
             self.say_line(prompt, whole=True)
         self._prompt = prompt
         self._my_turn = turn
@@ -553,7 +561,7 @@ class TextClub(TableVerbs, HallVerbs):
             if not rung and entry.event.data.get("from") != self.player and self.ring is not None \
                     and self.prefs.bell_on(True):
                 rung = True
-                self.ring()
+                self._ring(RING_WHISPER)
 
     def _tell(self, table: Table, entry: LogEntry) -> None:
         event = entry.event
@@ -570,7 +578,7 @@ class TextClub(TableVerbs, HallVerbs):
             return
         if event.kind == "deal_start" and event.data.get("deal") == 1 and seated and self.ring is not None \
                 and self.prefs.bell_on(True):
-            self.ring()  # his table starts
+            self._ring(RING_START)  # his table starts
         if event.kind in CHAT:
             self.say_line(self.t("text.chat", line=told(table, entry, self.lang, self.ascii)))
             return
@@ -583,6 +591,34 @@ class TextClub(TableVerbs, HallVerbs):
         line = told(table, entry, self.lang, self.ascii)
         if line:
             self.say_line(line)
+
+    def _ring(self, times: int) -> None:
+        """Bells heard apart: one for his turn (and his clock), two for a whisper, three for his table's start."""
+        for _ in range(times):
+            if self.ring is not None:
+                self.ring()
+
+    def clock_check(self) -> None:
+        """Called each second by the channel: the run-out clock of his turn, said at half time, 10 s and 5 s
+        (``CLOCK_WARNINGS``), rung if his bell is on; nothing when it is not his turn or no clock runs."""
+        table = self.table
+        deadline = table.timer_deadline() if table is not None and self._my_turn else None
+        if deadline is None:
+            self._turn_clock, self._warned = None, set()
+            return
+        now = self.clock()
+        if self._turn_clock is None or self._turn_clock[1] != deadline:
+            self._turn_clock, self._warned = (now, deadline), set()
+        total = deadline - self._turn_clock[0]
+        left = deadline - now
+        marks = sorted({int(total // 2), *CLOCK_WARNINGS}, reverse=True)
+        due = [m for m in marks if 0 < m < total and left <= m and m not in self._warned]
+        if not due:
+            return
+        self._warned.update(m for m in marks if m >= min(due))
+        if self.ring is not None and self.prefs.bell_on(True):
+            self.ring()
+        self.say_line(self.t("text.clock_warning", seconds=max(1, int(round(left)))))
 
     def _tell_felt(self, table: Table) -> None:
         """A trump the felt shows that no event named (Спекулянт's diamonds, a game's rule): said once a deal."""
