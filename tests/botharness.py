@@ -44,7 +44,7 @@ class Wire:
 
 
 def club_with_store(path, tables: list[dict[str, Any]]) -> tuple[Club, StoreAccounts]:
-    from engine.store.base import open_store
+    from engine.store.opening import open_store
 
     store = open_store(path, new=True)
     return Club(tables, store=store, now=0.0), StoreAccounts(store, 10_000)

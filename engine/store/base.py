@@ -470,42 +470,6 @@ def _private_folder(folder: Path) -> None:
         pass  # not ours to change: the files inside are 0600 all the same
 
 
-def open_store(data_dir: str | Path, *, new: bool = False, url: str | None = None, **options: Any) -> Store:
-    """The store of a data folder (``<data_dir>/sukno.db``); ``StoreError`` if it cannot be used.
-
-    With ``url`` (``postgresql://…``, ``sukno serve --store``) the store is that PostgreSQL database
-    (``engine.store.postgres.PgStore``) and the data folder keeps only the host key and the other files.
-
-    An existing but empty (0-byte) ``sukno.db`` is refused unless ``new``
-    (``sukno serve --new``, or a folder made just now): a club whose file was
-    truncated must not silently start over with nobody's money.
-    """
-    if url:
-        from engine.store.postgres import PgStore, is_url
-
-        if not is_url(url):
-            scheme = url.split(":", 1)[0][:20]  # never the rest: it may hold a password
-            raise StoreError(f"a store URL starts with postgresql:// (not {scheme}:…); without --store the "
-                             "club keeps its data folder's sukno.db", 78)
-        return PgStore(url, **options)
-    from engine.store.sqlite import SqliteStore
-
-    folder = Path(data_dir)
-    if not folder.is_dir():
-        raise StoreError(f"the data folder {folder} does not exist (create it or choose another)", 78)
-    _private_folder(folder)
-    path = folder / DEFAULT_FILENAME
-    try:
-        empty = path.is_file() and path.stat().st_size == 0
-    except OSError:
-        empty = False
-    if empty and not new:
-        raise StoreError(
-            f"{path} is empty (0 bytes): its accounts and money are gone, or it was never written; "
-            "restore it from a backup, or start a new club over it with --new", 65)
-    return SqliteStore(path, **options)
-
-
 def pot_purse(table_id: TableId) -> str:
     """The ledger pool holding a table's pot or kitty."""
     return f"table:{table_id}:pot"
@@ -832,7 +796,6 @@ __all__ = [
     "header_of",
     "journal_moves",
     "make_data_folder",
-    "open_store",
     "pot_purse",
     "record_of_journal",
     "replay_journal",

@@ -24,7 +24,7 @@ from net.modes.botwire import LineBuffer, encode
 
 def run_local(args: Any) -> int:
     from engine.table.club import Club
-    from engine.store.base import open_store
+    from engine.store.opening import open_store
     from net.ssh.identity import StoreAccounts
 
     out = sys.stdout.buffer

@@ -72,7 +72,8 @@ def _line(text: str, limit: int = 300) -> str:
 
 def _cmd_export(args: argparse.Namespace) -> int:
     """Write a finished record kept by the club's store as a ``sukno-record/1`` file (or to stdout)."""
-    from engine.store.base import StoreError, open_store
+    from engine.store.base import StoreError
+    from engine.store.opening import open_store
 
     try:
         store = open_store(args.data, url=args.store)  # shared: a running server keeps writing meanwhile
@@ -99,7 +100,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 def _cmd_db_upgrade(args: argparse.Namespace) -> int:
     """Make or migrate the store's schema (what ``sukno serve`` does at start), and say its version."""
-    from engine.store.base import StoreError, make_data_folder, open_store
+    from engine.store.base import StoreError, make_data_folder
+    from engine.store.opening import open_store
     from net.config import ConfigError, load
 
     try:

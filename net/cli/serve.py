@@ -49,7 +49,8 @@ def config_from_args(args: argparse.Namespace) -> Config:
 
 
 async def run(config: Config) -> int:
-    from engine.store.base import StoreError, make_data_folder, open_store
+    from engine.store.base import StoreError, make_data_folder
+    from engine.store.opening import open_store
     from net.ssh.server import SuknoServer
 
     try:

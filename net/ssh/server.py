@@ -207,7 +207,8 @@ class SuknoServer:
         self.config = config
         self._own_store = store is None
         if store is None:  # ``sukno serve`` opens it itself to report a StoreError; tests need not
-            from engine.store.base import make_data_folder, open_store
+            from engine.store.base import make_data_folder
+            from engine.store.opening import open_store
 
             fresh = make_data_folder(config.data)
             store = open_store(config.data, exclusive=True, new=fresh or config.new)

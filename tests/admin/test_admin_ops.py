@@ -103,7 +103,7 @@ def test_durations():
 
 def test_a_closed_table_stays_closed_with_a_store(tmp_path):
     """With the store, close ends the table's journal: its number can be opened again, a restart skips it."""
-    from engine.store.base import open_store
+    from engine.store.opening import open_store
 
     store = open_store(tmp_path)
     try:

@@ -52,7 +52,7 @@ async def test_admin_is_a_key_not_a_name(config):
     """``[admin] accounts = ["Boss"]`` with no such account at start: nobody may register Boss or Воss
     (Cyrillic В, о), and a player who never had Boss's key is no admin; an account that existed with a key
     at start is admin with that key."""
-    from engine.store.base import open_store
+    from engine.store.opening import open_store
 
     config.admins = ["Boss", "Vera"]
     vera_key = new_key()

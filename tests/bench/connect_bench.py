@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import asyncssh  # noqa: E402
 
-from engine.store.base import open_store  # noqa: E402
+from engine.store.opening import open_store  # noqa: E402
 from hall_bench import TITLE, Person, make_people, openssh_burst, quiet, uptime  # noqa: E402
 from net.config import Config  # noqa: E402
 from ssh_load import ServerProc, pct, until  # noqa: E402

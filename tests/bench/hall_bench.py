@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import asyncssh  # noqa: E402
 import pyte  # noqa: E402
 
-from engine.store.base import open_store  # noqa: E402
+from engine.store.opening import open_store  # noqa: E402
 from net.config import Config  # noqa: E402
 from ssh_load import ServerProc, pct, rss_mb, until  # noqa: E402
 

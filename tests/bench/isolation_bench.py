@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 import asyncssh  # noqa: E402
 import pyte  # noqa: E402
 
-from engine.store.base import open_store  # noqa: E402
+from engine.store.opening import open_store  # noqa: E402
 from net.config import Config  # noqa: E402
 
 VICTIM, ATTACKER = "Anna", "Boris"

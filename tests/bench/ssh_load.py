@@ -57,7 +57,7 @@ sys.path.insert(0, str(ROOT))
 
 import asyncssh  # noqa: E402
 
-from engine.store.base import open_store  # noqa: E402
+from engine.store.opening import open_store  # noqa: E402
 from net.config import Config  # noqa: E402
 
 SIZES = [(80, 24), (100, 30), (120, 40), (132, 43), (90, 26), (160, 50)]
@@ -86,7 +86,7 @@ async def serve_for_bench(data: Path, ciphers: list[str], buckets: list[str], ta
     config.connections_per_minute = 1_000_000
     close_node: Any = None
     if node:  # one node of a club on PostgreSQL, as `sukno serve --node NAME --store URL` (net/cli/serve.py)
-        from engine.store.base import open_store
+        from engine.store.opening import open_store
         from net.cli.serve import open_node
 
         store = open_store(data, exclusive=True, new=True, url=store_url, node=node,

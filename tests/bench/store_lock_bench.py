@@ -132,7 +132,8 @@ async def main(seconds: float, hold: float) -> None:
 def store_alone(hold: float, count: int = 200) -> None:
     """The refused write itself, without SSH or screens: a table action under the lock, timed."""
     from engine.table.club import Club
-    from engine.store.base import make_data_folder, open_store
+    from engine.store.base import make_data_folder
+    from engine.store.opening import open_store
     from engine.table.owner import TableError
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -108,7 +108,7 @@ async def wait_for(cond: Any, timeout: float, what: str) -> None:
 
 
 async def run(n: int, pty_share: float, deals: int) -> dict[str, Any]:
-    from engine.store.base import open_store
+    from engine.store.opening import open_store
 
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"

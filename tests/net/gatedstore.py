@@ -12,7 +12,8 @@ import threading
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Iterable
 
-from engine.store.base import StoreError, make_data_folder, open_store
+from engine.store.base import StoreError, make_data_folder
+from engine.store.opening import open_store
 
 HOLD = 20.0
 """Seconds a gated call waits at most (the tests open the gate long before)."""

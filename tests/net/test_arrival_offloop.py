@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from sshclient import Client, connect, make_config, new_key, running, until
 
-from engine.store.base import StoreError, make_data_folder, open_store
+from engine.store.base import StoreError, make_data_folder
+from engine.store.opening import open_store
 from net.modes.texts import text
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -189,7 +189,8 @@ async def test_every_arrival_of_a_burst_is_on_the_screen_once(lang):
 async def test_people_connecting_at_once_are_lines_on_a_hall_screen_read_through_pyte(tmp_path):
     """Anna (Russian, 100x30) is in the hall; five known keys connect at once over SSH: each is told on
     her screen once, in her language, and her screen built from the bytes is her door's whole frame."""
-    from engine.store.base import make_data_folder, open_store
+    from engine.store.base import make_data_folder
+    from engine.store.opening import open_store
     from net.config import Config
     from sshclient import connect, make_config, new_key, running
     from test_hall_door import same_as_model, session_of

@@ -58,7 +58,7 @@ async def test_new_key_registers_then_known_key_goes_to_hall(config):
         c = await connect(server.port, key=key)
         await c.wait("HALL Anna")
         await c.close()
-    from engine.store.base import open_store
+    from engine.store.opening import open_store
 
     with open_store(config.data) as store:
         assert [a.name for a in store.accounts()] == ["Anna"]

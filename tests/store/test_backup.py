@@ -6,7 +6,8 @@ import random
 import stat
 from pathlib import Path
 
-from engine.store.base import make_data_folder, open_store
+from engine.store.base import make_data_folder
+from engine.store.opening import open_store
 from engine.table.club import Club
 from net.cli.backup import restore
 from net.cli.main import main

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.store.base import StoreError, open_store
+from engine.store.base import StoreError
+from engine.store.opening import open_store
 from engine.store.sqlite import MIGRATIONS, SCHEMA_VERSION, SqliteStore
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.store.base import GRANTS, StoreError, open_store
+from engine.store.base import GRANTS, StoreError
+from engine.store.opening import open_store
 from engine.store.postgres import SCHEMA_VERSION, PgStore, shown_url
 
 psycopg = pytest.importorskip("psycopg")

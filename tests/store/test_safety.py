@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.store.base import StoreError, make_data_folder, open_store
+from engine.store.base import StoreError, make_data_folder
+from engine.store.opening import open_store
 from engine.store.sqlite import SqliteStore
 
 

@@ -249,7 +249,7 @@ def test_tables_are_told_as_sentences() -> None:
 
 def test_history_and_replay_tell_a_finished_game(tmp_path) -> None:
     """``replay N`` in text mode: the record's events as the log told them, then every hand as dealt."""
-    from engine.store.base import open_store
+    from engine.store.opening import open_store
 
     store = open_store(tmp_path)
     try:
