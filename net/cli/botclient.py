@@ -163,6 +163,10 @@ class Player:
         self.acted = 0
         self.errors: list[dict[str, Any]] = []
         self.name = ""
+        self.in_flight: int | None = None
+        """The ask of the act sent and not yet acknowledged or refused: one at a time."""
+        self.waiting: dict[str, Any] | None = None
+        """The newest turn read while an act was in flight (answered if that act is refused)."""
 
     def _make_bot(self, game: str) -> Any:
         from engine.bots import make_bot
@@ -191,8 +195,10 @@ class Player:
                 if self.bot is None:
                     self.bot = self._make_bot(view["game"])
                     self.name = view["names"][view["seat"]] if view.get("seat") is not None else ""
-                if kind == "turn":
+                if kind == "turn" and self.in_flight is None:
                     self._answer(message)
+                elif kind == "turn":
+                    self.waiting = message
             elif kind == "event":
                 if self.bot is not None and callable(getattr(self.bot, "observe", None)):
                     self.bot.observe([Event(message["kind"], message.get("seat"), _value(message.get("data") or {}))])
@@ -204,11 +210,19 @@ class Player:
                 if deals is not None and self.deals >= deals:
                     return self.deals
                 client.send({"type": "start", "table": self.table})
+            elif kind == "ack":  # turns read meanwhile that came before the act landed are over
+                waiting, self.in_flight, self.waiting = self.waiting, None, None
+                if waiting is not None and waiting["seq"] >= message["seq"]:
+                    self._answer(waiting)
             elif kind == "error":
                 self.errors.append(message)
-                log.warning("refused: %s", message.get("text"))
+                log.info("refused: %s", message.get("text"))
                 if message.get("reply") == "sit":
                     return self.deals
+                if message.get("reply") == "act":
+                    self.in_flight, waiting, self.waiting = None, self.waiting, None
+                    if waiting is not None and waiting["ask"] > (message.get("ask") or 0):
+                        self._answer(waiting)
             elif kind == "bye":
                 return self.deals
 
@@ -219,6 +233,7 @@ class Player:
         if action is None:  # Спекулянт's window: nothing to add, the window's clock closes it
             return
         self.acted += 1
+        self.in_flight = turn["ask"]
         self.client.send({"type": "act", "table": self.table, "ask": turn["ask"], "action": action.text()})
 
 

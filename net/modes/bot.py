@@ -16,9 +16,11 @@ Decisions (why):
   hall.  A person's key may not speak the bot protocol: a bot is always a bot.
 - Refusals carry the engine's catalogue key and the text a person would read
   (``tui.refusals.explain``) in the bot's language.
-- A turn is offered once per change of the game (a new ``ask`` number); an
-  ``act`` names the ask it answers, so an answer to a turn that is over is
-  refused (``bot.stale_ask``) instead of landing on the next turn.
+- A turn is offered once per decision of the seat, and again only when what
+  the seat may do changes (``net.modes.botasks``); an ``act`` names the ask it
+  answers, so an answer to a turn that is over is refused (``bot.stale_ask``)
+  instead of landing on the next turn, and an accepted one is acknowledged
+  (``ack``).
 - A bot that does not read what it is sent is cut off (``bot.too_slow``)
   rather than let the club's memory grow; its seat is kept, as for anyone.
 """
@@ -33,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from engine.game import IllegalAction
 from engine.table.pending import InOrder
 from engine.store.base import StoreError
+from net.modes.botasks import Asks, decision_of
 from net.ssh.mode import BotMode
 from net.modes.botwire import CLIENT_TYPES, MAX_LINE, PROTOCOL, LineBuffer, TooLong, WireError, decode, encode, \
     error_message, event_message, plain, say
@@ -111,9 +114,11 @@ class BotSession:
         table's reply) is dropped, so nothing brings a bot that left into the club."""
         self.following: dict[int, Callable[[], None]] = {}  # table id → unsubscribe
         self.seq: dict[int, int] = {}  # table id → last event seq sent
-        self.asks: dict[int, tuple[int, tuple]] = {}  # table id → (ask, turn key)
+        self.asks: dict[int, Asks] = {}  # table id → the seat's asks there
         self._next_ask = 0
         self.sent = 0
+        self._acting: int | None = None
+        """The table applying this bot's act just now (its turn is offered after the ack)."""
         self.order = InOrder(self.handle)
         """The program's messages in order: one sent while a change waits for its answer waits too."""
 
@@ -347,7 +352,8 @@ class BotSession:
             self.error("bot.not_following", say(self.lang, "bot.not_following", table=table.id), reply="sync",
                        table=table.id)
             return
-        self.asks.pop(table.id, None)
+        if table.id in self.asks:  # a new ask follows with the state (an act in flight is stale)
+            self.asks[table.id].end()
         self._state(table)
 
     def _on_act(self, message: dict[str, Any]) -> None:
@@ -356,13 +362,40 @@ class BotSession:
         if table is None:
             return
         assert self.name is not None
-        current = self.asks.get(table_id)
-        if current is not None and current[0] != message["ask"]:
-            self.error("bot.stale_ask", say(self.lang, "bot.stale_ask", ask=message["ask"], current=current[0]),
-                       reply="act", table=table_id, ask=message["ask"])
+        asks = self.asks.setdefault(table_id, Asks())
+        ask = message["ask"] if message.get("ask") is not None else asks.at_seq(message["seq"])
+        if (message.get("ask") is None and ask == 0) or asks.is_stale(ask, self._parsed(table, message["action"]), table.legal_actions(self.name)):
+            current = asks.current
+            text = say(self.lang, "bot.stale_ask" if current is not None else "bot.stale_ask_none", ask=ask,
+                       current=current)
+            self.error("bot.stale_ask", text, reply="act", table=table_id, ask=message.get("ask"),
+                       current=current)
             return
-        # a refusal is the person's refusal (at a table another node owns: when its answer comes)
-        self._after(message, table.act(self.name, message["action"], self.now()), lambda _events: None)
+
+        def done(_events: Any) -> None:  # accepted: said so, then the seat's next ask if it has one
+            asks.answered(ask)
+            self.send({"type": "ack", "table": table_id, "ask": ask if ask > 0 else None, "seq": table.last_seq})
+            if table_id in self.following:
+                self._turn(table)
+
+        # a refusal is the person's refusal (at a table another node owns: when its answer comes); while
+        # a table here applies it, its events go out but the next turn waits for the ack
+        self._acting = table_id
+        try:
+            result = table.act(self.name, message["action"], self.now())
+        finally:
+            self._acting = None
+        self._after(message, result, done)
+
+    @staticmethod
+    def _parsed(table: Table, text: str) -> Any:
+        game = table.game
+        if game is None:
+            return None
+        try:
+            return game.parse_action(text)
+        except Exception:  # the table refuses it in words when it is handed on
+            return None
 
     def _on_quit(self, message: dict[str, Any]) -> None:
         self.send({"type": "bye", "text": say(self.lang, "bot.bye")})
@@ -400,27 +433,28 @@ class BotSession:
                 self.send({"type": "deal_end", "table": table.id, "seq": entry.seq,
                            "money": plain(entry.event.data.get("money", {})),
                            "pot": entry.event.data.get("pot", 0)})
-        self._turn(table)
+        if self._acting != table.id:
+            self._turn(table)
 
     def _turn(self, table: Table) -> None:
-        """A new ``ask`` when the seat may act and the game has moved since the last one."""
+        """A new ``ask`` when the seat has a new decision, or what it may do in one changed."""
         assert self.name is not None
+        asks = self.asks.setdefault(table.id, Asks())
         legal = table.legal_actions(self.name)
         game = table.game
-        if not legal or game is None:
-            self.asks.pop(table.id, None)
+        seat = table.seat_of(self.name)
+        if not legal or game is None or seat is None:
+            asks.end()
             return
-        key = (id(game), game.deal_no, len(game.deals[-1].actions), tuple(game.to_act()), game.deadline())
-        current = self.asks.get(table.id)
-        if current is not None and current[1] == key:
+        shown = tuple(a.text() for a in legal)
+        if not asks.needs(decision_of(game), shown):
             return
         self._next_ask += 1
-        self.asks[table.id] = (self._next_ask, key)
+        asks.issue(self._next_ask, legal, shown, table.last_seq)
         deadline = table.timer_deadline()
         left = None if deadline is None else max(0, int((deadline - self.now()) * 1000))
         self.send({"type": "turn", "table": table.id, "ask": self._next_ask, "seq": table.last_seq,
-                   "legal": [a.text() for a in legal], "deadline_ms": left,
-                   "view": plain(table.view_for(self.name))})
+                   "legal": list(shown), "deadline_ms": left, "view": plain(table.view_for(self.name))})
 
     # -- the end ----------------------------------------------------------------------------
 

@@ -44,14 +44,14 @@ CLIENT_TYPES: dict[str, dict[str, tuple[str, bool]]] = {
     "stand": {"table": ("int", True)},
     "leave": {"table": ("int", True)},
     "say": {"table": ("int", False), "text": ("str", True)},
-    "act": {"table": ("int", True), "ask": ("int", True), "action": ("str", True)},
+    "act": {"table": ("int", True), "ask": ("int", False), "seq": ("int", False), "action": ("str", True)},
     "sync": {"table": ("int", True)},
     "quit": {},
 }
 """Every message a client may send, with its fields."""
 
 SERVER_TYPES = ("hello", "welcome", "error", "tables", "seated", "stood", "left", "state", "event", "turn",
-                "deal_end", "bye")
+                "deal_end", "ack", "bye")
 """Every message the server sends."""
 
 TEXTS: dict[str, dict[str, str]] = {
@@ -71,6 +71,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "bot.flood": "Too many messages at once; that one was dropped. Slow down.",
         "bot.busy": "Too many messages sent ahead of the answer you wait for; that one was dropped.",
         "bot.stale_ask": "Ask {ask} is over; the current one is {current}.",
+        "bot.stale_ask_none": "Ask {ask} is over; nothing is asked of you at this table now.",
         "bot.not_following": "You do not follow table {table}: sit there first.",
         "bot.no_table": "There is no table {table}.",
         "bot.store": "The club could not write that down just now; try again in a while.",
@@ -93,6 +94,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "bot.flood": "Слишком много сообщений сразу; это отброшено. Помедленнее.",
         "bot.busy": "Слишком много сообщений до ответа, которого вы ждёте; это отброшено.",
         "bot.stale_ask": "Запрос {ask} уже в прошлом; текущий — {current}.",
+        "bot.stale_ask_none": "Запрос {ask} уже в прошлом; сейчас за этим столом от вас ничего не ждут.",
         "bot.not_following": "Вы не следите за столом {table}: сначала сядьте за него.",
         "bot.no_table": "Стола {table} нет.",
         "bot.store": "Клуб не смог это записать; попробуйте чуть позже.",
@@ -253,6 +255,8 @@ def decode(line: bytes | str, types: Mapping[str, Mapping[str, tuple[str, bool]]
             raise WireError("bot.bad_field", type=kind, field=field, kind="int")
         if want == "str" and (not isinstance(value, str) or len(value) > MAX_TEXT):
             raise WireError("bot.bad_field", type=kind, field=field, kind="str")
+    if kind == "act" and message.get("ask") is None and message.get("seq") is None:
+        raise WireError("bot.missing_field", type=kind, field="ask")
     return message
 
 
