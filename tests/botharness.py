@@ -71,7 +71,8 @@ def play_deals(club: Club, accounts: StoreAccounts, bots: list[Any], deals: int,
                 moved = True
                 if message["type"] == "turn" and j == last_turn:  # an earlier one is over already
                     view = engine_view(message["view"])
-                    action = bots[i].choose(view, engine_actions(view["game"], message["legal"]))
+                    legal = engine_actions(view["game"], message["legal"], message.get("patterns"))
+                    action = bots[i].choose(view, legal)
                     if action is not None:
                         wire.send({"type": "act", "table": table, "ask": message["ask"], "action": action.text()})
                 elif message["type"] == "deal_end":

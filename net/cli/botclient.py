@@ -56,10 +56,24 @@ def engine_view(view: dict[str, Any]) -> dict[str, Any]:
     return _value(view)
 
 
-def engine_actions(game: str, legal: list[str]) -> list[Action]:
-    """The ``turn``'s legal actions as the engine's ``Action`` values."""
+def engine_actions(game: str, legal: list[str], patterns: dict[str, Any] | None = None) -> list[Action]:
+    """The ``turn``'s legal actions as the engine's ``Action`` values; a pattern (``buy CARDS``) is
+    spelt out as every choice it allows, in the engine's order (ascending cards, fewest first)."""
+    from itertools import combinations
+
     cls = get_game(game)
-    return cls.wire_actions([cls.parse_action(text) for text in legal])
+    actions: list[Action] = []
+    for text in legal:
+        pattern = (patterns or {}).get(text)
+        if pattern is None:
+            actions.append(cls.parse_action(text))
+            continue
+        verb = text.split()[0]
+        choice = next(iter(pattern.values()))
+        cards = sorted(parse_card(c) for c in choice["cards"])
+        for k in range(choice["min"], choice["max"] + 1):
+            actions.extend(Action(verb, combo) for combo in combinations(cards, k))
+    return cls.wire_actions(actions)
 
 
 class _Lines(asyncssh.SSHClientSession):  # type: ignore[type-arg]
@@ -228,7 +242,7 @@ class Player:
 
     def _answer(self, turn: dict[str, Any]) -> None:
         view = engine_view(turn["view"])
-        legal = engine_actions(view["game"], turn["legal"])
+        legal = engine_actions(view["game"], turn["legal"], turn.get("patterns"))
         action = self.bot.choose(view, legal)
         if action is None:  # Спекулянт's window: nothing to add, the window's clock closes it
             return

@@ -35,10 +35,10 @@ from typing import TYPE_CHECKING, Any, Callable
 from engine.game import IllegalAction
 from engine.table.pending import InOrder
 from engine.store.base import StoreError
-from net.modes.botasks import Asks, decision_of
+from net.modes.botasks import Asks, decision_of, legal_for, offered
 from net.ssh.mode import BotMode
-from net.modes.botwire import CLIENT_TYPES, MAX_LINE, PROTOCOL, LineBuffer, TooLong, WireError, decode, encode, \
-    error_message, event_message, plain, say
+from net.modes.botwire import CLIENT_TYPES, MAX_LINE, MAX_SERVER_LINE, PROTOCOL, LineBuffer, TooLong, WireError, decode, encode, \
+    error_message, event_message, plain, say, tables_parts
 from net.ssh.limits import TokenBucket
 
 if TYPE_CHECKING:
@@ -137,6 +137,7 @@ class BotSession:
         if known is None:
             known = self.fingerprint is not None and self.accounts.store.account_by_key(self.fingerprint) is not None
         self.send({"type": "hello", "protocol": PROTOCOL, "server": "sukno", "max_line": MAX_LINE,
+                   "max_server_line": MAX_SERVER_LINE,
                    "known": known, "types": list(CLIENT_TYPES)})
 
     def _ask(self, work: Callable[[Any], Any]) -> Any:
@@ -286,7 +287,8 @@ class BotSession:
                          "seats": row["seats"], "in_deal": row["in_deal"], "pot": row["pot"],
                          "spectators": row["spectators"],
                          "bots": [n for n in row["seats"] if n and (n in self.club.robots or n.startswith("bot-"))]})
-        self.send({"type": "tables", "tables": plain(rows)})
+        for part, more in tables_parts(plain(rows)):
+            self.send({"type": "tables", "tables": part, "more": more})
 
     def _table(self, message: dict[str, Any]) -> Table | None:
         table = self.club.tables.get(message["table"])
@@ -440,21 +442,23 @@ class BotSession:
         """A new ``ask`` when the seat has a new decision, or what it may do in one changed."""
         assert self.name is not None
         asks = self.asks.setdefault(table.id, Asks())
-        legal = table.legal_actions(self.name)
+        legal = legal_for(table, self.name)
         game = table.game
-        seat = table.seat_of(self.name)
-        if not legal or game is None or seat is None:
+        if not legal or game is None:
             asks.end()
             return
-        shown = tuple(a.text() for a in legal)
+        shown, patterns = offered(legal)
         if not asks.needs(decision_of(game), shown):
             return
         self._next_ask += 1
         asks.issue(self._next_ask, legal, shown, table.last_seq)
         deadline = table.timer_deadline()
         left = None if deadline is None else max(0, int((deadline - self.now()) * 1000))
-        self.send({"type": "turn", "table": table.id, "ask": self._next_ask, "seq": table.last_seq,
-                   "legal": list(shown), "deadline_ms": left, "view": plain(table.view_for(self.name))})
+        turn = {"type": "turn", "table": table.id, "ask": self._next_ask, "seq": table.last_seq,
+                "legal": list(shown), "deadline_ms": left, "view": plain(table.view_for(self.name))}
+        if patterns:
+            turn["patterns"] = patterns
+        self.send(turn)
 
     # -- the end ----------------------------------------------------------------------------
 

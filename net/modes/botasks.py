@@ -105,3 +105,34 @@ def _allows(legal: Sequence[Action], action: Action) -> bool:
         return action in legal
     except Exception:  # a legal list that cannot compare this action: the table will say
         return False
+
+
+# --- what a turn offers ------------------------------------------------------------
+
+CARDS = "CARDS"
+"""The placeholder of a choice of cards in a ``turn``'s ``legal`` (described in its ``patterns``)."""
+
+
+def legal_for(table: Any, name: str) -> Sequence[Action]:
+    """The seat's legal actions as the game answers them without listing them (a French buy's 4096)."""
+    game, seat = table.game, table.seat_of(name)
+    if game is None or seat is None:
+        return table.legal_actions(name)
+    legal = game.legal_sequence(seat)
+    return legal if legal else table.legal_actions(name)
+
+
+def offered(legal: Sequence[Action]) -> tuple[tuple[str, ...], dict[str, Any] | None]:
+    """The ``legal`` texts of a turn and its ``patterns``: a choice of cards is described, not listed.
+
+    The French exchange (R19) lets a buyer discard any 0…k cards of his hand: ``buy`` alone and
+    ``buy CARDS`` with the hand and the limits, instead of up to 4096 lines."""
+    from engine.games.french3 import Buys
+
+    if isinstance(legal, Buys):
+        if legal.most == 0:
+            return ("buy",), None
+        cards = [card.text() for card in legal.hand]
+        pattern = {CARDS: {"cards": cards, "min": 1, "max": legal.most, "distinct": True}}
+        return ("buy", f"buy {CARDS}"), {f"buy {CARDS}": pattern}
+    return tuple(action.text() for action in legal), None

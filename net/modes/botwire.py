@@ -32,6 +32,8 @@ from engine.game import Action, Event
 PROTOCOL = "sukno-bot/1"
 MAX_LINE = 8192
 """Longest line accepted from a client, in bytes (the newline excluded)."""
+MAX_SERVER_LINE = 16384
+"""Longest line the server sends, in bytes (the newline included): a client's buffer of 16 KiB holds any."""
 MAX_TEXT = 300
 """Longest ``say`` text and longest ``action`` text accepted (characters)."""
 
@@ -170,6 +172,23 @@ def event_message(table: int, seq: int, event: Event) -> dict[str, Any]:
     """A table's public event (``engine.game.Event``) as an ``event`` message."""
     return {"type": "event", "table": table, "seq": seq, "kind": event.kind, "seat": event.seat,
             "data": plain(dict(event.data))}
+
+
+def tables_parts(rows: list[Any]) -> list[tuple[list[Any], bool]]:
+    """The club's tables cut into ``tables`` messages that each fit ``MAX_SERVER_LINE`` (``more``: another
+    part follows); one table is far smaller than a line."""
+    parts: list[tuple[list[Any], bool]] = []
+    part: list[Any] = []
+    size = 64  # the message around the rows
+    for row in rows:
+        row_size = len(encode(row)) + 1
+        if part and size + row_size > MAX_SERVER_LINE:
+            parts.append((part, True))
+            part, size = [], 64
+        part.append(row)
+        size += row_size
+    parts.append((part, False))
+    return parts
 
 
 def error_message(key: str, text: str, **extra: Any) -> dict[str, Any]:

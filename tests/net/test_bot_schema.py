@@ -93,3 +93,62 @@ def test_every_message_of_whole_deals_validates(tmp_path, game, players, options
     play_deals(club, accounts, [make_bot(game, "rule", i) for i in range(players)], deals=2, on_send=validate)
     assert {"hello", "welcome", "seated", "state", "turn", "event", "deal_end"} <= seen["server"]
     assert {"hello", "sit", "start", "act"} <= seen["client"]
+
+
+def test_every_server_line_of_whole_deals_fits_the_stated_maximum(tmp_path):
+    from net.modes.botwire import MAX_SERVER_LINE, encode
+
+    longest: dict[str, int] = {}
+
+    def measure(side: str, message: dict) -> None:
+        if side == "server":
+            size = len(encode(message))
+            longest[message["type"]] = max(size, longest.get(message["type"], 0))
+
+    for game, players, options in GAMES[:4]:
+        (tmp_path / game).mkdir()
+        club, accounts = club_with_store(tmp_path / game, [{"game": game, "options": options, "seats": players,
+                                                            "clock": 0, "think": 0}])
+        play_deals(club, accounts, [make_bot(game, "rule", i) for i in range(players)], deals=1, on_send=measure)
+    assert max(longest.values()) <= MAX_SERVER_LINE, longest
+
+
+def test_the_french_buy_is_a_pattern_with_its_limits_and_any_choice_in_it_is_accepted(tmp_path):
+    from botharness import Wire
+
+    club, accounts = club_with_store(tmp_path, [{"game": "french3", "seats": 3, "clock": 0, "think": 0}])
+    wires = [Wire(club, accounts, f"SHA256:buy{i}", lambda: 0.0, on_send=check) for i in range(3)]
+    for i, wire in enumerate(wires):
+        wire.session.hello()
+        wire.send({"type": "hello", "name": f"Buyer{i}"})
+        wire.send({"type": "sit", "table": 1, "seat": i})
+    for wire in wires:
+        wire.send({"type": "start", "table": 1})
+    game = club.tables[1].game
+    buyer = game.queue[0]
+    turn = [m for m in wires[buyer].take() if m["type"] == "turn"][-1]
+    assert turn["legal"] == ["buy", "buy CARDS"]
+    choice = turn["patterns"]["buy CARDS"]["CARDS"]
+    assert choice["min"] == 1 and choice["max"] == len(game.widow) and choice["distinct"] is True
+    assert sorted(choice["cards"]) == sorted(c.text() for c in game.hands[buyer])
+    from net.modes.botwire import encode
+    assert len(encode(turn)) < 4096
+    two = choice["cards"][-1:-3:-1]  # two cards, the higher first: any order is accepted
+    wires[buyer].send({"type": "act", "table": 1, "ask": turn["ask"], "action": "buy " + " ".join(two)})
+    assert [m["type"] for m in wires[buyer].take() if m["type"] in ("ack", "error")] == ["ack"]
+    assert game.bought[buyer] == 2
+
+
+def test_a_long_list_of_tables_comes_in_parts_that_each_fit_a_line():
+    from net.modes.botwire import MAX_SERVER_LINE, encode, tables_parts
+
+    rows = [{"id": i, "game": "stukolka", "title": {"ru": "Стуколка", "en": "Stukolka"},
+             "options": {"variant": "a", "a": 30, "b": 30}, "seats": [f"Player{i}x{s}" for s in range(4)],
+             "in_deal": False, "pot": 0, "spectators": 0, "bots": []} for i in range(1, 301)]
+    parts = tables_parts(rows)
+    assert len(parts) > 1 and [more for _, more in parts] == [True] * (len(parts) - 1) + [False]
+    assert [row for part, _ in parts for row in part] == rows
+    for part, more in parts:
+        message = {"type": "tables", "tables": part, "more": more}
+        check("server", message)
+        assert len(encode(message)) <= MAX_SERVER_LINE
