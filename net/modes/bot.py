@@ -33,12 +33,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from engine.game import IllegalAction
+from engine.table.owner import sanitize
 from engine.table.pending import InOrder
 from engine.store.base import StoreError
 from net.modes.botasks import Asks, decision_of, legal_for, offered
 from net.ssh.mode import BotMode
-from net.modes.botwire import CLIENT_TYPES, MAX_LINE, MAX_SERVER_LINE, PROTOCOL, LineBuffer, TooLong, WireError, decode, encode, \
-    error_message, event_message, plain, say, tables_parts
+from net.modes.botwire import CLIENT_TYPES, MAX_LINE, MAX_SERVER_LINE, PROTOCOL, LineBuffer, TooLong, WireError, \
+    decode, encode, error_message, event_message, plain, say, tables_parts, type_of
 from net.ssh.limits import TokenBucket
 
 if TYPE_CHECKING:
@@ -184,7 +185,10 @@ class BotSession:
 
     def _refused(self, message: dict[str, Any], err: IllegalAction) -> None:
         kind = message["type"]
-        self.error(err.key or "refused", refusal_text(err, self.lang), reply=kind, table=message.get("table"),
+        text = refusal_text(err, self.lang)
+        if err.key == "table.seat_taken" and message.get("seat") is not None:  # seats from 0, as the bot names them
+            text = say(self.lang, "bot.seat_taken", seat=message["seat"], table=message.get("table"))
+        self.error(err.key or "refused", text, reply=kind, table=message.get("table"),
                    ask=message.get("ask") if kind == "act" else None)
 
     def _after(self, message: dict[str, Any], result: Any, done: Callable[[Any], None]) -> None:
@@ -308,6 +312,11 @@ class BotSession:
             self.send({"type": "seated", "table": table.id, "seat": seat})
             self._follow(table)
 
+        wanted = message.get("seat")
+        if seat is None and wanted is not None and not 0 <= wanted < len(table.seats):
+            self.error("table.no_seat", say(self.lang, "bot.no_seat", seat=wanted, table=table.id,
+                                            last=len(table.seats) - 1), reply="sit", table=table.id)
+            return
         if seat is None:  # the club's rules (one seat per person, not a closing table): Club.sit
             self._after(message, self.club.sit(self.name, table.id, message.get("seat")), seated)
         else:
@@ -339,8 +348,9 @@ class BotSession:
 
     def _on_say(self, message: dict[str, Any]) -> None:
         assert self.name is not None
-        if message.get("table") is None:
+        if message.get("table") is None:  # the hall hears it; the bot hears what the hall heard
             self.club.say(self.name, message["text"])
+            self.send({"type": "said", "text": sanitize(message["text"])})
             return
         table = self._table(message)
         if table is not None:
@@ -481,6 +491,7 @@ class BotLink:
         config = server.config
         self.lines = LineBuffer()
         self.bytes = TokenBucket(config.input_bytes_per_second, config.input_burst)
+        self.bytes_per_second = config.input_bytes_per_second
         self.messages = TokenBucket(MESSAGES_PER_SECOND, MESSAGE_BURST)
         self.slow = SLOW_READER * config.buffer_limit
         self.done = asyncio.get_running_loop().create_future()
@@ -513,7 +524,9 @@ class BotLink:
                 return
             size = MAX_LINE if isinstance(line, TooLong) else len(line)
             if not self.bytes.take(size) or not self.messages.take(1):
-                self.bot.error("bot.flood", say(self.bot.lang, "bot.flood"))
+                dropped = type_of(line)
+                self.bot.error("bot.flood", say(self.bot.lang, "bot.flood", dropped=dropped, rate=MESSAGES_PER_SECOND,
+                                                burst=MESSAGE_BURST, bytes=self.bytes_per_second), dropped=dropped)
                 continue
             session.last_input = asyncio.get_running_loop().time()
             try:

@@ -53,7 +53,7 @@ CLIENT_TYPES: dict[str, dict[str, tuple[str, bool]]] = {
 """Every message a client may send, with its fields."""
 
 SERVER_TYPES = ("hello", "welcome", "error", "tables", "seated", "stood", "left", "state", "event", "turn",
-                "deal_end", "ack", "bye")
+                "deal_end", "ack", "said", "bye")
 """Every message the server sends."""
 
 TEXTS: dict[str, dict[str, str]] = {
@@ -70,7 +70,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "bot.need_name": "This key has no account yet: send hello with the name your bot should have.",
         "bot.person_key": "This key belongs to the person {name}; a bot needs a key of its own.",
         "bot.guest": "Bots need a key: connect with  ssh -i KEY -T -p PORT HOST bot.",
-        "bot.flood": "Too many messages at once; that one was dropped. Slow down.",
+        "bot.flood": "Too many messages at once: your {dropped} was dropped (at most {rate} a second, {burst} at "
+                     "once, {bytes} bytes a second). Slow down.",
+        "bot.bad_utf8": "That line is not UTF-8 (a bad byte at {at}); it was skipped.",
+        "bot.field_too_long": "The field {field!r} of {type!r} is {length} characters long; at most {limit} are "
+                              "allowed.",
+        "bot.no_seat": "There is no seat {seat} at table {table}: its seats are numbered 0 to {last}.",
+        "bot.seat_taken": "Seat {seat} at table {table} is taken.",
         "bot.busy": "Too many messages sent ahead of the answer you wait for; that one was dropped.",
         "bot.stale_ask": "Ask {ask} is over; the current one is {current}.",
         "bot.stale_ask_none": "Ask {ask} is over; nothing is asked of you at this table now.",
@@ -93,7 +99,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "bot.need_name": "У этого ключа ещё нет учётной записи: пришлите hello с именем для вашего бота.",
         "bot.person_key": "Этот ключ принадлежит человеку {name}; боту нужен свой ключ.",
         "bot.guest": "Боту нужен ключ: входите так:  ssh -i KEY -T -p PORT HOST bot.",
-        "bot.flood": "Слишком много сообщений сразу; это отброшено. Помедленнее.",
+        "bot.flood": "Слишком много сообщений сразу: отброшено {dropped} (не больше {rate} в секунду, {burst} "
+                     "сразу, {bytes} байт в секунду). Помедленнее.",
+        "bot.bad_utf8": "Эта строка — не UTF-8 (неверный байт на месте {at}); она пропущена.",
+        "bot.field_too_long": "Поле {field!r} сообщения {type!r} длиной {length} символов; можно не больше {limit}.",
+        "bot.no_seat": "За столом {table} нет места {seat}: места пронумерованы от 0 до {last}.",
+        "bot.seat_taken": "Место {seat} за столом {table} занято.",
         "bot.busy": "Слишком много сообщений до ответа, которого вы ждёте; это отброшено.",
         "bot.stale_ask": "Запрос {ask} уже в прошлом; текущий — {current}.",
         "bot.stale_ask_none": "Запрос {ask} уже в прошлом; сейчас за этим столом от вас ничего не ждут.",
@@ -248,7 +259,10 @@ def decode(line: bytes | str, types: Mapping[str, Mapping[str, tuple[str, bool]]
     if isinstance(line, bytes):
         if len(line) > MAX_LINE:
             raise WireError("bot.too_long", limit=MAX_LINE)
-        text = line.decode("utf-8", "replace")
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise WireError("bot.bad_utf8", at=err.start) from None
     else:
         text = line
     try:
@@ -272,11 +286,24 @@ def decode(line: bytes | str, types: Mapping[str, Mapping[str, tuple[str, bool]]
             continue
         if want == "int" and (isinstance(value, bool) or not isinstance(value, int) or abs(value) > 2**31):
             raise WireError("bot.bad_field", type=kind, field=field, kind="int")
-        if want == "str" and (not isinstance(value, str) or len(value) > MAX_TEXT):
+        if want == "str" and not isinstance(value, str):
             raise WireError("bot.bad_field", type=kind, field=field, kind="str")
+        if want == "str" and len(value) > MAX_TEXT:
+            raise WireError("bot.field_too_long", type=kind, field=field, length=len(value), limit=MAX_TEXT)
     if kind == "act" and message.get("ask") is None and message.get("seq") is None:
         raise WireError("bot.missing_field", type=kind, field="ask")
     return message
+
+
+def type_of(line: bytes | TooLong) -> str:
+    """The ``type`` a line names, for a message dropped unread (``bot.flood``): its type, or ``line``."""
+    if isinstance(line, TooLong):
+        return "line"
+    try:
+        kind = json.loads(line).get("type")
+    except (ValueError, RecursionError, AttributeError):
+        return "line"
+    return f"{kind[:20]} message" if isinstance(kind, str) else "line"
 
 
 def server_message(line: bytes | str) -> dict[str, Any]:

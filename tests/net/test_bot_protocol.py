@@ -161,7 +161,17 @@ async def test_garbage_is_refused_and_the_connection_stays_usable(tmp_path):
         client.send_raw(b"\xff\xfe" + b"x" * (MAX_LINE + 10) + b"\n")
         err = await client.expect("error")
         assert err["key"] == "bot.too_long" and str(MAX_LINE) in err["text"]
+        client.send_raw(b'{"type": "say", "text": "\xff\xfe"}\n')
+        err = await client.expect("error")
+        assert err["key"] == "bot.bad_utf8" and "UTF-8" in err["text"]
+        client.send({"type": "say", "text": "я" * 301})
+        err = await client.expect("error")
+        assert err["key"] == "bot.field_too_long" and "301" in err["text"] and "300" in err["text"]
+        client.send({"type": "sit", "table": 1, "seat": -1})
+        err = await client.expect("error")
+        assert err["key"] == "table.no_seat" and "-1" in err["text"] and "0 до 3" in err["text"]
         client.send({"type": "say", "text": "привет \x1b[31mвсем"})
+        assert (await client.expect("said"))["text"] == "привет всем"
         await until(lambda: any(e.event.kind == "say" for e in server.club.hall_since(0)), what="hall chat")
         said = [e.event.data["text"] for e in server.club.hall_since(0) if e.event.kind == "say"]
         assert said == ["привет всем"]  # sanitised as people's chat is
@@ -276,7 +286,8 @@ async def test_a_flood_is_cut_and_the_bot_told(tmp_path, monkeypatch):
         client = await bot(server.port, "Kilo")
         client.send_raw(b"".join(json.dumps({"type": "tables"}).encode() + b"\n" for _ in range(40)))
         err = await client.expect("error")
-        assert err["key"] == "bot.flood"
+        assert err["key"] == "bot.flood" and err["dropped"] == "tables message"
+        assert "tables message" in err["text"] and "1 a second" in err["text"] and "5 at once" in err["text"]
         tables = [m for m in client.received if m["type"] == "tables"]
         assert len(tables) <= 5
         await client.close()
