@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from engine.table.autoplay import Settings
-from engine.table.club import table_settings
+from engine.table.club import SETTING_WORDS, table_settings
 from engine.table.social import Seating
 
 SAMPLE = "sukno.toml"
@@ -132,6 +132,48 @@ def _number(section: str, key: str, value: Any, kind: type) -> Any:
     return kind(value)
 
 
+TABLE_KEYS = ("game", "options", "seats", "at_zero", *SETTING_WORDS)
+"""The keys of a ``[[tables]]`` entry: its game, the game's options, and the table's settings."""
+
+
+def _option_words(option: Any) -> str:
+    """``variant (a, b, v, g)``, ``W (1–600)``: an option as a refusal lists it."""
+    if option.choices:
+        return f"{option.name} ({', '.join(str(c) for c in option.choices)})"
+    if option.minimum is not None:
+        return f"{option.name} ({option.minimum}–{option.maximum if option.maximum is not None else '…'})"
+    return option.name
+
+
+def _check_table(number: int, entry: Mapping[str, Any]) -> None:
+    """A table entry names only known keys, a known game, and options and seats that game takes: a
+    typo (``clok``) or a variant the game lacks is refused at start, never left to the first deal."""
+    from engine.games import registry
+
+    where = f"tables[{number}]"
+    unknown = [key for key in entry if key not in TABLE_KEYS]
+    if unknown:
+        raise ConfigError(f"unknown key '{where}.{unknown[0]}'; known: {', '.join(TABLE_KEYS)} "
+                          "(a game's own options go in options = {…})")
+    games = registry()
+    game = games.get(str(entry["game"]))
+    if game is None:
+        raise ConfigError(f"{where}.game: unknown game {entry['game']!r}; known: {', '.join(games)}")
+    options = entry.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise ConfigError(f"{where}.options must be a table, e.g. options = {{}}")
+    try:
+        made = game.make_options(options)
+    except ValueError as err:
+        known = ", ".join(_option_words(o) for o in game.options_spec)
+        raise ConfigError(f"{where}.options: {err}; {entry['game']} takes: {known}") from None
+    seats = entry.get("seats")
+    if seats is not None:
+        least, most = game.player_range(made)
+        if isinstance(seats, bool) or not isinstance(seats, int) or not least <= seats <= most:
+            raise ConfigError(f"{where}.seats: {entry['game']} is played by {least}–{most}, not {seats!r}")
+
+
 def from_mapping(raw: Mapping[str, Any]) -> Config:
     """Defaults overlaid with ``raw`` (a parsed TOML document), checked."""
     merged = _merge({k: v for k, v in DEFAULTS.items() if k != "tables"}, {k: v for k, v in raw.items() if k != "tables"})
@@ -139,6 +181,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     if not isinstance(tables, list) or not all(isinstance(t, Mapping) and "game" in t for t in tables):
         raise ConfigError("tables must be a list of [[tables]] with a 'game' each")
     for number, entry in enumerate(tables, 1):
+        _check_table(number, entry)
         if entry.get("at_zero", "refuse") not in ("refuse", "debt"):
             raise ConfigError(f"tables[{number}].at_zero is 'refuse' or 'debt', not {entry.get('at_zero')!r}")
         try:
