@@ -432,8 +432,18 @@ class BotSession:
         """The seat's own view, as the TUI gets it, then its turn if it has one."""
         self.seq[table.id] = table.last_seq
         self.send({"type": "state", "table": table.id, "seq": table.last_seq,
-                   "view": plain(table.view_for(self.name))})
+                   "view": self._view(table)})
         self._turn(table)
+
+    def _view(self, table: Table) -> dict[str, Any]:
+        """The seat's view for the wire: the table's clock readings become seconds left, as a bot
+        cannot know the server's clock (Спекулянт's window ``deadline`` → ``seconds_left``)."""
+        view = plain(table.view_for(self.name))
+        if "deadline" in view:
+            deadline = view.pop("deadline")
+            view["seconds_left"] = None if deadline is None else max(0.0, round(deadline - self.now(), 1))
+        view.pop("clock", None)
+        return view
 
     def _table_changed(self, table: Table) -> None:
         if table.id not in self.following:
@@ -465,7 +475,7 @@ class BotSession:
         deadline = table.timer_deadline()
         left = None if deadline is None else max(0, int((deadline - self.now()) * 1000))
         turn = {"type": "turn", "table": table.id, "ask": self._next_ask, "seq": table.last_seq,
-                "legal": list(shown), "deadline_ms": left, "view": plain(table.view_for(self.name))}
+                "legal": list(shown), "deadline_ms": left, "view": self._view(table)}
         if patterns:
             turn["patterns"] = patterns
         self.send(turn)

@@ -101,3 +101,15 @@ def test_a_duplicate_answer_is_stale_and_an_act_may_name_the_seq_it_saw(tmp_path
     # a seq from before any ask of this decision answers nothing
     wires[seat].send({"type": "act", "table": 1, "seq": 0, "action": "bid 4"})
     assert [m["key"] for m in wires[seat].take() if m["type"] == "error"] == ["bot.stale_ask"]
+
+
+def test_the_view_tells_seconds_left_never_the_servers_clock(tmp_path):
+    club, wires, holder, now = window(tmp_path)
+    view = turns(wires[holder])[-1]["view"]
+    assert "clock" not in view and "deadline" not in view
+    assert view["seconds_left"] == 30.0
+    now[0] = 12.5
+    club.tick(now[0])
+    wires[holder].send({"type": "sync", "table": 1})
+    state = [m for m in wires[holder].take() if m["type"] == "state"][-1]
+    assert state["view"]["seconds_left"] == 17.5
