@@ -409,6 +409,10 @@ class BotSession:
         except Exception:  # the table refuses it in words when it is handed on
             return None
 
+    def _on_ping(self, message: dict[str, Any]) -> None:
+        """Keep-alive: any line counts as input for the idle timeout; this one is answered at once."""
+        self.send({"type": "pong", **({"data": message["data"]} if message.get("data") is not None else {})})
+
     def _on_quit(self, message: dict[str, Any]) -> None:
         self.send({"type": "bye", "text": say(self.lang, "bot.bye")})
         if self._close:

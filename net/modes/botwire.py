@@ -48,12 +48,13 @@ CLIENT_TYPES: dict[str, dict[str, tuple[str, bool]]] = {
     "say": {"table": ("int", False), "text": ("str", True)},
     "act": {"table": ("int", True), "ask": ("int", False), "seq": ("int", False), "action": ("str", True)},
     "sync": {"table": ("int", True)},
+    "ping": {"data": ("str", False)},
     "quit": {},
 }
 """Every message a client may send, with its fields."""
 
 SERVER_TYPES = ("hello", "welcome", "error", "tables", "seated", "stood", "left", "state", "event", "turn",
-                "deal_end", "ack", "said", "bye")
+                "deal_end", "ack", "said", "pong", "bye")
 """Every message the server sends."""
 
 TEXTS: dict[str, dict[str, str]] = {

@@ -113,3 +113,11 @@ def test_the_view_tells_seconds_left_never_the_servers_clock(tmp_path):
     wires[holder].send({"type": "sync", "table": 1})
     state = [m for m in wires[holder].take() if m["type"] == "state"][-1]
     assert state["view"]["seconds_left"] == 17.5
+
+
+def test_a_ping_is_answered_with_its_data(tmp_path):
+    club, wires, holder, _ = window(tmp_path)
+    wires[0].take()
+    wires[0].send({"type": "ping", "data": "t1"})
+    wires[0].send({"type": "ping"})
+    assert wires[0].take() == [{"type": "pong", "data": "t1"}, {"type": "pong"}]
