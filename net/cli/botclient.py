@@ -94,11 +94,19 @@ class _Lines(asyncssh.SSHClientSession):  # type: ignore[type-arg]
 class BotClient:
     """One bot's connection: send messages, read them (every one kept in ``received``)."""
 
+    RATE, BURST = 40, 100
+    """Messages a second on average, and at once: under the club's limit (50 and 200), so a client
+    that plays as fast as the table lets it is never dropped for flooding; more wait their turn."""
+
     def __init__(self, conn: asyncssh.SSHClientConnection, chan: Any, lines: _Lines):
+        from net.ssh.limits import TokenBucket
+
         self.conn, self.chan, self._lines = conn, chan, lines
         self.received: list[dict[str, Any]] = []
         self.closed = False
         self.pending: list[dict[str, Any]] = []
+        self._bucket = TokenBucket(self.RATE, self.BURST)
+        self._held: list[bytes] = []
 
     @classmethod
     async def connect(cls, host: str, port: int, key: asyncssh.SSHKey | str | Path | None,
@@ -113,7 +121,18 @@ class BotClient:
         return cls(conn, chan, lines)
 
     def send(self, message: dict[str, Any]) -> None:
-        self.chan.write(encode(message))
+        """Sent now, or in order once the client's own rate allows it."""
+        self._held.append(encode(message))
+        if len(self._held) == 1:
+            self._drain()
+
+    def _drain(self) -> None:
+        while self._held and self._bucket.take(1):
+            if not self.chan.is_closing():
+                self.chan.write(self._held[0])
+            self._held.pop(0)
+        if self._held:
+            asyncio.get_running_loop().call_later(1 / self.RATE, self._drain)
 
     def send_raw(self, data: bytes) -> None:
         self.chan.write(data)
@@ -179,6 +198,7 @@ class Player:
         self.name = ""
         self.in_flight: int | None = None
         """The ask of the act sent and not yet acknowledged or refused: one at a time."""
+        self.last_turn: dict[str, Any] | None = None
         self.waiting: dict[str, Any] | None = None
         """The newest turn read while an act was in flight (answered if that act is refused)."""
 
@@ -233,7 +253,11 @@ class Player:
                 log.info("refused: %s", message.get("text"))
                 if message.get("reply") == "sit":
                     return self.deals
-                if message.get("reply") == "act":
+                if str(message.get("dropped", "")).startswith("act"):  # never read: that turn is still open
+                    self.in_flight, waiting, self.waiting = None, self.waiting or self.last_turn, None
+                    if waiting is not None:
+                        self._answer(waiting)
+                elif message.get("reply") == "act":
                     self.in_flight, waiting, self.waiting = None, self.waiting, None
                     if waiting is not None and waiting["ask"] > (message.get("ask") or 0):
                         self._answer(waiting)
@@ -247,7 +271,7 @@ class Player:
         if action is None:  # Спекулянт's window: nothing to add, the window's clock closes it
             return
         self.acted += 1
-        self.in_flight = turn["ask"]
+        self.in_flight, self.last_turn = turn["ask"], turn
         self.client.send({"type": "act", "table": self.table, "ask": turn["ask"], "action": action.text()})
 
 
