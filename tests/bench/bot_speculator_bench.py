@@ -57,7 +57,22 @@ async def main(deals: int, players: int, window: int, eager: bool) -> None:
                 clients.append(client)
                 bots.append((Eager if eager else Player)(client, 1, "rules", seed=i))
             started = time.perf_counter()
+
+            async def progress() -> None:  # a line every 25 deals, so a run cut short still says something
+                shown = 0
+                while True:
+                    await asyncio.sleep(1)
+                    done = min(b.deals for b in bots)
+                    if done >= shown + 25:
+                        shown = done
+                        acts = sum(b.acted for b in bots)
+                        bad = sum(len(b.errors) for b in bots)
+                        print(f"  … {done} deals, {acts} acts, {bad} refused, {time.perf_counter() - started:.0f} s",
+                              flush=True)
+
+            reporter = asyncio.ensure_future(progress())
             await asyncio.gather(*(b.play(deals, seat=i, timeout=300) for i, b in enumerate(bots)))
+            reporter.cancel()
             took = time.perf_counter() - started
             acts = sum(b.acted for b in bots)
             refused = collections.Counter(e["key"] for b in bots for e in b.errors)
