@@ -27,6 +27,8 @@ def address_key(peer: str) -> str:
 
     One IPv6 host is usually given a whole /64, so counting by /128 would let it open as many
     connections as it has addresses; an IPv4-mapped IPv6 address is its IPv4 address."""
+    if ":" not in peer:
+        return peer  # IPv4 (or a stand-in name): itself, without parsing, since the door asks per connection
     try:
         address = ipaddress.ip_address(peer.split("%", 1)[0])
     except ValueError:
