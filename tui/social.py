@@ -83,11 +83,6 @@ def _tell(screen: Any, command: Any) -> None:
     if not name or not text.strip():
         screen.error(screen.t("social.tell_usage"))
         return
-    from tui.chat import chat_allowed
-
-    if not chat_allowed(app.club, app.player, app.clock()):  # whispers count as chat
-        screen.error(screen.t("chat.slow"))
-        return
     app.club.tell(app.player, name[:NAME_MAX], text)
 
 

@@ -23,7 +23,6 @@ from engine.game import Event, IllegalAction
 from engine.table.owner import Table
 from tui import commands, pending, refusals, social
 from tui.admin_verb import run_admin
-from tui.chat import chat_allowed
 from tui.commands import BOT_WORDS, GAME_VERBS, HALL_VERBS, Command, UnknownCommand
 from tui.i18n import LANGS, has, money, tr
 from tui.limits import quote
@@ -131,9 +130,6 @@ class HallVerbs:
         elif verb == "say":
             if not command.rest:
                 self.error(self.t("cmd.say_what"))
-                return
-            if not chat_allowed(app.club, app.player, app.clock()):
-                self.error(self.t("chat.slow"))
                 return
             table = self.table_here()
             if table is None:

@@ -64,6 +64,7 @@ from engine.games import registry
 from engine.table.keeper import TableKeeper
 from engine.table.pending import Pending
 from engine.table.social import AWAY_MAX, Seating, Social, SocialError, name_key
+from engine.table.speech import Speech
 from engine.store.base import Store, StoreError, TableNumberTaken
 from engine.feed import Callback, Feed, LogEntry
 from engine.table.owner import Table, TableError, sanitize
@@ -124,6 +125,8 @@ class Club:
         if store is not None:
             self.robots.update(a.name for a in store.accounts() if a.role == "bot")
         self.social = Social(store)
+        self.speech = Speech(self.social)
+        """The one gate every person's words pass (mute, chat limit), here and at each table."""
         self._seed = seed
         if tables_config is None:
             tables_config = [{"game": name} for name in registry()]
@@ -213,7 +216,7 @@ class Club:
         self.tables[table.id] = table
         table.robots = self.robots
         self.tables = dict(sorted(self.tables.items()))
-        table.chat_check = self.social.check_chat
+        table.speech = self.speech
         table.subscribe(partial(self._table_changed, table.id))
 
     def balance(self, name: str) -> int:
@@ -382,7 +385,7 @@ class Club:
         clean = sanitize(text)
         if not clean:
             raise TableError("chat.empty", "Say what? Type say and your words.")
-        self.social.check_chat(name)
+        self.speech.words(name)
         self._emit([Event("say", None, {"name": name, "text": clean})])
 
     def online_name(self, name: str) -> str | None:
@@ -398,7 +401,6 @@ class Club:
         clean = sanitize(text)
         if not clean:
             raise SocialError("social.tell_what", "Tell what? Type tell, a name and your words.")
-        self.social.check_chat(sender)
         to = self.online_name(target)
         if to is None:
             raise SocialError("social.not_here", f"{target} is not in the club now.", name=target)
@@ -406,12 +408,13 @@ class Club:
             if to in table.seats and table.in_deal():
                 raise SocialError("social.no_tell_player", f"{to} is playing at table {table.id}, which you watch; "
                                   "tell him when the deal is over.", name=to, table=table.id)
+        self.speech.words(sender)
         self.social.deliver(sender, to, clean)
         return to
 
     def set_away(self, name: str, note: str = "", now: float | None = None) -> None:
         """``away [text]``: a note beside the name; at a table the stand-in plays his turns."""
-        self.social.away[name] = sanitize(note, AWAY_MAX)
+        self.social.away[name] = self.speech.note(name, sanitize(note, AWAY_MAX))
         table = self.where(name)
         if table is not None:
             table.away(name, now, kind="stepped_away")
@@ -419,8 +422,10 @@ class Club:
 
     def set_back(self, name: str, now: float | None = None) -> bool:
         """``back``: the note goes, his turns are his again; False if he was not away."""
-        if self.social.away.pop(name, None) is None:
+        if name not in self.social.away:
             return False
+        self.speech.mark(name)
+        self.social.away.pop(name, None)
         table = self.where(name)
         if table is not None:
             table.back(name, now)

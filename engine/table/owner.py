@@ -87,6 +87,7 @@ from engine.table.journal import NULL_JOURNAL, JournalPort
 from engine.table.pending import Pending
 from engine.shuffle import MAX_CUT, FairError, Sealed, SealedDecks, check_cut, new_seed, repeatable_seed
 from engine.table.social import RAIL_KEEP, Seating, name_key
+from engine.table.speech import Speech
 from engine.store.base import NotEnoughMoney, StoreError
 from engine.view import Snapshot as ScreenSnapshot
 from engine.view import TableFacts, build_view
@@ -206,8 +207,8 @@ class Table:
         self.rail = Feed(keep=RAIL_KEEP)
         """The watchers' own talk during a deal: never in ``feed`` while the deal lasts."""
         self._rail_deal: list[tuple[str, str]] = []
-        self.chat_check: Callable[[str], None] | None = None
-        """Set by the club: raises for a muted person (``engine.table.social``)."""
+        self.speech: Speech | None = None
+        """Set by the club: the one gate a person's words pass (``engine.table.speech``)."""
         self.remote: Callable[..., Any] | None = None
         """Set on a replica (another node owns this table): ``remote(op, *args)`` sends a
         change to the owner and returns at once an ``engine.table.pending.Pending`` (its answer, or its
@@ -445,8 +446,8 @@ class Table:
         clean = sanitize(text)
         if not clean:
             raise TableError("chat.empty", "Say what? Type say and your words.")
-        if self.chat_check is not None:
-            self.chat_check(name)
+        if self.speech is not None:
+            self.speech.words(name)
         if name not in self.seats and self.in_deal():
             self.rail.publish([Event("rail", None, {"name": name, "text": clean})])
             if self.seating.rail == "after" and len(self._rail_deal) < RAIL_KEEP:
@@ -514,6 +515,8 @@ class Table:
         except FairError:
             raise TableError("fair.cut_bad", f"A cut is 1–{MAX_CUT} printable characters, e.g. cut верба 42.",
                              limit=MAX_CUT) from None
+        if self.speech is not None:
+            clean = self.speech.cut(name, clean)
         with self._saving():
             told = self._seal_next() if self.sealed is None else []
             assert self.sealed is not None

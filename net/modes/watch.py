@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import textwrap
-import time
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.game import IllegalAction
@@ -21,7 +20,6 @@ from engine.table.pending import InOrder
 from engine.table.owner import TableError
 from net.modes.spectate import Member
 from net.modes.texts import SPECTATOR_VERBS, text
-from tui.chat import chat_allowed
 from tui.refusals import explain
 from tui.i18n import tr
 
@@ -230,9 +228,6 @@ class Watch:
                 club.set_back(name, now=asyncio.get_running_loop().time())
                 member.say_note(tr(lang, "social.back"))
             elif verb == "say" and table is not None:
-                if not chat_allowed(club, name, time.monotonic()):
-                    member.say_note(text(lang, "slow"))
-                    return
                 order.after(table.say(name, rest),
                             lambda rail: rail and member.say_note(tr(lang, "social.rail_only")), self._refused)
             elif verb == "look" and table is not None:
