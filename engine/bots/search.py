@@ -64,7 +64,8 @@ from engine.games import get_game
 from engine.view import LineSheet, RecordSheet
 
 TABLE_KINDS = frozenset({"sit", "stand", "watch", "unwatch", "say", "table_ready", "away", "back", "gone",
-                         "timeout", "stand_in", "deal_over", "session_over", "first_dealer", "draw_for_deal"})
+                         "timeout", "stand_in", "deal_over", "session_over", "first_dealer", "draw_for_deal",
+                         "suspended", "resumed"})
 """Events the table adds around the game's own (the replay ignores them)."""
 
 HIDDEN = "hidden"

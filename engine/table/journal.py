@@ -5,7 +5,9 @@ its state), then hands what happened to its ``JournalPort``:
 
 - ``transaction()`` around one table operation: every write of it is one
   commit, all or nothing; it raises ``engine.store.base.StoreError`` when the
-  commit fails, and the table then shows nothing and calls ``rebuild()``;
+  commit fails, and the table then shows nothing and calls ``rebuild()``
+  (if the journal cannot be read either, the table is suspended until it can:
+  it never writes on from a state its journal may lack);
 - ``session_started(game)`` before a session's first deal, ``dealt(step,
   now)`` for a deal's start, ``applied(step, now)`` for an action and
   ``ticked(step, now)`` for a change the time made — each with the
@@ -68,7 +70,9 @@ class JournalPort(Protocol):
     def session_over(self, game: Any) -> None: ...
 
     def rebuild(self) -> None:
-        """After a failed transaction: put the table back as the last commit left it."""
+        """After a failed transaction: put the table back as its journal reads.  ``StoreError`` when
+        the journal cannot be read: the table is then put back as the last commit known here left it,
+        and must write nothing until a ``rebuild`` succeeds (that commit's answer may have been lost)."""
         ...
 
 

@@ -30,13 +30,24 @@ What is written (``engine.store.base`` explains the journal itself):
 
 ``restore`` puts a journal back into a fresh ``Table``: the same seats, hands,
 turn, pot and timers (the game's clock shifted to the restart's ``now``).
+
+The keeper also keeps in memory what its last commit left in the journal (the
+session's header and entries, ``Book``): after a failed commit ``rebuild``
+reads the journal again, and when the store cannot even be read (PostgreSQL
+gone) it puts the table back from that copy, so memory never holds a step the
+journal may lack, and says so (``StoreError``): the table then waits for a
+read of the journal before it writes on (a commit whose answer was lost may
+have landed).
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import time
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ContextManager, Iterator, Mapping, Sequence
 
 from engine.table.autoplay import BOT_PREFIX, is_bot
 from engine.game import Event, Game
@@ -66,12 +77,62 @@ RECORDED_NOTE = "recorded"
 FAIR_NOTE = FAIR  # {"deal": n, "protocol", "seal", "seed", "cut"}: a sealed deal ended, its seed may be known
 
 
+@dataclass
+class Book:
+    """The journal as this keeper's last commit left it (header and entries of the session), kept in
+    memory so the table can be put back as committed without reading a store that is away."""
+
+    live: LiveTable | None = None
+    entries: list[JournalEntry] = field(default_factory=list)
+
+    def play(self, writes: Sequence[tuple[str, Any]], table_id: Any) -> None:
+        """Add what one commit wrote: ("entry", JournalEntry) or ("session", TableHeader)."""
+        for what, value in writes:
+            if what == "session":
+                self.live = LiveTable(table_id, time.time(), value)
+                self.entries = []
+            else:
+                self.entries.append(value)
+
+
+class _Writer:
+    """The store as the keeper's writes go through it: each entry and new header is noted for the
+    ``Book`` (payloads as the store keeps them, JSON), everything else is the store's own."""
+
+    def __init__(self, store: Store, keeper: TableKeeper):
+        self._store = store
+        self._keeper = keeper
+
+    def append(self, table_id: Any, kind: str, payload: Mapping[str, Any], *, now: float | None = None) -> int:
+        seq = self._store.append(table_id, kind, payload, now=now)
+        if table_id == self._keeper.table.id:
+            entry = JournalEntry(seq, time.time() if now is None else now, kind, json.loads(json.dumps(payload)))
+            self._keeper._wrote("entry", entry)
+        return seq
+
+    def new_session(self, table_id: Any, header: TableHeader, *, now: float | None = None) -> None:
+        self._store.new_session(table_id, header, now=now)
+        if table_id == self._keeper.table.id:
+            self._keeper._wrote("session", TableHeader.from_json(json.loads(json.dumps(header.to_json()))))
+
+    def batch(self) -> ContextManager[None]:
+        return self._store.batch()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+
 class TableKeeper:
     """Keeps one table's journal in step with it (see the module docstring)."""
 
     def __init__(self, store: Store, table: Table):
         self.store = store
         self.table = table
+        self.book = Book()
+        """What the last commit left in the journal (``Book``): the table is put back from it when the
+        store cannot be read."""
+        self._writer: Any = _Writer(store, self)
+        self._writes: list[tuple[str, Any]] | None = None  # the open transaction's, noted at its commit
         self.journal: TableJournal | None = None
         self._noted: dict[str, Any] | None = None
         self._since: tuple[int, int, list[int]] = (0, 0, [])  # the next record starts: deal, pot, balances
@@ -86,7 +147,9 @@ class TableKeeper:
 
     def open_new(self, now: float | None = None) -> None:
         """A table that has never been journaled: its journal starts in the lobby."""
-        self.store.open_table_journal(self.table.id, self._lobby_header(), now=now)
+        header = self._lobby_header()
+        self.store.open_table_journal(self.table.id, header, now=now)
+        self.book.play([("session", TableHeader.from_json(json.loads(json.dumps(header.to_json()))))], self.table.id)
         self._noted = self.table.state()
 
     def purse(self, name: str) -> str:
@@ -119,18 +182,33 @@ class TableKeeper:
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """One commit for one table operation; the table's own state is noted at its end."""
-        with self.store.batch():
+        """One commit for one table operation; the table's own state is noted at its end, and what
+        was written goes into the ``book`` once it is committed (never before)."""
+        if self._writes is not None:  # inside another operation's: its commit is this one's
             yield
-            self._note_table()
+            return
+        self._writes = []
+        try:
+            with self.store.batch():
+                yield
+                self._note_table()
+            self.book.play(self._writes, self.table.id)
+        finally:
+            self._writes = None
+
+    def _wrote(self, what: str, value: Any) -> None:
+        if self._writes is not None:
+            self._writes.append((what, value))
+        else:  # a write of its own, outside any operation: committed already
+            self.book.play([(what, value)], self.table.id)
 
     def session_started(self, game: Game) -> None:
         """Before the session's first deal: its header (the old entries go)."""
         purses = [self.purse(n) for n in game.names]
-        state = self.table.state()
-        self.store.new_session(self.table.id, header_of(game, purses, {"session": True, "table": state}))
-        self.journal = TableJournal(self.store, self.table.id, game, purses)
-        self._noted = state
+        extra = {"session": True, "table": self.table.state()}
+        self._writer.new_session(self.table.id, header_of(game, purses, extra))
+        self.journal = TableJournal(self._writer, self.table.id, game, purses)
+        self._noted = extra["table"]
         self._since = (0, game.pot, [0] * game.n)
 
     def dealt(self, step: Step, now: float | None) -> None:
@@ -147,12 +225,12 @@ class TableKeeper:
 
     def revealed(self, deal_no: int, fair: Mapping[str, str]) -> None:
         """A sealed deal of this session ended: its ``fair`` (the seed now public), for a restored record."""
-        self.store.append(self.table.id, FAIR_NOTE, {"deal": deal_no, **fair})
+        self._writer.append(self.table.id, FAIR_NOTE, {"deal": deal_no, **fair})
 
     def session_over(self, game: Any) -> None:
         """A session ended (after the table booked it): keep what is not recorded yet, journal the lobby."""
         self._record(final=True, game=game)
-        self.store.new_session(self.table.id, self._lobby_header())
+        self._writer.new_session(self.table.id, self._lobby_header())
         self.journal = None
         self._noted = self.table.state()
 
@@ -175,7 +253,7 @@ class TableKeeper:
         self.store.save_record(record, table_id=self.table.id, accounts=accounts, result=result)
         self._since = (len(game.deals), game.pot, list(game.balances))
         if not final:
-            self.store.append(self.table.id, RECORDED_NOTE,
+            self._writer.append(self.table.id, RECORDED_NOTE,
                               {"deal": self._since[0], "pot": self._since[1], "balances": self._since[2]})
 
     def _journal(self) -> TableJournal:
@@ -186,7 +264,7 @@ class TableKeeper:
     def _note_table(self) -> None:
         state = self.table.state()
         if state != self._noted:
-            self.store.append(self.table.id, TABLE_NOTE, state)
+            self._writer.append(self.table.id, TABLE_NOTE, state)
             self._noted = state
 
     def _lobby_header(self) -> TableHeader:
@@ -232,23 +310,39 @@ class TableKeeper:
         if live.header.extra.get("session"):
             restored = replay_journal(live, entries, clock=now)
             game, told = restored.game, restored.told  # its ended sealed deals carry their ``fair``
-            self.journal = restored.journal(self.store)
+            self.journal = restored.journal(self._writer)
         else:
             self.journal = None
         table.resume(state, game, told if tell else [])
         self._noted = table.state()
         self.read_seq = entries[-1].seq if entries else 0
+        self.book = Book(live, list(entries))
         self.read_state = state
         clocks = [float(e.payload["clock"]) for e in entries if "clock" in e.payload]
         self.read_shift = now - max(clocks) if now is not None and clocks else 0.0
         return told
 
     def rebuild(self) -> None:
-        """After a failed write: the table as the last commit left it."""
-        live = {t.table_id: t for t in self.store.live_tables()}.get(self.table.id)
-        if live is None:
-            raise StoreError(f"table {self.table.id} has no journal to rebuild from", 70)
-        self.restore(live, now=None, tell=False)  # same process, same clock: no shift; the log is kept
+        """After a failed write: the table as its journal reads now (same process, same clock: no
+        shift; the log is kept).  A store that cannot be read raises ``StoreError``, the table put
+        back first as this keeper's last commit left it (``book``): the journal may hold one entry
+        more (a commit whose answer was lost), so the table must not write on until this succeeds."""
+        try:
+            live = {t.table_id: t for t in self.store.live_tables()}.get(self.table.id)
+            if live is None:
+                raise StoreError(f"table {self.table.id} has no journal to rebuild from", 70)
+            entries = self.store.journal(self.table.id)
+        except StoreError:
+            self.undo()
+            raise
+        self.restore(live, now=None, tell=False, entries=entries)
+
+    def undo(self) -> None:
+        """The table as this keeper's last commit left it, from memory (no store call)."""
+        book = self.book
+        if book.live is None:
+            raise StoreError(f"table {self.table.id}: nothing committed is known to put it back to", 70)
+        self.restore(book.live, now=None, tell=False, entries=list(book.entries))
 
 
 __all__ = ["NotEnoughMoney", "TableKeeper"]

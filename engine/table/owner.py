@@ -37,7 +37,13 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
   before any subscriber hears of it: ``NULL_JOURNAL`` without a store, an
   ``engine.table.keeper.TableKeeper`` (also ``keeper``, else None) when
   ``Club(store=…)`` sets one; a failed write shows nothing, rebuilds the table
-  from its journal and raises ``TableError("store.failed")``.  The table is
+  from its journal and raises ``TableError("store.failed")``.  When the journal
+  cannot be read either (the store is away) the table is put back as its last
+  commit left it and **suspended**: every change is refused
+  (``store.suspended``), its players and watchers are told (``suspended``),
+  and ``tick`` reads the journal again every ``SUSPEND_RETRY`` s until it
+  reads, then play goes on (``resumed``): what is in memory is always what
+  the journal says, and nothing is written on from a state it lacks.  The table is
   the one writer of its state: ``state()``/``load_state()`` are the settings
   a journal keeps (seats, ready, money, pot…), ``resume`` puts a replayed
   journal back.
@@ -100,6 +106,9 @@ log = logging.getLogger("sukno.table")
 
 MAX_CHAT = 300
 """Longest chat line kept (characters); longer lines are cut."""
+
+SUSPEND_RETRY = 1.0
+"""Seconds between reads of a suspended table's journal (the store was away): play resumes by itself."""
 
 
 class TableError(IllegalAction):
@@ -209,6 +218,9 @@ class Table:
         self._rail_deal: list[tuple[str, str]] = []
         self.speech: Speech | None = None
         """Set by the club: the one gate a person's words pass (``engine.table.speech``)."""
+        self.suspended = False
+        """The store could not be read after a failed write: nothing is written until the journal reads."""
+        self._retry_at = 0.0  # when ``tick`` next reads a suspended table's journal (the table's clock)
         self.remote: Callable[..., Any] | None = None
         """Set on a replica (another node owns this table): ``remote(op, *args)`` sends a
         change to the owner and returns at once an ``engine.table.pending.Pending`` (its answer, or its
@@ -696,9 +708,11 @@ class Table:
 
     def deadline(self) -> float | None:
         """When ``tick`` is next needed: the game's own timer, a bot's move, a turn clock, a grace.
-        Never on a replica: its owner runs the clocks and the bots."""
+        Never on a replica: its owner runs the clocks and the bots.  A suspended table: its next read."""
         if self.remote is not None:
             return None
+        if self.suspended:
+            return self._retry_at
         own = self.game.deadline() if self.game is not None and self.game.in_deal else None
         times = [own, self.auto.deadline(self.snapshot())]
         known = [t for t in times if t is not None]
@@ -719,8 +733,9 @@ class Table:
         seat = self.seat_of(name)
         if seat is None or is_bot(name) or name in self.auto.away:
             return
-        with self._saving():
-            self.ready.discard(name)
+        if not self.suspended:  # suspended, the journal is not written: his readiness stays as it says
+            with self._saving():
+                self.ready.discard(name)
         self.auto.went_away(name, now)
         self._emit([Event(kind, seat, {"name": name})], now)
 
@@ -787,12 +802,20 @@ class Table:
                 out += self._act(name, action, now, before)
             except IllegalAction as err:
                 log.warning("table %s: %s could not be made: %s", self.id, kind, err)
-                if kind != "gone":
+                if kind != "gone" and not str(getattr(err, "key", "")).startswith("store."):
+                    # (a store that refused is no illegal move: the next tick tries it again)
                     self.auto.give_up(self.seat_of(arg[0]))  # not again until the turn changes
                 break
         return out
 
     def tick(self, now: float) -> list[Event]:
+        if self.suspended:
+            if now < self._retry_at:
+                return []
+            self._retry_at = now + SUSPEND_RETRY
+            if not self._read_journal_again():
+                return []
+            self.restart_clocks(now)  # a bot or a turn clock counts from now, not from before the outage
         if not self.in_deal():
             return self._autoplay(now)
         assert self.game is not None
@@ -869,6 +892,9 @@ class Table:
     @contextmanager
     def _committing(self) -> Iterator[None]:
         journal = self.journal
+        if self.suspended:
+            raise TableError("store.suspended", "This table waits for the club's books, which it cannot reach; "
+                             "nothing can be played until it can. Play resumes by itself.")
         try:
             with journal.transaction():
                 yield
@@ -876,14 +902,41 @@ class Table:
             log.error("table %s: not saved, so not shown: %s", self.id, err)
             try:
                 journal.rebuild()
+            except StoreError as unread:
+                self._suspend(unread)
             except Exception:
                 log.exception("table %s: cannot be rebuilt from its journal", self.id)
+                self._suspend(err)
             if journal.gone:  # the database file vanished: trying again will not help
                 raise TableError("store.gone", "The club's book is gone from the disk; nothing can be written "
                                  "until the house restarts the club. That did not happen.") from None
             raise TableError(
                 "store.failed", "The club could not write that down, so it did not happen; try again."
             ) from None
+
+    def _suspend(self, err: Exception) -> None:
+        """The journal could not be read after a failed write: refuse every change until it can, and say so."""
+        if self.suspended:
+            return
+        self.suspended = True
+        self._retry_at = 0.0  # the next tick tries at once, then every SUSPEND_RETRY s
+        log.error("table %s: suspended until its journal can be read: %s", self.id, getattr(err, "message", err))
+        self._emit([Event("suspended", None, {"table": self.id})])
+
+    def _read_journal_again(self) -> bool:
+        """A suspended table: read its journal; True (and play goes on) once it reads."""
+        try:
+            self.journal.rebuild()
+        except StoreError as err:
+            log.debug("table %s: its journal still cannot be read: %s", self.id, err)
+            return False
+        except Exception:
+            log.exception("table %s: cannot be rebuilt from its journal", self.id)
+            return False
+        self.suspended = False
+        log.warning("table %s: its journal reads again; play resumes", self.id)
+        self._emit([Event("resumed", None, {"table": self.id})])
+        return True
 
     # -- what may be seen -----------------------------------------------------------
 

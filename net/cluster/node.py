@@ -86,6 +86,8 @@ ENTRY_CHANNEL = "sukno_entry"
 """Each committed entry itself (``engine.store.postgres.ENTRY_CHANNEL``): a replica plays it at once, no read."""
 LEASE_TTL = 3.0
 """Seconds a lease lasts unless renewed: how long a dead owner's tables wait for a new owner."""
+REREAD = 1.0
+"""Seconds between reads of a replica whose last read failed (the store away, or what did not replay)."""
 CALL_TIMEOUT = 2.0
 """How long a change sent to a table's owner may go unanswered (``[node] call_timeout``); nobody
 waits meanwhile.  A table whose owner did not answer, or whose lease has run out, refuses at once
@@ -97,7 +99,8 @@ may have said "nothing happened" already; the rest of the time is for the answer
 It compares wall clocks: the nodes' clocks must agree to well within that (NTP keeps them so)."""
 QUIET_OPS = ("away", "back")
 """Calls the club makes itself (a session ends or begins): a refusal is logged, never raised."""
-RELAYED = ("say", "away", "stepped_away", "back", "stand_in", "gone", "timeout", "rail_summary")
+RELAYED = ("say", "away", "stepped_away", "back", "stand_in", "gone", "timeout", "rail_summary", "suspended",
+           "resumed")
 """Public table events that are not in the journal: the owner tells the replicas."""
 OPS = ("sit", "sit_bot", "stand", "set_rule", "invite", "say", "start", "cut", "act", "away", "back")
 
@@ -129,6 +132,9 @@ class Node:
         self._reading: set[Any] = set()  # replicas whose read is in flight
         self._reread: set[Any] = set()  # replicas heard of again meanwhile: read again after it
         self._waiters: dict[Any, list[Callable[[], None]]] = {}  # run after the next read of a replica
+        self._unread: dict[Any, str] = {}  # replicas whose last read failed (why): read again, from the start
+        self._reread_due: set[Any] = set()  # … with their next read already timed
+        self._unreplayable: set[Any] = set()  # tables whose takeover found a journal that did not replay
         self._relays: dict[Any, Callable[[], None]] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -299,7 +305,7 @@ class Node:
         try:
             replica.prime(now)
         except StoreError as err:
-            log.error("node %s: replica of table %s not read: %s", self.name, table_id, err)
+            self._read_later(table_id, getattr(err, "message", str(err)))
         self._send_quietly({"t": "away?", "table": table_id, "from": self.name})  # who is away there now
 
     def _lost(self, table_id: Any) -> None:
@@ -334,9 +340,12 @@ class Node:
             if live is not None:
                 keeper.restore(live, now, tell=False)  # the clocks shifted as a restart does
         except StoreError as err:
-            log.error("node %s: table %s taken but its journal does not replay: %s", self.name, table_id, err)
+            if table_id not in self._unreplayable:  # tried again at each look at the leases: said once
+                self._unreplayable.add(table_id)
+                log.error("node %s: table %s taken but its journal does not replay: %s", self.name, table_id, err)
             self.store.release_lease(table_id)
             return
+        self._unreplayable.discard(table_id)
         del self.replicas[table_id]
         self._silent.pop(table_id, None)
         table.remote = None
@@ -666,11 +675,13 @@ class Node:
                     self._reread.discard(table_id)
                     self._read(table_id, from_start=True)
                     return
+                if self._unread.pop(table_id, None) is not None:
+                    log.warning("node %s: replica of table %s read again", self.name, table_id)
             except (StoreError, TableError) as err:
-                log.warning("node %s: replica of table %s not read: %s", self.name, table_id,
-                            getattr(err, "message", err))
-            except Exception:
+                self._read_later(table_id, getattr(err, "message", str(err)))
+            except Exception as err:
                 log.exception("node %s: replica of table %s not applied", self.name, table_id)
+                self._read_later(table_id, str(err))
         if table_id in self._reread or self._waiters.get(table_id):
             self._reread.discard(table_id)
             self._read(table_id)
@@ -679,6 +690,23 @@ class Node:
                 then()
             except Exception:
                 log.exception("node %s: what waited for a read of table %s failed", self.name, table_id)
+
+    def _read_later(self, table_id: Any, why: str) -> None:
+        """A replica that could not be read, or whose journal did not replay: it never stops there; it
+        reads the table again from the journal's start every ``REREAD`` s until it does (logged once)."""
+        if table_id not in self._unread:
+            log.warning("node %s: replica of table %s not read (read again every %.0f s until it is): %s",
+                        self.name, table_id, REREAD, why)
+        self._unread[table_id] = why
+        if self._loop is not None and table_id not in self._reread_due:
+            self._reread_due.add(table_id)
+
+            def again() -> None:
+                self._reread_due.discard(table_id)
+                if table_id in self._unread and table_id in self.replicas:
+                    self._read(table_id, from_start=True)
+
+            self._loop.call_later(REREAD, again)
 
     def _resync_all(self) -> None:
         """The listener came back after a lost connection: notices may have been missed."""

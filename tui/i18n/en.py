@@ -254,6 +254,8 @@ MESSAGES: dict[str, str] = {
     "ev.stand_in": "{name} is away; a bot plays in the meantime.",
     "ev.away": "{name}'s connection dropped; the seat is kept.",
     "ev.back": "{name} is back at the table.",
+    "ev.suspended": "The table is paused: the club cannot reach its books. Nothing is played until it can; play resumes by itself.",
+    "ev.resumed": "The club's books are back: play resumes.",
     "ev.gone": "{name} was away too long; the seat is free again.",
     "ev.deal_start": "Deal {deal}: {who} deals.",
     "ev.deal_over": "The deal is over. {money}",
@@ -439,6 +441,7 @@ MESSAGES: dict[str, str] = {
     # the store: balance, history, replay
     "store.gone": "The club's book is gone from the disk: nothing can be written until the house restarts the club, so that did not happen.",
     "store.failed": "The club could not write that down, so it did not happen; try again in a moment.",
+    "store.suspended": "This table waits for the club's books, which it cannot reach now; nothing can be played until it can. Play resumes by itself.",
     "cluster.no_answer": "The node that runs this table did not answer, so nothing happened; try again in a few seconds.",
     "cluster.failed": "That could not be done on the node that runs this table; nothing happened.",
     "log.back": "▲ {rows:plural:# row|# rows} back · PgUp older · PgDn newer",
