@@ -205,10 +205,10 @@ class TableKeeper:
     def session_started(self, game: Game) -> None:
         """Before the session's first deal: its header (the old entries go)."""
         purses = [self.purse(n) for n in game.names]
-        extra = {"session": True, "table": self.table.state()}
-        self._writer.new_session(self.table.id, header_of(game, purses, extra))
+        state = self.table.state()
+        self._writer.new_session(self.table.id, header_of(game, purses, {"session": True, "table": state}))
         self.journal = TableJournal(self._writer, self.table.id, game, purses)
-        self._noted = extra["table"]
+        self._noted = state
         self._since = (0, game.pot, [0] * game.n)
 
     def dealt(self, step: Step, now: float | None) -> None:
