@@ -3,7 +3,7 @@
 The same ``BotSession`` as over SSH (net/modes/bot.py), the same lines
 (net/modes/botwire.py), but one bot speaking on this process's stdin and stdout
 to a club of its own: one table of ``GAME`` whose other seats the house's bots
-take (``bots = fill``), a throw-away store in a temporary folder.  A program
+take (``bots = fill``), a throw-away store in a temporary folder, play on credit.  A program
 under test can be run as ``sukno bot --local stukolka`` piped both ways, with
 no server and no key.  No asyncio: a ``selectors`` loop waits for a line or the
 table's next deadline, whichever comes first.
@@ -37,7 +37,10 @@ def run_local(args: Any) -> int:
 
     with tempfile.TemporaryDirectory() as folder:
         store = open_store(folder, new=True)
-        table: dict[str, Any] = {"game": args.local, "bots": "fill", "think": args.think, "clock": 0}
+        # Practice money: a program under test plays as many deals as it asks for, so a losing run
+        # plays on credit (R5's table option) instead of being refused its next deal.
+        table: dict[str, Any] = {"game": args.local, "bots": "fill", "think": args.think, "clock": 0,
+                                 "at_zero": "debt"}
         if args.seats:
             table["seats"] = args.seats
         club = Club([table], store=store, now=time.monotonic())
