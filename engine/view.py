@@ -150,6 +150,8 @@ class View:
     """People a bot plays for now (away; ``bots`` less the house's own bot seats)."""
     away: tuple[str, ...] = ()
     """Who the club knows is gone or away (presence is the club's, so the screen's pull adds it)."""
+    ratings: tuple[tuple[str, str], ...] = ()
+    """(name, rating label) of the seated who are rated in this table's game (the club's, added by the pull)."""
     seal: str | None = None
     sheet: ScoreSheet | None = None
     extra: Mapping[str, Any] = field(default_factory=lambda: _EMPTY, compare=False, repr=False)
@@ -158,6 +160,10 @@ class View:
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(s.name or "" for s in self.seats)
+
+    def rating_of(self, name: str) -> str:
+        """The rating label shown beside ``name`` on the felt, or ``""``."""
+        return next((label for who, label in self.ratings if who == name), "")
 
     @property
     def balances(self) -> tuple[int, ...]:
@@ -209,6 +215,7 @@ def build_view(raw: Mapping[str, Any], sheet: Callable[[Mapping[str, Any]], Scor
         pot=_int(raw.get("pot")), ready=_names(raw.get("ready")), bots=_names(raw.get("bots")),
         robots=_names(raw.get("robots")), stand_ins=tuple(n for n in _names(raw.get("bots")) if not is_bot(n)),
         away=_names(raw.get("away")),
+        ratings=tuple((str(n), str(r)) for n, r in (raw.get("ratings") or ())),
         seal=seal if isinstance(seal, str) and seal else None,
         sheet=sheet(raw) if sheet is not None else None,
         extra=MappingProxyType(dict(raw)),

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 from typing import Callable
 
+from engine.ratings import rating_key
 from engine.table.autoplay import is_bot
 from engine.table.owner import Table
 from engine.view import Snapshot
 
 
 def puller(table: Table, viewer: str | None, is_online: Callable[[str], bool] | None = None,
-           is_away: Callable[[str], bool] | None = None) -> Callable[[int, int], Snapshot]:
-    """``pull(seq, rail_seq)``: the table as ``viewer`` may see it, with the log after ``seq``."""
+           is_away: Callable[[str], bool] | None = None,
+           rating_of: Callable[[str, str], str] | None = None) -> Callable[[int, int], Snapshot]:
+    """``pull(seq, rail_seq)``: the table as ``viewer`` may see it, with the log after ``seq``.
+    ``rating_of(key, name)``: the club's rating label of a player in a game (``""`` if unrated)."""
+    key = rating_key(table.game_name, table.options)
 
     def pull(seq: int, rail_seq: int) -> Snapshot:
         away: list[str] = []
@@ -24,6 +28,9 @@ def puller(table: Table, viewer: str | None, is_online: Callable[[str], bool] | 
             gone = set(table.away_now())  # the table's own word (on a replica: its owner's)
             away = [n for n in table.seated() if not is_bot(n) and (n in gone or not is_online(n) or (
                 is_away is not None and is_away(n)))]
-        return table.pull(viewer, seq, rail_seq, away=away)
+        ratings: list[tuple[str, str]] = []
+        if rating_of is not None:
+            ratings = [(n, label) for n in table.seated() if (label := rating_of(key, n))]
+        return table.pull(viewer, seq, rail_seq, away=away, ratings=ratings)
 
     return pull

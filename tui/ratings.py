@@ -116,6 +116,13 @@ def short_mark(club: Any, name: str) -> str:
     return max(mine.values(), key=lambda r: r.deals).label()
 
 
+def label_in(club: Any, key: str, name: str) -> str:
+    """His rating in one game (``key``) as the felt shows it beside his name, or nothing if unrated."""
+    view = getattr(club, "ratings", None)
+    rating = view.book.get(key, {}).get(name) if view is not None else None
+    return rating.label() if rating is not None else ""
+
+
 def league_lines(store: Any, game: str, since: float, lang: str) -> list[str]:
     """Made in the store's thread: the money league of ``game`` since ``since``."""
     rows = store.league(game, since, TOP_LINES) if store is not None and hasattr(store, "league") else []

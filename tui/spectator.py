@@ -15,6 +15,8 @@ hand is ever in it.
 
 from __future__ import annotations
 
+from functools import partial
+
 from pathlib import Path
 
 from textual.app import App, ComposeResult
@@ -24,6 +26,7 @@ from engine.table.club import Club
 from tui.app import TableChanged
 from tui.framegate import gate
 from tui.pull import puller
+from tui.ratings import label_in
 from tui.sharedcss import share_stylesheet
 from tui.widgets.tableview import TableView
 
@@ -56,7 +59,7 @@ class SpectatorApp(App):
         from engine.table.social import name_key
 
         hide = self.hide
-        yield TableView(puller(self.table, None, self.club.is_online, self.club.is_away), None,
+        yield TableView(puller(self.table, None, self.club.is_online, self.club.is_away, partial(label_in, self.club)), None,
                         hides=(lambda speaker: name_key(speaker) in hide) if hide else None,
                         timer_step=WATCH_STEP)
         yield Static("", id="inputrow")

@@ -955,12 +955,13 @@ class Table:
         return view
 
     def pull(self, name: str | None, since: int = 0, rail_since: int = 0,
-             away: Sequence[str] = ()) -> ScreenSnapshot:
+             away: Sequence[str] = (), ratings: Sequence[tuple[str, str]] = ()) -> ScreenSnapshot:
         """All a screen draws for ``name`` at once (``engine.view``): the typed view, his legal actions,
         the log after ``since`` (and the watchers' rail after ``rail_since``, if he is not seated), the
-        turn clock's deadline.  ``away``: who the club knows is gone (presence is not the table's)."""
+        turn clock's deadline.  ``away``: who the club knows is gone (presence is not the table's);
+        ``ratings``: the seated players' rating labels (the club's, beside their names on the felt)."""
         raw = self.view_for(name)
-        view = build_view(raw, self.game_cls.score_view, away=list(away))
+        view = build_view(raw, self.game_cls.score_view, away=list(away), ratings=list(ratings))
         return ScreenSnapshot(
             view=view, legal=tuple(self.legal_actions(name)) if name else (),
             log=tuple(self.log_since(since)), rail=tuple(self.rail.since(rail_since)) if view.seat is None else (),

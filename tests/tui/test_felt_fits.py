@@ -1,4 +1,4 @@
-"""Every game at its largest table fits 80×24: each seat's name, state and balance whole on screen (issue 13, item 10).
+"""Every game at its largest table fits 80×24: each seat's name, rating, state and balance whole on screen.
 
 Random legal play at the game's maximum number of seats; after every move the felt's rows on
 the Pilot screen must hold every seat's name, its state words (translated: no English in a
@@ -13,14 +13,22 @@ import re
 import pytest
 from screen import rows, type_line
 
-from engine.table.club import Club
 from engine.games import registry
+from engine.ratings import Rating, rating_key
+from engine.table.club import Club
 from tui.app import ClubApp
 from tui.i18n import money, tr
 from tui.widgets.felt import seat_words
 
 NAMES = ["rebot-Sonya", "Aleksandra", "Konstantin", "vera-long", "bot-Mitya", "Boris_1234", "Gleb", "Yevgeniya",
          "Xenia_ok"]
+
+
+class Book:
+    """The club's ratings as the server keeps them: every player rated, the longest label (provisional)."""
+
+    def __init__(self, key: str, names: list[str]) -> None:
+        self.book = {key: {name: Rating(25.0 + i, 8.0, 3) for i, name in enumerate(names)}}
 
 
 def check_felt(app: ClubApp, lang: str) -> None:
@@ -34,8 +42,9 @@ def check_felt(app: ClubApp, lang: str) -> None:
         if lang == "ru":
             assert not re.search("[A-Za-z]", words), words  # the game's state words translated (item 15)
         cash = money(view.balances[seat], lang) if view.balances else ""
-        hits = [r for r, row in enumerate(felt) if f" {shown} " in f"{row} " or row.startswith(f"{shown} ")]
-        assert hits, (lang, seat, shown, "\n".join(felt))
+        rated = f"{shown} {view.rating_of(name)}" if view.rating_of(name) else shown
+        hits = [r for r, row in enumerate(felt) if f" {rated} " in f"{row} " or row.startswith(f"{rated} ")]
+        assert hits, (lang, seat, rated, "\n".join(felt))
         ok = any(all(part in " ".join(felt[r:r + 2]) for part in (words, cash) if part) for r in hits)
         assert ok, (lang, seat, words, cash, "\n".join(felt))
         assert all(len(row) <= width for row in felt)
@@ -50,6 +59,7 @@ async def test_the_largest_table_fits_80x24(game_name, lang):
     rng = random.Random(7)
     club = Club([{"game": game_name, "seats": cls.max_players, "clock": 0}], seed=11)
     table = club.tables[1]
+    club.ratings = Book(rating_key(game_name, table.options), ["anna", *NAMES])
     app = ClubApp(club, "anna", lang=lang)
     async with app.run_test(size=(80, 24)) as pilot:
         await type_line(pilot, "sit 1")
@@ -60,6 +70,8 @@ async def test_the_largest_table_fits_80x24(game_name, lang):
         await type_line(pilot, "start")
         game = table.game
         check_felt(app, lang)
+        assert all(label.endswith("?") for _, label in app.screen.tview.view.ratings)
+        assert len(app.screen.tview.view.ratings) == cls.max_players  # everyone's rating beside his name
         for _ in range(40):
             if game is None or not game.in_deal:
                 break

@@ -7,6 +7,8 @@ coalesced ``TableChanged`` message from the table's subscription.
 
 from __future__ import annotations
 
+from functools import partial
+
 from typing import Any
 
 from textual.app import ComposeResult
@@ -21,6 +23,7 @@ from tui import commands, pending
 from tui.commands import GAME_VERBS, HALL_VERBS, Command
 from tui.i18n import money
 from tui.pull import puller
+from tui.ratings import label_in
 from tui.screens.base import ClubScreen
 from tui.widgets.cmdline import CommandLine
 from tui.widgets.hand import Hand
@@ -102,7 +105,8 @@ class TableScreen(TableVerbs, ClubScreen):
     def compose(self) -> ComposeResult:
         app = self.club_app
         social = app.club.social
-        yield TableView(puller(self.table, app.player, app.club.is_online, app.club.is_away), app.player,
+        yield TableView(puller(self.table, app.player, app.club.is_online, app.club.is_away,
+                               partial(label_in, app.club)), app.player,
                         clock=app.clock, hides=lambda speaker: social.hides(app.player, speaker))
         yield CommandLine(id="cmd")
 

@@ -37,6 +37,9 @@ def seat_name(view: View, seat: int, me: int | None, lang: str, ascii: bool) -> 
     to_act = seat in view.to_act
     text = Text("▶ " if to_act and not ascii else ("> " if to_act else ""), style="bold yellow")
     text.append(tr(lang, "table.you") if seat == me else name, style="bold" if to_act else "")
+    rating = view.rating_of(place.name) if place is not None and place.name else ""
+    if rating:
+        text.append(" " + rating, style="dim")
     if seat != me and place is not None and place.count:
         count = place.count
         shown = backs(count, ascii) if count <= MANY_BACKS else backs(1, ascii) + ("x" if ascii else "×") + str(count)
