@@ -6,6 +6,7 @@ or a test: then the money at the tables is all there is, and no records).
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -100,13 +101,16 @@ def chart_lines(asker: Asker, store: Any) -> list[Text]:
     On a screen: the chart, its marks and a line naming the two games; in the
     text mode (no Textual app) the same in one sentence.
     """
-    from tui.widgets.spark import balance_series, marks, sparkline
+    from tui.widgets.spark import balance_series, expected_series, marks, sparkline
 
     lang, name = asker.lang, asker.name
     games = store.history(name, CHART_GAMES)[::-1]  # oldest first
     if not games:
         return []
     series = balance_series(store.balance(name), [g.net for g in games[::-1]])
+    losses = _given_away(store, name, [g.id for g in games])
+    analysed = [g.id for g in games if g.id in losses]
+    expected = expected_series(series, [losses.get(g.id, 0.0) for g in games]) if analysed else []
     nets = [g.net for g in games]
     best = max(range(len(nets)), key=lambda i: (nets[i], i))
     worst = min(range(len(nets)), key=lambda i: (nets[i], -i))
@@ -119,18 +123,47 @@ def chart_lines(asker: Asker, store: Any) -> list[Text]:
         if best is not None:
             said += " " + tr(lang, "chart.best_worst", best=games[best].id, best_money=_signed(nets[best], lang),
                              worst=games[worst].id, worst_money=_signed(nets[worst], lang))
+        if analysed:
+            said += " " + tr(lang, "chart.expected_say", n=len(analysed), lost=money(round(sum(losses.values())), lang),
+                             would=money(expected[-1], lang), real=money(series[-1], lang))
         return [Text(said)]
     head = tr(lang, "chart.head", n=len(games))
-    pad = " " * (len(head) + 2)
-    spark = sparkline(series, asker.ascii)
-    lines = [Text(" " + head + " ", style="dim") + Text(spark, style="bold green")
+    label = tr(lang, "chart.expected_head") if analysed else ""
+    width = max(len(head), len(label))
+    pad = " " * (width + 2)
+    scale = (min(series + expected), max(series + expected))
+    spark = sparkline(series, asker.ascii, scale)
+    lines = [Text(" " + head.ljust(width) + " ", style="dim") + Text(spark, style="bold green")
              + Text(f"  {low} … {high}", style="dim")]
     if best is not None:
         lines.append(Text(pad + marks(len(series), best, worst, asker.ascii), style="bold"))
+    if analysed:  # the same scale, so the gap between the lines is the money the decisions gave away
+        lines.append(Text(" " + label.ljust(width) + " ", style="dim")
+                     + Text(sparkline(expected, asker.ascii, scale), style="cyan"))
+    if best is not None:
         lines.append(Text(" " + tr(lang, "chart.best_worst", best=games[best].id,
                                     best_money=_signed(nets[best], lang), worst=games[worst].id,
                                     worst_money=_signed(nets[worst], lang)), style="dim"))
+    if analysed:
+        lines.append(Text(" " + tr(lang, "chart.expected_note", n=len(analysed),
+                                   lost=money(round(sum(losses.values())), lang)), style="dim"))
     return lines
+
+
+def _given_away(store: Any, name: str, record_ids: list[int]) -> dict[int, float]:
+    """Per analysed game: the money ``name``'s own decisions gave away in expectation (kept analyses only)."""
+    if not hasattr(store, "latest_analyses"):
+        return {}
+    out: dict[int, float] = {}
+    for record_id, body in store.latest_analyses(record_ids).items():
+        try:
+            seats = json.loads(body).get("seats", [])
+        except (ValueError, AttributeError):
+            continue  # a kept analysis that does not read is left out, not guessed
+        mine = [float(s.get("loss", 0.0)) for s in seats if isinstance(s, dict) and s.get("name") == name]
+        if mine:
+            out[record_id] = sum(mine)
+    return out
 
 
 def _signed(amount: int, lang: str) -> str:
@@ -149,7 +182,12 @@ def replay_screen(app: "ClubApp", word: str) -> ReplayScreen | str:
         record = store.get_record(record_id)
     except StoreError:
         return tr(lang, "replay.none", id=record_id)
+    kept = store.latest_analyses([record_id]).get(record_id) if hasattr(store, "latest_analyses") else None
     try:
-        return ReplayScreen(record_id, record, app.player, lang, app.ascii)
+        analysis = json.loads(kept) if kept else None
+    except ValueError:
+        analysis = None  # a kept analysis that does not read: the replay without its marks
+    try:
+        return ReplayScreen(record_id, record, app.player, lang, app.ascii, analysis=analysis)
     except (IllegalAction, RecordError, KeyError, ValueError) as err:
         return tr(lang, "replay.broken", id=record_id, error=getattr(err, "message", err))

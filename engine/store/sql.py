@@ -737,6 +737,16 @@ class SqlStore:
                           (record_id, budget, seed)).fetchone()
         return None if row is None else str(row[0])
 
+    def latest_analyses(self, record_ids: Sequence[int]) -> dict[int, str]:
+        """The kept analysis of each of these records that has one: the one made with the most imagined deals."""
+        ids = sorted({int(r) for r in record_ids})[:200]
+        if not ids:
+            return {}
+        with self._read():
+            rows = self._x(f"SELECT record_id, budget, seed, body FROM analysis WHERE record_id IN "
+                           f"({', '.join('?' * len(ids))}) ORDER BY record_id, budget, seed", ids).fetchall()
+        return {int(record_id): str(body) for record_id, _, _, body in rows}  # the last of each record wins
+
     def keep_analysis(self, record_id: int, budget: int, seed: int, body: str) -> None:
         with self._tx():
             self._x("INSERT INTO analysis VALUES (?, ?, ?, ?) ON CONFLICT (record_id, budget, seed) DO NOTHING",

@@ -55,3 +55,14 @@ def _short_game():  # type: ignore[no-untyped-def]
     from engine.games import get_game
 
     return get_game("french3")(["Anna", "Bot Mitya", "Vera"])
+
+
+def test_the_latest_analysis_of_each_record_is_the_one_with_most_imagined_deals(store: SqliteStore) -> None:
+    record = record_of(_short_game())
+    first = store.save_record(record, accounts={"Anna": "Anna"}, result=[5, -5, 0], now=1.0)
+    second = store.save_record(record, accounts={"Anna": "Anna"}, result=[-3, 3, 0], now=2.0)
+    assert store.latest_analyses([first, second]) == {} and store.latest_analyses([]) == {}
+    store.keep_analysis(first, 8, 1, '{"budget": 8}')
+    store.keep_analysis(first, 24, 1, '{"budget": 24}')
+    store.keep_analysis(first, 4, 2, '{"budget": 4}')
+    assert store.latest_analyses([first, second, 999]) == {first: '{"budget": 24}'}

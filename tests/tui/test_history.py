@@ -112,3 +112,37 @@ async def test_a_player_at_zero_is_told_why_he_cannot_sit(tmp_path):
         assert "Your club balance is 0 kopecks" in text(app) and "does not allow debt" in text(app)
         assert club.tables[1].seated() == []
     store.close()
+
+
+async def test_replay_in_the_club_marks_the_decisions_of_a_kept_analysis(club):
+    """Once ``analyse ID`` has kept an analysis, ``replay ID`` shows each judged action's verdict beside it."""
+    import json
+
+    from types import SimpleNamespace
+
+    from engine.analysis import analyse
+    from tui.analysis import decision_line
+
+    store = club.store
+    analysis = analyse(store.get_record(1), budget=8, seed=1).to_json()
+    store.keep_analysis(1, 8, 1, json.dumps(analysis))
+    judged = analysis["decisions"][0]
+    app = ClubApp(club, "Vera")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "replay 1")
+        assert isinstance(app.screen, ReplayScreen)
+        for _ in range(judged["index"]):
+            await pilot.press("right")
+        screen = text(app)
+        assert f"move {judged['index']}/" in screen
+        said = decision_line(SimpleNamespace(**judged), "en")
+        assert " ".join(said.split()) in " ".join(" ".join(row.strip() for row in screen.splitlines()).split())
+
+
+async def test_replay_in_the_club_without_an_analysis_has_no_marks(club):
+    app = ClubApp(club, "Vera")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "replay 1")
+        for _ in range(3):
+            await pilot.press("right")
+        assert "was better by" not in text(app) and "the search's choice" not in text(app)

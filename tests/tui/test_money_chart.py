@@ -3,6 +3,7 @@ the best and worst game marked (ASCII in ASCII mode); the text mode says it in a
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -13,7 +14,7 @@ from engine.store.sqlite import SqliteStore
 from tui.app import ClubApp
 from tui.i18n import money
 from tui.text.club import TextClub
-from tui.widgets.spark import BLOCKS, balance_series, marks, sparkline
+from tui.widgets.spark import BLOCKS, balance_series, expected_series, marks, sparkline
 
 NAMES = ("anna", "boris", "vera", "gleb")
 
@@ -102,3 +103,67 @@ def test_the_text_mode_says_the_chart_in_a_sentence(played) -> None:
     assert f"За последние {len(games)} игры ваш счёт прошёл от " in said
     assert f"до {money(store.balance('vera'), 'ru')}" in said
     assert not any(ch in said for ch in BLOCKS)
+
+
+def analyse_some(store, name: str) -> dict[int, float]:
+    """Keep an analysis of two of ``name``'s games, as the club's analyst does; what each says he gave away."""
+    from engine.analysis import analyse
+
+    kept: dict[int, float] = {}
+    for info in store.history(name, 30)[:3]:
+        result = analyse(store.get_record(info.id), budget=8, seed=1)
+        store.keep_analysis(info.id, 8, 1, json.dumps(result.to_json()))
+        kept[info.id] = sum(s.loss for s in result.seats if s.name == name)
+    return kept
+
+
+async def test_the_chart_draws_the_expected_money_beside_the_real_on_one_scale(played) -> None:
+    club, store = played
+    kept = analyse_some(store, "anna")
+    games = store.history("anna", 30)[::-1]
+    series = balance_series(store.balance("anna"), [g.net for g in games[::-1]])
+    expected = expected_series(series, [kept.get(g.id, 0.0) for g in games])
+    scale = (min(series + expected), max(series + expected))
+    app = ClubApp(club, "anna")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "balance")
+        shown = rows(app)
+        line = next(i for i, r in enumerate(shown) if f"Over your last {len(games)} games:" in r)
+        real, ideal = sparkline(series, scale=scale), sparkline(expected, scale=scale)
+        start = shown[line].index(real)
+        below = next(r for r in shown[line + 1:line + 4] if "Had the analysis's choices:" in r)
+        assert below.index(ideal) == start  # one column a game, the two lines aligned
+        lost = money(round(sum(kept.values())), "en")
+        assert f"{lost} given away by your decisions in 3 analysed games" in text(app)
+        assert all(len(r) <= 80 for r in shown)
+    assert expected[-1] == round(series[-1] + sum(kept.values()))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_text_mode_says_what_the_analysed_decisions_gave_away(played, lang: str) -> None:
+    club, store = played
+    kept = analyse_some(store, "anna")
+    lines: list[str] = []
+    person = TextClub(club, "anna", write=lines.append, lang=lang, clock=lambda: 100.0)
+    person.start()
+    mark = len(lines)
+    person.line("balance" if lang == "en" else "счёт")
+    said = " ".join(lines[mark:])
+    lost = money(round(sum(kept.values())), lang)
+    would = money(round(store.balance("anna") + sum(kept.values())), lang)
+    real = money(store.balance("anna"), lang)
+    assert sum(kept.values()) > 0  # anna played at random: her decisions cost something
+    if lang == "en":
+        assert (f"By the analyses of 3 of these games, your decisions gave away {lost} in expectation; "
+                f"without that your balance would be about {would} (it is {real}).") in said
+    else:
+        assert f"По разбору 3 из этих игр ваши решения отдали в среднем {lost}; без этого ваш счёт был бы около {would} (сейчас {real})." in said
+
+
+def test_a_chart_with_no_analysis_has_no_second_line(played) -> None:
+    club, store = played
+    lines: list[str] = []
+    person = TextClub(club, "anna", write=lines.append, lang="en", clock=lambda: 100.0)
+    person.start()
+    person.line("balance")
+    assert not any("analys" in line for line in lines)

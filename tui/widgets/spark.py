@@ -14,13 +14,14 @@ MAX_POINTS = 40
 """The newest points drawn (a chart wider than this is no longer small)."""
 
 
-def sparkline(values: Sequence[int], ascii: bool = False) -> str:
-    """One character per value, the lowest ``▁`` and the highest ``█``; all equal: a flat middle line."""
+def sparkline(values: Sequence[float], ascii: bool = False, scale: tuple[float, float] | None = None) -> str:
+    """One character per value, the lowest ``▁`` and the highest ``█``; all equal: a flat middle line.
+    ``scale`` (low, high): a range shared with another line drawn under it, so the two compare."""
     values = list(values)[-MAX_POINTS:]
     if not values:
         return ""
     blocks = ASCII_BLOCKS if ascii else BLOCKS
-    low, high = min(values), max(values)
+    low, high = scale if scale is not None else (min(values), max(values))
     if high == low:
         return blocks[len(blocks) // 2 - 1] * len(values)
     top = len(blocks) - 1
@@ -48,3 +49,13 @@ def balance_series(current: int, nets_newest_first: Sequence[int]) -> list[int]:
     for net in list(nets_newest_first)[:-1]:
         out.append(out[-1] - net)
     return out[::-1]
+
+
+def expected_series(series: Sequence[int], given_away: Sequence[float]) -> list[int]:
+    """The balance had the decisions the analysis judged cost nothing: each game's real balance plus the
+    money the player's own decisions gave away in expectation in it and every game before (oldest first)."""
+    out, kept = [], 0.0
+    for balance, lost in zip(series, given_away):
+        kept += lost
+        out.append(round(balance + kept))
+    return out
