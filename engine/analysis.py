@@ -4,9 +4,10 @@ A record holds every deck, so a judge that looked at it would know what no playe
 judge here is the search bot (``engine.bots.search``) seated in the player's place: it hears the
 table's public events and its own seat's view, exactly as it would live, and at each decision the
 player made it imagines deals that agree with what the seat knew, plays every legal action out in
-them with the rule bots, and so estimates each action's money.  The loss of a decision is what the
-action chosen gave away against the best one, over the same imagined deals (common random
-numbers, so the difference is not the noise of two samples).  Its size in kopecks, against the
+them with the rule bots, and so estimates each action's money.  The best action is the one the search
+bot would have played: the rule bot's choice, unless another beat it clearly (``engine.bots.margin``).
+The loss of a decision is what the action chosen gave away against that best one, over the same
+imagined deals (common random numbers, so the difference is not the noise of two samples).  Its size in kopecks, against the
 table's stake, marks a mistake or a blunder.
 
 A decision with one legal action is no decision.  Спекулянт's trades are not judged (its search
@@ -102,10 +103,13 @@ class Analyst(SearchBot):
         super().__init__(game, seed, budget=None, iterations=iterations)
         self.rows: list[dict[Action, float]] = []
         """Each imagined deal of the last judgement: candidate → the seat's money to the deal's end."""
+        self.ruled: Action | None = None
 
     def judge(self, view: Any, legal: Sequence[Action], made: Action) -> list[dict[Action, float]]:
-        """Each candidate's result in every imagined deal of this decision (empty: none could be imagined)."""
+        """Each candidate's result in every imagined deal of this decision (empty: none could be imagined);
+        ``self.ruled`` is the rule bot's choice there, the anchor the search bot leaves only for a clear gain."""
         ruled = self.rules.choose(view, legal)  # keeps the rule bot's memory of the deal, as live
+        self.ruled = ruled if ruled in legal else None
         if self.first_view is None or self.first_view["deal_no"] != view["deal_no"]:
             self.first_view = view
             self.deal_views = []
@@ -188,13 +192,13 @@ def analyse(record: Record, *, seats: Sequence[int] | None = None, budget: int =
         rows = judge.judge(game.view(seat), legal, made)
         if not rows:
             return
-        # The best is chosen on half the imagined deals and measured on the other half: the best of
-        # a dozen noisy means is better than it is, and judged on the deals that chose it every
-        # decision would seem to lose something.
+        # The best is what the search bot would have played, chosen on half the imagined deals: the
+        # rule bot's choice unless another beat it clearly there (engine.bots.margin); it is measured
+        # on the other half, for the best of a dozen noisy means is better than it is on its own deals.
         picking, measuring = rows[::2], rows[1::2] or rows
         means = {a: _mean_se([r[a] for r in rows if a in r])[0] for a in {a for r in rows for a in r}}
-        picked = {a: _mean_se([r[a] for r in picking if a in r])[0] for a in {a for r in picking for a in r}}
-        best = max(picked, key=lambda a: (picked[a], a == made, a.text()))
+        anchor = judge.ruled if judge.ruled is not None and all(judge.ruled in r for r in picking) else made
+        best = judge.margin.choose(picking, anchor, sorted({a for r in picking for a in r}, key=lambda a: a.text()))
         diffs = _paired(measuring, best, made)
         raw, error = _mean_se(diffs) if best != made and diffs else (0.0, 0.0)
         loss = max(0.0, raw)

@@ -5,7 +5,7 @@ rotated), each session's record is analysed for every seat (``engine.analysis``,
 information), and the bench prints the mean loss per decision of each kind of player with its 95 %
 interval, and the CPU time per decision; and one 10-deal Стуколка session's whole analysis time.
 
-    python tests/bench/analysis_bench.py --sessions 20 --budget 24 [--only kopilka] [--out FILE]
+    python tests/bench/analysis_bench.py --sessions 20 --budget 24 [--iterations 8] [--only kopilka] [--out FILE]
 """
 
 from __future__ import annotations
@@ -31,11 +31,12 @@ from engine.record import record_of  # noqa: E402
 SESSION_DEALS = 10
 
 
-def session(case: Case, seating: list[str], rng: random.Random, deals: int) -> tuple[object, list[str]]:
+def session(case: Case, seating: list[str], rng: random.Random, deals: int,
+            iterations: int = 8) -> tuple[object, list[str]]:
     cls = get_game(case.game)
     names = [f"P{i}" for i in range(case.players)]
     game = cls(names, case.options, dealer=rng.randrange(case.players))
-    bots = [_bot(case.game, who, rng.randrange(2**32), None, 8) for who in seating]
+    bots = [_bot(case.game, who, rng.randrange(2**32), None, iterations) for who in seating]
     arena = Arena(game, bots, rng=random.Random(rng.randrange(2**32)))
     decks = ShuffledDecks(cls.deck_size, rng.randrange(2**63))
     for _ in range(deals):
@@ -54,7 +55,7 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
-def run_case(case: Case, sessions: int, budget: int, seed: int) -> dict:
+def run_case(case: Case, sessions: int, budget: int, seed: int, iterations: int = 8) -> dict:
     rng = random.Random(seed)
     who = identities(case.players, ("search", "rule", "random"))
     losses: dict[str, list[float]] = {"search": [], "rule": [], "random": []}
@@ -62,7 +63,7 @@ def run_case(case: Case, sessions: int, budget: int, seed: int) -> dict:
     judged = 0
     for s in range(sessions):
         seating = who[s % len(who):] + who[:s % len(who)]
-        record, seating = session(case, seating, rng, SESSION_DEALS)
+        record, seating = session(case, seating, rng, SESSION_DEALS, iterations)
         started = time.process_time()
         result = analyse(record, budget=budget, seed=seed + s)
         cpu += time.process_time() - started
@@ -72,7 +73,8 @@ def run_case(case: Case, sessions: int, budget: int, seed: int) -> dict:
     kinds = {k: interval(v) + (len(v),) for k, v in losses.items()}
     ordered = (kinds["random"][0] - kinds["random"][1] > kinds["rule"][0] + kinds["rule"][1]
                and kinds["rule"][0] - kinds["rule"][1] > kinds["search"][0] + kinds["search"][1])
-    return {"case": case.label, "sessions": sessions, "budget": budget, "seed": seed,
+    return {"case": case.label, "sessions": sessions, "budget": budget, "seed": seed, "search_iterations": iterations,
+            "judge": "anchored on the rule bot's choice (the search bot's own)",
             "mean_loss": {k: [round(m, 3), round(h, 3), n] for k, (m, h, n) in kinds.items()},
             "random_rule_search_separated": ordered, "decisions": judged,
             "cpu_per_decision_s": round(cpu / max(1, judged), 4)}
@@ -94,14 +96,17 @@ def main() -> int:
     parser.add_argument("--budget", type=int, default=24)
     parser.add_argument("--seed", type=int, default=50)
     parser.add_argument("--only", help="one case's label")
+    parser.add_argument("--iterations", type=int, default=8, help="the search player's imagined deals a decision")
+    parser.add_argument("--no-ten", action="store_true", help="skip the one 10-deal Стуколка timing")
     parser.add_argument("--out", help="append the lines to this JSON-lines file")
     args = parser.parse_args()
-    lines = [ten_deal_stukolka(args.budget, args.seed)]
-    print(json.dumps(lines[0], ensure_ascii=False), flush=True)
+    lines = [] if args.no_ten else [ten_deal_stukolka(args.budget, args.seed)]
+    for line in lines:
+        print(json.dumps(line, ensure_ascii=False), flush=True)
     for case in CASES:
         if (args.only and case.label != args.only) or (not args.only and case.game == "speculator"):
             continue
-        line = run_case(case, args.sessions, args.budget, args.seed)
+        line = run_case(case, args.sessions, args.budget, args.seed, args.iterations)
         print(json.dumps(line, ensure_ascii=False), flush=True)
         lines.append(line)
     if args.out:

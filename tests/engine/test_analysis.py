@@ -71,3 +71,27 @@ def test_the_command_refuses_a_bad_seat_and_gives_json(capsys) -> None:
     assert main(["analyse", path, "--seat", "1", "--budget", "4", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [s["seat"] for s in out["seats"]] == [1] and out["cpu_seconds"] >= 0
+
+
+def test_the_best_is_what_the_search_bot_would_play_the_rules_unless_clearly_beaten() -> None:
+    """A decision the rule bot would make is judged best unless another beat it clearly on the picking half
+    (engine.bots.margin): the judge is the search bot, which leaves the rules only for a clear gain."""
+    from engine.bots import make_bot
+    from engine.bots.arena import Arena
+    from engine.game import ShuffledDecks
+    from engine.games import get_game
+    from engine.record import record_of
+
+    cls = get_game("stukolka")
+    game = cls(["r0", "r1", "x2", "x3"], {"variant": "a", "rounds": 1, "remiz_cap": 90}, dealer=0)
+    Arena(game, [make_bot("stukolka", "rule", 1), make_bot("stukolka", "rule", 2),
+                 make_bot("stukolka", "random", 3), make_bot("stukolka", "random", 4)]).play_deal(ShuffledDecks(cls.deck_size, 5))
+    Arena(game, [make_bot("stukolka", "rule", 6), make_bot("stukolka", "rule", 7),
+                 make_bot("stukolka", "random", 8), make_bot("stukolka", "random", 9)]).play_deal(ShuffledDecks(cls.deck_size, 10))
+    result = analyse(record_of(game), budget=12, seed=4)
+    ruled = [d for d in result.decisions if d.seat < 2]
+    chance = [d for d in result.decisions if d.seat >= 2]
+    assert ruled and chance
+    agreed = sum(d.best == d.made for d in ruled) / len(ruled)
+    assert agreed >= 0.8, [(d.made, d.best, d.loss) for d in ruled]  # the rules stand unless clearly beaten
+    assert sum(d.best == d.made for d in chance) / len(chance) < agreed
