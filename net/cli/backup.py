@@ -14,6 +14,7 @@ import sqlite3
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 from engine.store.base import DEFAULT_FILENAME
 from net.ssh.hostkey import HOST_KEY_NAME
@@ -123,22 +124,23 @@ def _cmd_backup(args: argparse.Namespace) -> int:
         print("sukno db backup: a PostgreSQL club is backed up with pg_dump (README, Backups): "
               "pg_dump --format=custom --file=FILE DATABASE", file=sys.stderr)
         return 64
-    try:
-        done = backup(Path(args.data), Path(args.file), replace=args.force)
-    except BackupError as err:
-        print(f"sukno db backup: {err}", file=sys.stderr)
-        return err.exit_status
-    print(f"sukno db backup: {done['file']} (taken {done['taken']}, host key inside: {done['host_key']})")
-    return 0
+    return _told("backup", lambda: backup(Path(args.data), Path(args.file), replace=args.force),
+                 "{file} (taken {taken}, host key inside: {host_key})")
 
 
 def _cmd_restore(args: argparse.Namespace) -> int:
+    return _told("restore", lambda: restore(Path(args.file), Path(args.data), replace=args.force),
+                 "{file} as it was at {taken} (host key: {host_key})")
+
+
+def _told(verb: str, work: Callable[[], dict[str, str]], done: str) -> int:
+    """Run a backup or restore; one line saying what was done, or why not (its exit status)."""
     try:
-        done = restore(Path(args.file), Path(args.data), replace=args.force)
+        facts = work()
     except BackupError as err:
-        print(f"sukno db restore: {err}", file=sys.stderr)
+        print(f"sukno db {verb}: {err}", file=sys.stderr)
         return err.exit_status
-    print(f"sukno db restore: {done['file']} as it was at {done['taken']} (host key: {done['host_key']})")
+    print(f"sukno db {verb}: " + done.format(**facts))
     return 0
 
 
