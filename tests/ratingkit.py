@@ -19,6 +19,8 @@ from engine.ratings import RatedDeal, Rating, rate_deal, rating_key
 from engine.record import record_of
 
 MAX_SESSION = 12
+LONGEST_SESSION = 400
+"""A game that has not reached its natural end after this many deals is cut (a safety bound only)."""
 
 
 @dataclass(frozen=True)
@@ -62,13 +64,13 @@ def _bot(game: str, who: str, seed: int, budget: float | None, iterations: int |
 
 
 def _session_over(game: Game, deals: int) -> bool:
-    if deals >= MAX_SESSION:
-        return True
+    """Стуколка's session is cut after ``MAX_SESSION`` deals (it may go on for ever); the others play to
+    their natural end, for the French game and the pairs game pay only when their game or match ends."""
     if game.name == "stukolka":
-        return game.is_over()
+        return game.is_over() or deals >= MAX_SESSION
     if game.name == "speculator":
         return True
-    return game.natural_end()
+    return game.natural_end() or deals >= LONGEST_SESSION
 
 
 @dataclass
