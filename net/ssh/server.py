@@ -34,6 +34,7 @@ from net.ssh.identity import StoreAccounts
 from net.ssh.limits import Limits, StartQueue
 from net.ssh.runtime import Runtime
 from net.ssh.session import START_TIMEOUT, Session
+from net.ssh.startup import start_services, stop_services
 from net.ssh.steps import club_app as _club_app
 from net.ssh.steps import locale_of
 from net.modes.spectate import Hubs, HubKey
@@ -307,37 +308,7 @@ class SuknoServer:
         if sockets:
             self.port = sockets[0].getsockname()[1]
         self.runtime.start()
-        if self.store is not None and isinstance(self.accounts, StoreAccounts):
-            from net.ssh.offloop import StoreThread
-
-            self.arrivals = StoreThread(self.accounts.store, "sukno arrivals", every=3600.0)
-            self.arrivals.start()
-            self._social_off_loop()
-            if getattr(self.club, "store", None) is self.accounts.store:  # as ``Club.balance`` reads it
-                from net.modes.balances import BalanceReads
-
-                self.balances = BalanceReads(self.club, self.off_loop)
-        if self.store is not None and hasattr(self.store, "kept_analysis"):
-            from net.ssh.analyst import Analyst
-
-            self.analyst = Analyst(self.off_loop)
-            self.club.analyst = self.analyst
-        from net.metrics import Metrics
-
-        self.metrics = Metrics(self)
-        self.metrics.start(config.metrics_listen)
-        if hasattr(self.store, "rate_new_records"):
-            from net.ssh.ratebook import RatingBook
-
-            self.ratings = RatingBook(self.store)
-            self.ratings.start()
-            self.club.ratings = self.ratings
-        self.club.league_reset = config.league_reset
-        if hasattr(self.store, "beat"):  # who is online here, for every node of the club (net/cluster/presence.py)
-            from net.cluster.presence import PresenceKeeper, node_name
-
-            self.presence = PresenceKeeper(self, self.store, node_name(config))
-            self.presence.start()
+        start_services(self)
         self._sweeper = asyncio.get_running_loop().create_task(self.limits.sweep(), name="sukno sweeper")
         self._collector = asyncio.get_running_loop().create_task(collect_when_quiet(self), name="sukno collector")
         log.info("sukno listening on %s:%d (data %s)", config.host, self.port, config.data)
@@ -356,31 +327,6 @@ class SuknoServer:
             name = f"guest-{self._guests}"
             if not self.club.is_online(name):
                 return name
-
-    def _social_off_loop(self) -> None:
-        """Ignore lists read and written by the accounts' thread (``engine.table.social``'s hooks), when the club's
-        social side keeps them in that very store (admin's bans thread may take over the writes)."""
-        social = getattr(self.club, "social", None)
-        if social is None or social.store is None or social.store is not self.accounts.store:
-            return
-
-        def fetch(work: Callable[[Any], Any], then: Callable[[Any], None]) -> None:
-            def done(future: asyncio.Future[Any]) -> None:
-                if not future.cancelled():
-                    then(future.exception() or future.result())
-
-            self.off_loop(work).add_done_callback(done)
-
-        def later(work: Callable[[Any], Any]) -> None:
-            def done(future: asyncio.Future[Any]) -> None:
-                if not future.cancelled() and future.exception() is not None:
-                    log.warning("a store write was not made: %s", future.exception())
-
-            self.off_loop(work).add_done_callback(done)
-
-        social.fetch = fetch
-        if social.later is None:
-            social.later = self._later = later
 
     def off_loop(self, work: Callable[[Any], Any]) -> asyncio.Future[Any]:
         """``work(store)`` for one person (his name written, a setting kept, a key linked, his ignore list)
@@ -429,32 +375,7 @@ class SuknoServer:
         )
         await self.hubs.close()
         await self.runtime.stop()
-        if self.presence is not None:
-            self.presence.stop()
-            self.presence = None
-        if self.analyst is not None:
-            if getattr(self.club, "analyst", None) is self.analyst:
-                self.club.analyst = None
-            self.analyst.close()
-            self.analyst = None
-        if self.metrics is not None:
-            self.metrics.stop()
-            self.metrics = None
-        if self.ratings is not None:
-            if self.club.ratings is self.ratings:
-                self.club.ratings = None
-            self.ratings.stop()
-            self.ratings = None
-        if self.arrivals is not None:
-            social = getattr(self.club, "social", None)
-            if social is not None and social.fetch is not None:
-                social.fetch = None
-            if social is not None and self._later is not None and social.later is self._later:
-                social.later = None  # a later server on this club installs its own writer, not the stopped one's
-            self._later = None
-            self.arrivals.stop()
-            self.arrivals = None
-            self.balances = None
+        stop_services(self)
         # Python 3.12+ waits in ``wait_closed`` for every connection the acceptor made, so a
         # connection with no session left (kicked, mid-login) must be closed here, not left open.
         for connection in list(self.connections):
