@@ -1,6 +1,6 @@
 """``sukno bot --local GAME``: the club's side of ``sukno-bot/1`` over stdin/stdout, for local arenas.
 
-The same ``BotSession`` as over SSH (net/modes/bot.py), the same lines
+The same ``BotSession`` as over SSH (net/modes/botsession.py), the same lines
 (net/modes/botwire.py), but one bot speaking on this process's stdin and stdout
 to a club of its own: one table of ``GAME`` whose other seats the house's bots
 take (``bots = fill``), a throw-away store in a temporary folder, play on credit.  A program
@@ -18,7 +18,7 @@ import tempfile
 import time
 from typing import Any
 
-from net.modes.bot import BotSession
+from net.modes.botsession import BotSession
 from net.modes.botwire import LineBuffer, encode
 
 

@@ -1,10 +1,9 @@
-"""The server's side of ``sukno-bot/1``: a bot's connection to the club (docs/bot-protocol.md).
+"""The server's side of ``sukno-bot/1``, transport-free: one bot's conversation with the club.
 
-``ssh -T -p PORT NAME@host bot`` (no pty) lands here from ``net.ssh.session``.
-``BotSession`` is the protocol itself, transport-free and synchronous: it gets
-checked messages (``net.modes.botwire``) and the time, and answers through ``send``;
-tables tell it their events through their feeds, as they tell the TUI.
-``serve_bot`` wires it to an SSH channel.
+``BotSession`` is the protocol itself, synchronous: it gets checked messages
+(``net.modes.botwire``) and the time, and answers through ``send``; tables tell it
+their events through their feeds (``net.modes.botfeed``), as they tell the TUI.
+``net.modes.bot`` wires it to an SSH channel.
 
 Decisions (why):
 
@@ -16,18 +15,13 @@ Decisions (why):
   hall.  A person's key may not speak the bot protocol: a bot is always a bot.
 - Refusals carry the engine's catalogue key and the text a person would read
   (``tui.refusals.explain``) in the bot's language.
-- A turn is offered once per decision of the seat, and again only when what
-  the seat may do changes (``net.modes.botasks``); an ``act`` names the ask it
-  answers, so an answer to a turn that is over is refused (``bot.stale_ask``)
-  instead of landing on the next turn, and an accepted one is acknowledged
-  (``ack``).
-- A bot that does not read what it is sent is cut off (``bot.too_slow``)
-  rather than let the club's memory grow; its seat is kept, as for anyone.
+- An ``act`` names the ask it answers, so an answer to a turn that is over is
+  refused (``bot.stale_ask``) instead of landing on the next turn, and an
+  accepted one is acknowledged (``ack``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
@@ -36,24 +30,16 @@ from engine.game import IllegalAction
 from engine.table.owner import sanitize
 from engine.table.pending import InOrder
 from engine.store.base import StoreError
-from net.modes.botasks import Asks, decision_of, legal_for, offered
-from net.ssh.mode import BotMode
-from net.modes.botwire import CLIENT_TYPES, MAX_LINE, MAX_SERVER_LINE, PROTOCOL, LineBuffer, TooLong, WireError, \
-    decode, encode, error_message, event_message, plain, say, tables_parts, type_of
-from net.ssh.limits import TokenBucket
+from net.modes.botasks import Asks
+from net.modes.botfeed import BotFeed
+from net.modes.botwire import CLIENT_TYPES, MAX_LINE, MAX_SERVER_LINE, PROTOCOL, TooLong, WireError, decode, \
+    error_message, plain, say, tables_parts
 
 if TYPE_CHECKING:
     from engine.table.club import Club
     from engine.table.owner import Table
-    from net.ssh.session import Session
 
 log = logging.getLogger("sukno.bots")
-
-MESSAGES_PER_SECOND = 50
-MESSAGE_BURST = 200
-"""A bot's messages: on average and at once (beyond: ``bot.flood``, the message is dropped)."""
-SLOW_READER = 8
-"""A bot with more than ``SLOW_READER`` × the spectators' ``buffer_limit`` unread is cut off."""
 
 
 class _Failed:
@@ -113,13 +99,9 @@ class BotSession:
         self.ended = False
         """The connection is gone (``end``): an answer that comes later (a hello's store job, a remote
         table's reply) is dropped, so nothing brings a bot that left into the club."""
-        self.following: dict[int, Callable[[], None]] = {}  # table id → unsubscribe
-        self.seq: dict[int, int] = {}  # table id → last event seq sent
-        self.asks: dict[int, Asks] = {}  # table id → the seat's asks there
-        self._next_ask = 0
         self.sent = 0
-        self._acting: int | None = None
-        """The table applying this bot's act just now (its turn is offered after the ack)."""
+        self.feed = BotFeed(self.send, now)
+        """The tables it follows: their events, its seat's state and turns."""
         self.order = InOrder(self.handle)
         """The program's messages in order: one sent while a change waits for its answer waits too."""
 
@@ -269,7 +251,7 @@ class BotSession:
             if self._close:
                 self._close()
             return
-        self.name = name
+        self.name = self.feed.name = name
         self.club.robots.add(name)
         self.club.enter(name, now=self.now())
         self.entered = True
@@ -282,7 +264,7 @@ class BotSession:
                    "ratings": ratings})
         table = self.club.where(name)
         if table is not None:  # back after a drop: the seat, the view, the turn if it is ours
-            self._follow(table)
+            self.feed.follow(table)
 
     def _on_tables(self, message: dict[str, Any]) -> None:
         rows = []
@@ -310,7 +292,7 @@ class BotSession:
 
         def seated(seat: int) -> None:
             self.send({"type": "seated", "table": table.id, "seat": seat})
-            self._follow(table)
+            self.feed.follow(table)
 
         wanted = message.get("seat")
         if seat is None and wanted is not None and not 0 <= wanted < len(table.seats):
@@ -335,7 +317,7 @@ class BotSession:
         assert self.name is not None
 
         def stood(_table: Any) -> None:
-            self._unfollow(table.id)
+            self.feed.unfollow(table.id)
             self.send({"type": "stood", "table": table.id})
 
         self._after(message, self.club.stand(self.name, table.id), stood)
@@ -343,7 +325,7 @@ class BotSession:
     def _on_leave(self, message: dict[str, Any]) -> None:
         """As a person's ``leave``: away from the table's messages, the seat kept (stand gives it up)."""
         table_id = message["table"]
-        self._unfollow(table_id)
+        self.feed.unfollow(table_id)
         self.send({"type": "left", "table": table_id})
 
     def _on_say(self, message: dict[str, Any]) -> None:
@@ -360,13 +342,13 @@ class BotSession:
         table = self._table(message)
         if table is None:
             return
-        if table.id not in self.following:
+        if table.id not in self.feed.following:
             self.error("bot.not_following", say(self.lang, "bot.not_following", table=table.id), reply="sync",
                        table=table.id)
             return
-        if table.id in self.asks:  # a new ask follows with the state (an act in flight is stale)
-            self.asks[table.id].end()
-        self._state(table)
+        if table.id in self.feed.asks:  # a new ask follows with the state (an act in flight is stale)
+            self.feed.asks[table.id].end()
+        self.feed.state(table)
 
     def _on_act(self, message: dict[str, Any]) -> None:
         table_id = message["table"]
@@ -374,7 +356,7 @@ class BotSession:
         if table is None:
             return
         assert self.name is not None
-        asks = self.asks.setdefault(table_id, Asks())
+        asks = self.feed.asks.setdefault(table_id, Asks())
         ask = message["ask"] if message.get("ask") is not None else asks.at_seq(message["seq"])
         if (message.get("ask") is None and ask == 0) or asks.is_stale(ask, self._parsed(table, message["action"]), table.legal_actions(self.name)):
             current = asks.current
@@ -387,16 +369,16 @@ class BotSession:
         def done(_events: Any) -> None:  # accepted: said so, then the seat's next ask if it has one
             asks.answered(ask)
             self.send({"type": "ack", "table": table_id, "ask": ask if ask > 0 else None, "seq": table.last_seq})
-            if table_id in self.following:
-                self._turn(table)
+            if table_id in self.feed.following:
+                self.feed.turn(table)
 
         # a refusal is the person's refusal (at a table another node owns: when its answer comes); while
         # a table here applies it, its events go out but the next turn waits for the ack
-        self._acting = table_id
+        self.feed.acting = table_id
         try:
             result = table.act(self.name, message["action"], self.now())
         finally:
-            self._acting = None
+            self.feed.acting = None
         self._after(message, result, done)
 
     @staticmethod
@@ -418,181 +400,12 @@ class BotSession:
         if self._close:
             self._close()
 
-    # -- following a table ------------------------------------------------------------------
-
-    def _follow(self, table: Table) -> None:
-        if table.id not in self.following:
-            self.following[table.id] = table.subscribe(lambda events, t=table: self._table_changed(t))
-        self._state(table)
-
-    def _unfollow(self, table_id: int) -> None:
-        unsubscribe = self.following.pop(table_id, None)
-        if unsubscribe is not None:
-            unsubscribe()
-        self.seq.pop(table_id, None)
-        self.asks.pop(table_id, None)
-
-    def _state(self, table: Table) -> None:
-        """The seat's own view, as the TUI gets it, then its turn if it has one."""
-        self.seq[table.id] = table.last_seq
-        self.send({"type": "state", "table": table.id, "seq": table.last_seq,
-                   "view": self._view(table)})
-        self._turn(table)
-
-    def _view(self, table: Table) -> dict[str, Any]:
-        """The seat's view for the wire: the table's clock readings become seconds left, as a bot
-        cannot know the server's clock (Спекулянт's window ``deadline`` → ``seconds_left``)."""
-        view = plain(table.view_for(self.name))
-        if "deadline" in view:
-            deadline = view.pop("deadline")
-            view["seconds_left"] = None if deadline is None else max(0.0, round(deadline - self.now(), 1))
-        view.pop("clock", None)
-        return view
-
-    def _table_changed(self, table: Table) -> None:
-        if table.id not in self.following:
-            return
-        for entry in table.log_since(self.seq.get(table.id, 0)):
-            self.seq[table.id] = entry.seq
-            self.send(event_message(table.id, entry.seq, entry.event))
-            if entry.event.kind == "deal_over":
-                self.send({"type": "deal_end", "table": table.id, "seq": entry.seq,
-                           "money": plain(entry.event.data.get("money", {})),
-                           "pot": entry.event.data.get("pot", 0)})
-        if self._acting != table.id:
-            self._turn(table)
-
-    def _turn(self, table: Table) -> None:
-        """A new ``ask`` when the seat has a new decision, or what it may do in one changed."""
-        assert self.name is not None
-        asks = self.asks.setdefault(table.id, Asks())
-        legal = legal_for(table, self.name)
-        game = table.game
-        if not legal or game is None:
-            asks.end()
-            return
-        shown, patterns = offered(legal)
-        if not asks.needs(decision_of(game), shown):
-            return
-        self._next_ask += 1
-        asks.issue(self._next_ask, legal, shown, table.last_seq)
-        deadline = table.timer_deadline()
-        left = None if deadline is None else max(0, int((deadline - self.now()) * 1000))
-        turn = {"type": "turn", "table": table.id, "ask": self._next_ask, "seq": table.last_seq,
-                "legal": list(shown), "deadline_ms": left, "view": self._view(table)}
-        if patterns:
-            turn["patterns"] = patterns
-        self.send(turn)
-
     # -- the end ----------------------------------------------------------------------------
 
     def end(self) -> None:
         """The connection is gone: stop following; the club hears he left (away, then a stand-in)."""
         self.ended = True
-        for table_id in list(self.following):
-            self._unfollow(table_id)
+        self.feed.unfollow_all()
         if self.entered and self.name is not None:
             self.entered = False
             self.club.leave(self.name, now=self.now())
-
-
-class BotLink:
-    """A ``BotSession`` over one SSH channel: bytes in, lines out, the end."""
-
-    def __init__(self, session: Session):
-        self.session = session
-        server = session.server
-        config = server.config
-        self.lines = LineBuffer()
-        self.bytes = TokenBucket(config.input_bytes_per_second, config.input_burst)
-        self.bytes_per_second = config.input_bytes_per_second
-        self.messages = TokenBucket(MESSAGES_PER_SECOND, MESSAGE_BURST)
-        self.slow = SLOW_READER * config.buffer_limit
-        self.done = asyncio.get_running_loop().create_future()
-        self.bot = BotSession(server.club, server.accounts, fingerprint=session.conn.fingerprint,
-                              lang=session.lang, send=self.send, now=asyncio.get_running_loop().time,
-                              admit=self._admit, close=self.close, off_loop=server.off_loop)
-
-    def _admit(self, name: str) -> str | None:
-        session = self.session
-        session.name = name
-        refusal = session.server.limits.admit_account(name) or session.server.gate(session)
-        if refusal:
-            session.name = None
-        return refusal
-
-    def send(self, message: dict[str, Any]) -> None:
-        session = self.session
-        if session.closed:
-            return
-        if session.buffered() > self.slow:
-            log.warning("bot %s does not read; cut off", session.name)
-            self.close()
-            return
-        session.send(encode(message))
-
-    def feed(self, data: bytes) -> None:
-        session = self.session
-        for line in self.lines.feed(data):
-            if session.closed or self.done.done():
-                return
-            size = MAX_LINE if isinstance(line, TooLong) else len(line)
-            if not self.bytes.take(size) or not self.messages.take(1):
-                dropped = type_of(line)
-                self.bot.error("bot.flood", say(self.bot.lang, "bot.flood", dropped=dropped, rate=MESSAGES_PER_SECOND,
-                                                burst=MESSAGE_BURST, bytes=self.bytes_per_second), dropped=dropped)
-                continue
-            session.last_input = asyncio.get_running_loop().time()
-            try:
-                self.bot.line(line)
-            except Exception:  # a bug here must not end the club: the bot hears an error, the log says why
-                log.exception("bot %s: a message failed", session.name)
-                self.bot.error("failed", say(self.bot.lang, "bot.store"))
-
-    def end(self, farewell: str | None = None) -> None:
-        """The server closes (shutdown, idle) or the client went: say bye if we still can, then stop."""
-        if farewell and not self.session.closed:
-            self.send({"type": "bye", "text": farewell})
-        self.close()
-
-    def close(self) -> None:
-        if not self.done.done():
-            self.done.set_result(None)
-
-
-async def serve_bot(session: Session) -> None:
-    """A bot's whole connection: the door's checks, hello, messages until it ends."""
-    server = session.server
-    refusal = session.conn.refused or server.limits.admit_session(session)
-    link = BotLink(session)
-    try:
-        if refusal:
-            from net.modes.texts import text
-
-            link.bot.error("full", text(session.lang, "full", what=refusal))
-            return
-        fingerprint = session.conn.fingerprint
-        try:
-            known = fingerprint is not None and \
-                (await server.off_loop(lambda store: store.account_by_key(fingerprint))) is not None
-        except StoreError as err:  # the bot hears why it is let go (no traceback in the log), as a full club's
-            log.warning("bot from %s: its key could not be read: %s", session.conn.peer, err)
-            link.bot.error("failed", say(session.lang, "bot.store"))
-            return
-        link.bot.hello(known)
-        if session.conn.fingerprint is None:
-            link.bot.error("bot.guest", say(session.lang, "bot.guest"))
-            return
-        if session.closed:  # gone while its key was read
-            return
-        # From here the bot reads its own bytes; what it sent before (its hello, sent the moment the
-        # channel opened) was kept for it and is read first, after the server's own hello.
-        session.hand_over(BotMode(link))
-        early = session.take_early()
-        if early:
-            link.feed(early)
-        await link.done
-    finally:
-        link.close()
-        link.bot.end()
-        session.finish(0)
