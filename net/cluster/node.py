@@ -11,22 +11,13 @@ Every node holds every table of the club in memory, each either **owned** or a *
 * **Replica** (``engine.table.replica``): another node owns it; this node keeps it as the journal says,
   advanced by the journal's notices (``NOTIFY sukno_journal``, sent in the journal's own
   transaction: only committed entries), and draws its sessions' views and spectator renders from
-  it.  Its ``Table.remote`` sends every change (sit, stand, start, act, say, cut, away, back…) to
-  the owner over **the bus** and returns at once an ``engine.table.pending.Pending``: the loop never
-  waits for another node.
+  it (``net.cluster.follow``).  Its ``Table.remote`` sends every change (sit, stand, start, act,
+  say, cut, away, back…) to the owner over **the bus** and returns at once an
+  ``engine.table.pending.Pending``: the loop never waits for another node.
 
 The bus is ``NOTIFY sukno_bus`` with small JSON texts (no card is ever in one):
 
-* ``call`` {id, from, table, op, args}: the owner of ``table`` applies it through the club's door
-  and the engine, on its loop, and answers with ``reply`` {id, to, ok, result | key, message,
-  params}: done, or the usual refusal (its catalogue key, so the player reads it in his language).
-  The caller's loop goes on meanwhile; the reply, heard on the loop, first brings the replica up
-  to date from the journal, then settles the call's ``Pending`` (so the screen that asked shows
-  what it did).  No answer in ``CALL_TIMEOUT`` settles it as a refusal (``cluster.no_answer``, a
-  timer on the loop), e.g. while an owner that died is being replaced; a late answer is dropped.
-  Whoever asked (``tui.pending`` for the screens, the hall door and the text mode; the watchers,
-  the bot protocol and the admin) keeps each person's commands in order: one typed after a
-  pending one runs when the first is answered.
+* ``call`` and ``reply``: a change sent to the owner of ``table`` and its answer (``net.cluster.calls``).
 * ``event`` {table, node, kind, seat, data}: public table events that are not in the journal
   (chat, away and back, a stand-in taking over, a clock run out, the rail's summary), told to the
   replicas' watchers and players; a replica's felt follows who is away and whom a stand-in plays
@@ -60,23 +51,20 @@ thread's next look (≤ ``ttl / 3``); a move made there before that is refused b
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import logging
-import statistics
 import threading
 import time
-from collections import deque
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable
 
 from engine.game import Event, IllegalAction
 from engine.table.keeper import TableKeeper
-from engine.table.pending import Calls, Pending
 from engine.table.replica import Replica
-from engine.store.base import JournalEntry, StoreError
+from engine.store.base import StoreError
 from engine.table.owner import TableError
 from net.cluster.notices import MAX_PAYLOAD, NoticeError, Notices
-from net.ssh.offloop import StoreThread
+from net.cluster.calls import CALL_TIMEOUT, OwnerCalls, serve_call
+from net.cluster.follow import ReplicaReads
 
 log = logging.getLogger("sukno.cluster")
 
@@ -86,23 +74,9 @@ ENTRY_CHANNEL = "sukno_entry"
 """Each committed entry itself (``engine.store.postgres.ENTRY_CHANNEL``): a replica plays it at once, no read."""
 LEASE_TTL = 3.0
 """Seconds a lease lasts unless renewed: how long a dead owner's tables wait for a new owner."""
-REREAD = 1.0
-"""Seconds between reads of a replica whose last read failed (the store away, or what did not replay)."""
-CALL_TIMEOUT = 2.0
-"""How long a change sent to a table's owner may go unanswered (``[node] call_timeout``); nobody
-waits meanwhile.  A table whose owner did not answer, or whose lease has run out, refuses at once
-until the leases show an owner again."""
-ANSWER_SHARE = 0.75
-"""The share of ``call_timeout`` within which the owner must begin a call (``until``, wall clock):
-a call that reaches it later (it was paused, or slow) is refused, never applied, since its sender
-may have said "nothing happened" already; the rest of the time is for the answer's way back.
-It compares wall clocks: the nodes' clocks must agree to well within that (NTP keeps them so)."""
-QUIET_OPS = ("away", "back")
-"""Calls the club makes itself (a session ends or begins): a refusal is logged, never raised."""
 RELAYED = ("say", "away", "stepped_away", "back", "stand_in", "gone", "timeout", "rail_summary", "suspended",
            "resumed")
 """Public table events that are not in the journal: the owner tells the replicas."""
-OPS = ("sit", "sit_bot", "stand", "set_rule", "invite", "say", "start", "cut", "act", "away", "back")
 
 
 class Node:
@@ -118,32 +92,20 @@ class Node:
         self.club: Any = None
         self.notices = Notices(url)
         self.owned: dict[Any, int] = {}
-        self.replicas: dict[Any, Replica] = {}
         self.poke: Callable[[], None] = lambda: None
         """Wakes the club's clock (``Runtime``) after a takeover: the table has deadlines again."""
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._calls = itertools.count(1)
-        self._waiting: Calls[_Call] = Calls()  # the calls waiting for their answer, each settled once (the loop)
-        self._dirty: dict[Any, int] = {}  # replica → the highest journal seq heard of since its last read
-        self._heard: dict[Any, int] = {}  # replica → the highest journal seq heard of (0: a new session began)
-        self._flush_due = False
-        self.reads = StoreThread(store, "sukno replicas", every=3600.0)
-        """Reads the replicas' journals on a connection of its own, off the loop (``Replica.fetch``)."""
-        self._reading: set[Any] = set()  # replicas whose read is in flight
-        self._reread: set[Any] = set()  # replicas heard of again meanwhile: read again after it
-        self._waiters: dict[Any, list[Callable[[], None]]] = {}  # run after the next read of a replica
-        self._unread: dict[Any, str] = {}  # replicas whose last read failed (why): read again, from the start
-        self._reread_due: set[Any] = set()  # … with their next read already timed
+        self.follow = ReplicaReads(name, store, self._now)
+        """Keeps the replicas as their journals say (``net.cluster.follow``)."""
+        self.replicas: dict[Any, Replica] = self.follow.replicas
+        self.calls = OwnerCalls(name, self._send, self.follow, ttl=ttl, call_timeout=call_timeout)
+        """This node's changes sent to the owners of its replicas (``net.cluster.calls``)."""
         self._unreplayable: set[Any] = set()  # tables whose takeover found a journal that did not replay
         self._relays: dict[Any, Callable[[], None]] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._taking: set[Any] = set()
         self.takeovers = 0
-        self.round_trips: deque[float] = deque(maxlen=10_000)
-        """Seconds from sending each call to its answer (the bus alone: what a move across nodes adds)."""
-        self._silent: dict[Any, float] = {}  # replica → refused at once until then (its owner did not
-        # answer, or its lease ran out)
         self._leases_seen: dict[Any, tuple[str, int]] = {}
         self._learning: set[Any] = set()  # tables of a live lease this node did not know, being learnt
         self.presence: Any = None
@@ -154,14 +116,14 @@ class Node:
 
     async def start_notices(self) -> None:
         """Listen before the tables are read, so no committed change falls between the two."""
-        self._loop = asyncio.get_running_loop()
-        self.notices.on(ENTRY_CHANNEL, self._entry_notice)
-        self.notices.on(JOURNAL_CHANNEL, self._journal_notice)
+        self._loop = self.follow.loop = asyncio.get_running_loop()
+        self.notices.on(ENTRY_CHANNEL, self.follow.entry_notice)
+        self.notices.on(JOURNAL_CHANNEL, self.follow.journal_notice)
         self.notices.on(BUS_CHANNEL, self._bus_notice)
-        self.notices.on_gap(self._resync_all)
+        self.notices.on_gap(self.follow.resync_all)
         await self.notices.start()
         if self.store is not None:
-            self.reads.start()
+            self.follow.reads.start()
 
     def claim(self, club: Any, now: float) -> None:
         """Take the lease of every table of ``club`` nobody holds; keep the others as replicas.
@@ -269,21 +231,15 @@ class Node:
         self._offs = []
         if self._thread is not None:
             await asyncio.get_running_loop().run_in_executor(None, self._thread.join, 5)
-        await asyncio.get_running_loop().run_in_executor(None, self.reads.stop, 5.0)
+        await asyncio.get_running_loop().run_in_executor(None, self.follow.reads.stop, 5.0)
         for table_id in list(self.owned):
             try:
                 self.store.release_lease(table_id)
             except StoreError as err:
                 log.warning("node %s: lease of table %s not released: %s", self.name, table_id, err)
         self.owned.clear()
-        if self.round_trips:
-            times = sorted(t * 1000 for t in self.round_trips)
-            log.info("node %s: %d calls to other nodes, round trip p50 %.1f ms, p99 %.1f ms", self.name, len(times),
-                     statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.99))])
-        if self.replicas:
-            log.info("node %s: replicas' entries played from their notices %d, journal reads %d", self.name,
-                     sum(r.followed for r in self.replicas.values()), sum(r.syncs for r in self.replicas.values())
-                     - sum(r.followed for r in self.replicas.values()))
+        self.calls.log_figures()
+        self.follow.log_figures()
         await self.notices.stop()
 
     # -- owned tables and replicas -------------------------------------------------------------
@@ -299,13 +255,13 @@ class Node:
         """The table's log has its story already (the club's restore, or our own play until now)."""
         table = self.club.tables[table_id]
         table.keeper = None  # a replica never writes
-        table.remote = lambda op, *args, tid=table_id: self.call(tid, op, *args)
+        table.remote = lambda op, *args, tid=table_id: self.calls.call(tid, op, *args)
         replica = Replica(self.store, table)
         self.replicas[table_id] = replica
         try:
             replica.prime(now)
         except StoreError as err:
-            self._read_later(table_id, getattr(err, "message", str(err)))
+            self.follow.read_later(table_id, getattr(err, "message", str(err)))
         self._send_quietly({"t": "away?", "table": table_id, "from": self.name})  # who is away there now
 
     def _lost(self, table_id: Any) -> None:
@@ -347,7 +303,7 @@ class Node:
             return
         self._unreplayable.discard(table_id)
         del self.replicas[table_id]
-        self._silent.pop(table_id, None)
+        self.calls.silent.pop(table_id, None)
         table.remote = None
         table.keeper = keeper
         self._own(table_id, epoch)
@@ -362,96 +318,6 @@ class Node:
 
     # -- the bus: calls to an owner --------------------------------------------------------------
 
-    def call(self, table_id: Any, op: str, *args: Any) -> Pending | None:
-        """On the loop, for a replica: send ``op`` to the owner and return at once its ``Pending``
-        (never waits: the loop goes on serving every other session).  A table whose owner did not
-        answer lately refuses at once (``TableError``).  The quiet calls (away, back: the club's own)
-        return None; their refusal is logged."""
-        try:
-            pending = self._call(table_id, op, *args)
-        except TableError as err:
-            if op not in QUIET_OPS:
-                raise
-            self._quiet_refusal(table_id, op, args, err)
-            return None
-        if op in QUIET_OPS:
-            pending.then(None, lambda err: self._quiet_refusal(table_id, op, args, err))
-            return None
-        return pending
-
-    def _quiet_refusal(self, table_id: Any, op: str, args: tuple[Any, ...], err: IllegalAction) -> None:
-        log.warning("node %s: %s of %s at table %s not told to its owner: %s", self.name, op, args[0] if args else "",
-                    table_id, getattr(err, "message", err))
-
-    def _call(self, table_id: Any, op: str, *args: Any) -> Pending:
-        if self._silent.get(table_id, 0.0) > time.monotonic():
-            raise _no_answer()
-        call_id = f"{self.name}:{next(self._calls)}"
-        until = round(time.time() + self.call_timeout * ANSWER_SHARE, 3)  # after that the owner refuses it
-        message = {"t": "call", "id": call_id, "from": self.name, "table": table_id, "op": op, "args": list(args),
-                   "until": until}
-        pending = Pending(op)
-        loop = self._loop or asyncio.get_running_loop()
-        timer = loop.call_later(self.call_timeout, self._expire, call_id)
-        self._waiting.open(call_id, pending, _Call(pending, table_id, op, time.perf_counter(), timer))
-        try:
-            self._send(message, failed=lambda _reason: self._unsent(call_id))
-        except NoticeError:  # too long for a notice: never sent
-            self._waiting.take(call_id)
-            timer.cancel()
-            raise _no_answer() from None
-        return pending
-
-    def _unsent(self, call_id: str) -> None:
-        """On the loop: the call could not be sent (the database unreachable): refused, nothing done."""
-        call = self._waiting.refuse(call_id, _no_answer())  # unless it was answered first
-        if call is not None:
-            call.timer.cancel()
-
-    def _expire(self, call_id: str) -> None:
-        """On the loop: no answer in ``call_timeout``; the call is refused (a late answer is dropped)."""
-        call = self._waiting.refuse(call_id, _no_answer())  # unless its answer came first
-        if call is None:
-            return
-        self._silent[call.table_id] = time.monotonic() + self.ttl  # or until a new owner shows
-
-    def _answered(self, message: dict[str, Any]) -> None:
-        """On the loop: the owner's answer to one of our calls.  The replica is brought up to date from
-        the journal first, so whoever asked shows what the call did."""
-        taken = self._waiting.take(message.get("id"))
-        call = taken[1] if taken is not None else None
-        if call is None:  # answered after its time ran out: refused already; but the owner lives
-            table_id = message.get("table")
-            if table_id in self.replicas:
-                self._silent.pop(table_id, None)
-            if message.get("ok"):  # the owner began it in time (``until``) but its answer came too late
-                log.warning("node %s: call %s on table %s was done by its owner after its time here ran out "
-                            "(its journal shows it)", self.name, str(message.get("id"))[:40], table_id)
-            return
-        call.timer.cancel()
-        self.round_trips.append(time.perf_counter() - call.sent)
-        replica = self.replicas.get(call.table_id)
-        if replica is not None and message.get("ok") and self._behind(call.table_id, replica):
-            # what the owner did, on this node's screens before "done": after the replica's next read
-            self._after_read(call.table_id, lambda: self._settle(call, message))
-            return
-        self._settle(call, message)
-
-    def _settle(self, call: _Call, message: dict[str, Any]) -> None:
-        """The call's pending settled as the owner answered: done with its result, or its refusal."""
-        if not message.get("ok"):
-            params = message.get("params") if isinstance(message.get("params"), dict) else {}
-            call.pending.refuse(TableError(str(message.get("key") or "cluster.failed"),
-                                           str(message.get("message") or ""), **params))
-            return
-        try:
-            value = _result(call.op, message.get("result"))
-        except (TypeError, ValueError):
-            call.pending.refuse(TableError("cluster.failed",
-                                           "That could not be done on the node that runs this table."))
-            return
-        call.pending.resolve(value)
-
     def _bus_notice(self, payload: str) -> None:
         """On the loop: a call for a table we own, an event for a replica, a new owner."""
         try:
@@ -462,9 +328,9 @@ class Node:
         table_id = message.get("table")
         if kind == "reply":
             if message.get("to") == self.name:
-                self._answered(message)
+                self.calls.answered(message)
         elif kind == "call" and table_id in self.owned:
-            self._serve(message)
+            serve_call(self.club, self.name, message, self._now(), self._send)
         elif kind == "event" and table_id in self.replicas and message.get("node") != self.name:
             data = message.get("data") if isinstance(message.get("data"), dict) else {}
             seat = message.get("seat") if isinstance(message.get("seat"), int) else None
@@ -494,57 +360,6 @@ class Node:
                             table.back(name)
                         except IllegalAction:
                             pass
-
-    def _serve(self, message: dict[str, Any]) -> None:
-        """The owner's side of a call: through the club's door and the engine, then the answer."""
-        table_id, op, args = message["table"], message.get("op"), message.get("args")
-        reply: dict[str, Any] = {"t": "reply", "id": message.get("id"), "to": message.get("from"), "table": table_id}
-        try:
-            if op not in OPS or not isinstance(args, list):
-                raise TableError("cluster.failed", "That could not be done on the node that runs this table.")
-            until = message.get("until")
-            if isinstance(until, (int, float)) and time.time() > until:  # this node was paused, or slow:
-                log.warning("node %s: a call %s from %s on table %s came too late; refused", self.name, op,
-                            message.get("from"), table_id)
-                raise _no_answer()  # its sender told "nothing happened" already: so nothing happens
-            reply["result"] = _encode(op, self._apply(table_id, op, args))
-            reply["ok"] = True
-        except IllegalAction as err:
-            reply.update(ok=False, key=err.key, message=err.message,
-                         params=json.loads(json.dumps(err.params, default=str)))
-        except Exception:
-            log.exception("node %s: a call %s on table %s failed", self.name, op, table_id)
-            reply.update(ok=False, key="cluster.failed",
-                         message="That could not be done on the node that runs this table.", params={})
-        try:
-            self._send(reply)
-        except NoticeError as err:
-            log.warning("node %s: the answer to %s was not sent: %s", self.name, message.get("from"), err)
-
-    def _apply(self, table_id: Any, op: str, args: list[Any]) -> Any:
-        club, now = self.club, self._now()
-        table = club.table(table_id)
-        if op == "sit":
-            return club.sit(str(args[0]), table_id, _seat(args[1]))
-        if op == "sit_bot":
-            return club.sit_bot(table_id, _seat(args[0]))
-        if op == "stand":
-            return club.stand(str(args[0]), table_id)
-        if op == "start":
-            return table.start(str(args[0]), now)
-        if op == "act":
-            return table.act(str(args[0]), str(args[1]), now)
-        if op == "away":
-            return table.away(str(args[0]), now, str(args[1]))
-        if op == "back":
-            return table.back(str(args[0]), now)
-        if op == "say":
-            return table.say(str(args[0]), str(args[1]))
-        if op == "cut":
-            return table.cut(str(args[0]), str(args[1]))
-        if op == "set_rule":
-            return table.set_rule(str(args[0]), str(args[1]), args[2])
-        return table.invite(str(args[0]), str(args[1]))
 
     def _relay(self, table_id: Any, events: list[Event]) -> None:
         """An owned table's public events that are not in its journal, told to the other nodes."""
@@ -578,141 +393,6 @@ class Node:
             raise NoticeError("that is too long to send to another node")
         self.notices.post(BUS_CHANNEL, text, failed)
 
-    # -- notices of the journal ---------------------------------------------------------------
-
-    def _behind(self, table_id: Any, replica: Replica) -> bool:
-        """Does the replica need a read before an answer is shown?  The journal notice of what the
-        owner did is committed, so heard, before its answer (PostgreSQL delivers notices in commit
-        order); a replica that has read past every notice heard (the burst's read came first) has it."""
-        heard, dirty = self._heard.get(table_id, 0), self._dirty.get(table_id)
-        return heard == 0 or dirty == 0 or replica.reader.read_seq < max(heard, dirty or 0)
-
-    def _entry_notice(self, payload: str) -> None:
-        """On the loop: a committed entry itself, heard just before its ``sukno_journal`` notice: a
-        replica it follows plays it at once, with no read; that notice then finds the
-        replica has it.  Not while a read is in flight or a full read is due (a new session): the read
-        brings it.  What does not play on is read from the start."""
-        try:
-            head, text = payload.split("\n", 1)
-            tid_text, seq_text, at_text, kind = head.rsplit(" ", 3)
-            table_id, seq, at = json.loads(tid_text), int(seq_text), float(at_text)
-        except ValueError:
-            return
-        replica = self.replicas.get(table_id)
-        if replica is None or table_id in self._reading or self._dirty.get(table_id) == 0 \
-                or not replica.follows(seq):
-            return
-        try:
-            entry = JournalEntry(seq, at, kind, json.loads(text))
-        except ValueError:
-            return
-        if not isinstance(entry.payload, dict):
-            return
-        try:
-            told = replica.follow(entry, self._now())
-        except Exception:
-            log.exception("node %s: entry %d of table %s did not play on its replica", self.name, seq, table_id)
-            told = None
-        if told is None:
-            self._read(table_id, from_start=True)
-
-    def _journal_notice(self, payload: str) -> None:
-        """On the loop: a committed journal entry; replicas of that table read the journal (once per burst)."""
-        try:
-            text, seq_text = payload.rsplit(" ", 1)
-            table_id, seq = json.loads(text), int(seq_text)
-        except ValueError:
-            return
-        if table_id in self.replicas:
-            self._heard[table_id] = max(self._heard.get(table_id, 0), seq) if seq > 0 else 0
-            # seq 0 (a new session) or -1 (closed): always read; else the highest heard of (a read
-            # that has it already, e.g. the one made for our own call's answer, makes it no news)
-            self._dirty[table_id] = max(self._dirty.get(table_id, 0), seq) if seq > 0 and \
-                self._dirty.get(table_id, 1) > 0 else 0
-            if not self._flush_due and self._loop is not None:
-                self._flush_due = True
-                self._loop.call_soon(self._flush)
-
-    def _flush(self) -> None:
-        self._flush_due = False
-        dirty, self._dirty = self._dirty, {}
-        for table_id, seq in dirty.items():
-            replica = self.replicas.get(table_id)
-            if replica is not None and (seq <= 0 or seq > replica.reader.read_seq):
-                self._read(table_id, from_start=seq <= 0)
-
-    def _after_read(self, table_id: Any, then: Callable[[], None]) -> None:
-        """On the loop: ``then()`` once a read of ``table_id``'s replica begun from now is applied."""
-        self._waiters.setdefault(table_id, []).append(then)
-        self._read(table_id)
-
-    def _read(self, table_id: Any, from_start: bool = False) -> None:
-        """On the loop: read the replica's journal in the reader's thread, apply it here when read (one
-        read in flight per replica; one asked meanwhile follows it).  The loop never waits for it."""
-        replica = self.replicas.get(table_id)
-        if replica is None:
-            for then in self._waiters.pop(table_id, []):
-                then()
-            return
-        if table_id in self._reading:
-            self._reread.add(table_id)
-            return
-        self._reading.add(table_id)
-        waiters = self._waiters.pop(table_id, [])
-        read = self.reads.run(lambda own: replica.fetch(own, from_start=from_start))
-        read.add_done_callback(lambda done: self._read_done(table_id, replica, done, waiters))
-
-    def _read_done(self, table_id: Any, replica: Replica, done: asyncio.Future[Any],
-                   waiters: list[Callable[[], None]]) -> None:
-        self._reading.discard(table_id)
-        if self.replicas.get(table_id) is replica and not done.cancelled():
-            error = done.exception()
-            try:
-                if error is not None:
-                    raise error
-                if replica.apply(done.result(), self._now()) is None:  # stale, or does not play on
-                    self._waiters.setdefault(table_id, [])[:0] = waiters
-                    self._reread.discard(table_id)
-                    self._read(table_id, from_start=True)
-                    return
-                if self._unread.pop(table_id, None) is not None:
-                    log.warning("node %s: replica of table %s read again", self.name, table_id)
-            except (StoreError, TableError) as err:
-                self._read_later(table_id, getattr(err, "message", str(err)))
-            except Exception as err:
-                log.exception("node %s: replica of table %s not applied", self.name, table_id)
-                self._read_later(table_id, str(err))
-        if table_id in self._reread or self._waiters.get(table_id):
-            self._reread.discard(table_id)
-            self._read(table_id)
-        for then in waiters:
-            try:
-                then()
-            except Exception:
-                log.exception("node %s: what waited for a read of table %s failed", self.name, table_id)
-
-    def _read_later(self, table_id: Any, why: str) -> None:
-        """A replica that could not be read, or whose journal did not replay: it never stops there; it
-        reads the table again from the journal's start every ``REREAD`` s until it does (logged once)."""
-        if table_id not in self._unread:
-            log.warning("node %s: replica of table %s not read (read again every %.0f s until it is): %s",
-                        self.name, table_id, REREAD, why)
-        self._unread[table_id] = why
-        if self._loop is not None and table_id not in self._reread_due:
-            self._reread_due.add(table_id)
-
-            def again() -> None:
-                self._reread_due.discard(table_id)
-                if table_id in self._unread and table_id in self.replicas:
-                    self._read(table_id, from_start=True)
-
-            self._loop.call_later(REREAD, again)
-
-    def _resync_all(self) -> None:
-        """The listener came back after a lost connection: notices may have been missed."""
-        self._dirty.update(dict.fromkeys(self.replicas, 0))
-        self._flush()
-
     # -- the leases' thread ----------------------------------------------------------------------
 
     def _renew_loop(self) -> None:
@@ -736,13 +416,13 @@ class Node:
                     if table_id not in self.replicas:
                         continue
                     if left <= 0:
-                        self._silent[table_id] = time.monotonic() + every * 2  # nobody to ask now
+                        self.calls.silent[table_id] = time.monotonic() + every * 2  # nobody to ask now
                         if table_id not in self._taking:
                             self._taking.add(table_id)
                             self._hand(self._take, table_id, holder)
                     elif self._leases_seen.get(table_id) != (holder, epoch):
                         self._leases_seen[table_id] = (holder, epoch)
-                        self._silent.pop(table_id, None)  # a new owner: ask it
+                        self.calls.silent.pop(table_id, None)  # a new owner: ask it
             except StoreError as err:
                 log.warning("node %s: leases not renewed: %s", self.name, err)
                 if own is not None and own.reachable() is not None:
@@ -762,39 +442,3 @@ class Node:
 
     def _now(self) -> float:
         return time.monotonic()  # the tables' clock (asyncio's loop.time() is the same)
-
-
-class _Call(NamedTuple):
-    """A call sent to a table's owner, its answer not yet in."""
-
-    pending: Pending
-    table_id: Any
-    op: str
-    sent: float
-    timer: asyncio.TimerHandle
-
-
-def _no_answer() -> TableError:
-    return TableError("cluster.no_answer", "The node that runs this table did not answer; "
-                      "nothing happened. Try again in a few seconds.")
-
-
-def _seat(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _encode(op: str, result: Any) -> Any:
-    """A call's result as JSON: events as their kinds and seats (no data: the journal has it)."""
-    if op in ("start", "act"):
-        return [[e.kind, e.seat] for e in result or []]
-    return result if isinstance(result, (int, str, bool)) or result is None else None
-
-
-def _result(op: str, value: Any) -> Any:
-    if op in ("start", "act"):
-        return [Event(str(k), s if isinstance(s, int) else None, {}) for k, s in (value or [])]
-    if op == "sit":
-        return int(value)
-    if op == "sit_bot":
-        return str(value)
-    return value

@@ -1,4 +1,4 @@
-"""The bus's timer race (issue 15), deterministically, on ``net.cluster.node.Node``'s own handlers.
+"""The bus's timer race (issue 15), deterministically, on ``net.cluster.node.Node``'s own handlers (its calls: ``net.cluster.calls``).
 
 A reply heard exactly as ``call_timeout`` fires: both are callbacks of one loop iteration, in either
 order.  The first settles the call (``engine.table.pending.Calls``), once; the second is late and changes
@@ -41,53 +41,53 @@ async def one_iteration(*handlers: Any) -> None:
 
 async def test_the_answer_heard_before_the_timer_wins_and_the_timer_changes_nothing() -> None:
     node, sent = bus_node()
-    node._loop = asyncio.get_running_loop()
+    node._loop = node.follow.loop = asyncio.get_running_loop()
     heard: list[Any] = []
-    pending = node.call(1, "act", "Anna", "pass")
+    pending = node.calls.call(1, "act", "Anna", "pass")
     assert pending is not None
     pending.then(lambda v: heard.append(("done", [e.kind for e in v])), lambda e: heard.append(("refused", e.key)))
     call = sent[-1]
-    timer = node._waiting.pending()[0].timer
+    timer = node.calls.waiting.pending()[0].timer
     await one_iteration(lambda: node._bus_notice(reply(call, ok=True, result=[["pass", 0]])),
-                        lambda: node._expire(call["id"]))
+                        lambda: node.calls.expire(call["id"]))
     assert heard == [("done", ["pass"])]
-    assert timer.cancelled() and len(node._waiting) == 0 and node._waiting.late == 1
-    assert 1 not in node._silent  # the owner answered: the table is not taken for silent
-    assert node.call(1, "act", "Anna", "pass") is not None  # the next call goes out (not refused at once)
-    for waiting in node._waiting.pending():
+    assert timer.cancelled() and len(node.calls.waiting) == 0 and node.calls.waiting.late == 1
+    assert 1 not in node.calls.silent  # the owner answered: the table is not taken for silent
+    assert node.calls.call(1, "act", "Anna", "pass") is not None  # the next call goes out (not refused at once)
+    for waiting in node.calls.waiting.pending():
         waiting.timer.cancel()
 
 
 async def test_the_timer_fired_before_the_answer_wins_and_the_late_done_is_logged(caplog) -> None:
     node, sent = bus_node()
-    node._loop = asyncio.get_running_loop()
+    node._loop = node.follow.loop = asyncio.get_running_loop()
     heard: list[Any] = []
-    pending = node.call(1, "act", "Anna", "pass")
+    pending = node.calls.call(1, "act", "Anna", "pass")
     assert pending is not None
     pending.then(lambda v: heard.append(("done", v)), lambda e: heard.append(("refused", e.key)))
     call = sent[-1]
     caplog.set_level(logging.WARNING, logger="sukno.cluster")
-    await one_iteration(lambda: node._expire(call["id"]),
+    await one_iteration(lambda: node.calls.expire(call["id"]),
                         lambda: node._bus_notice(reply(call, ok=True, result=[["pass", 0]])))
     assert heard == [("refused", "cluster.no_answer")]  # said once; the late "done" does not undo it
-    assert node._waiting.late == 1 and len(node._waiting) == 0
+    assert node.calls.waiting.late == 1 and len(node.calls.waiting) == 0
     assert "after its time here ran out" in caplog.text  # the owner did it: said in the log, and the
     # replica shows it from the journal
-    for waiting in node._waiting.pending():
+    for waiting in node.calls.waiting.pending():
         waiting.timer.cancel()
 
 
 async def test_a_refusal_heard_as_the_timer_fires_is_the_one_refusal() -> None:
     node, sent = bus_node()
-    node._loop = asyncio.get_running_loop()
+    node._loop = node.follow.loop = asyncio.get_running_loop()
     heard: list[Any] = []
-    pending = node.call(1, "sit", "Anna", 0)
+    pending = node.calls.call(1, "sit", "Anna", 0)
     assert pending is not None
     pending.then(lambda v: heard.append(("done", v)), lambda e: heard.append(("refused", e.key)))
     call = sent[-1]
     await one_iteration(lambda: node._bus_notice(reply(call, ok=False, key="table.seat_taken", message="taken",
                                                        params={})),
-                        lambda: node._expire(call["id"]))
+                        lambda: node.calls.expire(call["id"]))
     assert heard == [("refused", "table.seat_taken")]
 
 
@@ -110,15 +110,15 @@ class _Club:
 
 async def test_the_owner_applies_a_call_before_its_until_and_refuses_it_after() -> None:
     owner, sent = bus_node("A")
-    owner._loop = asyncio.get_running_loop()
+    owner._loop = owner.follow.loop = asyncio.get_running_loop()
     owner.club = _Club()
     owner.owned[1] = 1
     call = {"t": "call", "id": "B:1", "from": "B", "table": 1, "op": "say", "args": ["Anna", "in time"],
             "until": round(time.time() + 30, 3)}
-    owner._serve(call)
+    owner._bus_notice(json.dumps(call))
     assert owner.club.tables[1].said == [("Anna", "in time")]
     assert sent[-1]["ok"] is True and sent[-1]["to"] == "B"
     late = {**call, "id": "B:2", "args": ["Anna", "too late"], "until": round(time.time() - 0.001, 3)}
-    owner._serve(late)
+    owner._bus_notice(json.dumps(late))
     assert owner.club.tables[1].said == [("Anna", "in time")]  # never applied
     assert sent[-1]["ok"] is False and sent[-1]["key"] == "cluster.no_answer" and sent[-1]["id"] == "B:2"

@@ -39,7 +39,7 @@ class Heard:
 
 def hand(node: Any, notices: list[tuple[str, str]]) -> None:
     for channel, payload in notices:
-        (node._entry_notice if channel == "sukno_entry" else node._journal_notice)(payload)
+        (node.follow.entry_notice if channel == "sukno_entry" else node.follow.journal_notice)(payload)
 
 
 async def test_an_entry_is_shown_from_its_notice_without_a_read(pg_url: str) -> None:
@@ -57,8 +57,8 @@ async def test_an_entry_is_shown_from_its_notice_without_a_read(pg_url: str) -> 
         assert owner_store.acquire_lease(1, "A", 60.0) == 1
         for name in ("Anna", "Boris", "Vera", "Gleb"):
             owner_store.create_account(name, grant=10_000)
-        node._loop = asyncio.get_running_loop()
-        node.reads.start()
+        node._loop = node.follow.loop = asyncio.get_running_loop()
+        node.follow.reads.start()
         node.claim(Club([], store=gated, now=time.monotonic()), time.monotonic())
         replica, table = node.replicas[1], node.club.tables[1]
         heard.take()
@@ -66,7 +66,7 @@ async def test_an_entry_is_shown_from_its_notice_without_a_read(pg_url: str) -> 
         gated.gate.clear()  # from now on a read would hang: whatever shows came with the notice
         told: list[str] = []
         table.subscribe(lambda events: told.extend(e.kind for e in events))
-        pending = node.call(1, "sit", "Anna", 0)
+        pending = node.calls.call(1, "sit", "Anna", 0)
         call = next(m for m in sent if m.get("t") == "call")
         owner.sit("Anna", 1, 0)
         notices = heard.take()
@@ -77,13 +77,13 @@ async def test_an_entry_is_shown_from_its_notice_without_a_read(pg_url: str) -> 
                                      "result": 0}))
         assert pending is not None and pending.settled  # "done" at once: the replica has it already
         await asyncio.sleep(0.05)
-        assert gated.waiting == 0 and not node._reading  # and no read was asked for
+        assert gated.waiting == 0 and not node.follow.reading  # and no read was asked for
 
         owner.sit("Boris", 1, 1)
         notices = heard.take()
         seq = owner_store.journal(1)[-1].seq
         entry = next(p for c, p in notices if c == "sukno_entry")
-        node._entry_notice(entry.replace(f" {seq} ", f" {seq + 1} ", 1))  # one that does not follow: ignored
+        node.follow.entry_notice(entry.replace(f" {seq} ", f" {seq + 1} ", 1))  # one that does not follow: ignored
         assert table.seats[1] is None and replica.followed == 1
         hand(node, notices)
         assert table.seats[1] == "Boris" and replica.followed == 2 and gated.waiting == 0
@@ -111,8 +111,8 @@ async def test_an_entry_is_shown_from_its_notice_without_a_read(pg_url: str) -> 
     finally:
         gated.gate.set()
         heard.db.close()
-        await asyncio.get_running_loop().run_in_executor(None, node.reads.stop, 5.0)
-        for waiting in node._waiting.pending():
+        await asyncio.get_running_loop().run_in_executor(None, node.follow.reads.stop, 5.0)
+        for waiting in node.calls.waiting.pending():
             waiting.timer.cancel()
         owner_store.close()
         reader.close()

@@ -73,8 +73,8 @@ async def test_a_replicas_reads_wait_off_the_loop_and_an_answer_waits_for_its_re
         assert owner_store.acquire_lease(1, "A", 60.0) == 1  # node A owns table 1
         for name in ("Anna", "Boris"):
             owner_store.create_account(name, grant=10_000)
-        node._loop = asyncio.get_running_loop()
-        node.reads.start()
+        node._loop = node.follow.loop = asyncio.get_running_loop()
+        node.follow.reads.start()
         node.claim(Club([], store=gated, now=time.monotonic()), time.monotonic())
         assert list(node.replicas) == [1] and not node.owned
         replica = node.replicas[1]
@@ -83,8 +83,8 @@ async def test_a_replicas_reads_wait_off_the_loop_and_an_answer_waits_for_its_re
         gated.gate.clear()  # from now on the replica's reads hang
         owner.sit("Anna", 1, 0)
         seq = owner_store.journal(1)[-1].seq
-        node._journal_notice(f"1 {seq}")  # as LISTEN would hand it to the loop
-        pending = node.call(1, "sit", "Boris", 1)
+        node.follow.journal_notice(f"1 {seq}")  # as LISTEN would hand it to the loop
+        pending = node.calls.call(1, "sit", "Boris", 1)
         assert pending is not None
         call = next(m for m in sent if m.get("t") == "call")
         owner.sit("Boris", 1, 1)  # the owner does it, then answers
@@ -108,8 +108,8 @@ async def test_a_replicas_reads_wait_off_the_loop_and_an_answer_waits_for_its_re
         assert replica.rebuilds == 1  # read on, not from the start
     finally:
         gated.gate.set()
-        await asyncio.get_running_loop().run_in_executor(None, node.reads.stop, 5.0)
-        for waiting in node._waiting.pending():
+        await asyncio.get_running_loop().run_in_executor(None, node.follow.reads.stop, 5.0)
+        for waiting in node.calls.waiting.pending():
             waiting.timer.cancel()
         owner_store.close()
         reader.close()

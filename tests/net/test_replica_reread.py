@@ -56,10 +56,10 @@ async def until(check: Any, what: str, timeout: float = 20.0) -> None:
 async def test_a_replica_whose_read_fails_reads_again_until_it_catches_up(pg_url: str, why: str, caplog,
                                                                             monkeypatch) -> None:
     from engine.store.postgres import PgStore
-    from net.cluster import node as node_module
+    from net.cluster import follow as follow_module
     from net.cluster.node import Node
 
-    monkeypatch.setattr(node_module, "REREAD", 0.2)
+    monkeypatch.setattr(follow_module, "REREAD", 0.2)
     owner_store, reader = PgStore(pg_url), PgStore(pg_url)
     failing = FailingReads(reader)
     failing.why = why
@@ -70,15 +70,15 @@ async def test_a_replica_whose_read_fails_reads_again_until_it_catches_up(pg_url
         assert owner_store.acquire_lease(1, "A", 60.0) == 1  # node A owns table 1
         for name in ("Anna", "Boris"):
             owner_store.create_account(name, grant=10_000)
-        node._loop = asyncio.get_running_loop()
-        node.reads.start()
+        node._loop = node.follow.loop = asyncio.get_running_loop()
+        node.follow.reads.start()
         node.claim(Club([], store=failing, now=time.monotonic()), time.monotonic())
         table = node.club.tables[1]
 
         failing.failing = True
         caplog.set_level(logging.WARNING, "sukno.cluster")
         owner.sit("Anna", 1, 0)
-        node._journal_notice(f"1 {owner_store.journal(1)[-1].seq}")  # as LISTEN would hand it to the loop
+        node.follow.journal_notice(f"1 {owner_store.journal(1)[-1].seq}")  # as LISTEN would hand it to the loop
         await until(lambda: failing.failed >= 3, "the replica did not try again")
         assert table.seats[0] is None  # nothing read: nothing shown
         owner.sit("Boris", 1, 1)  # no notice of this one reaches B: its rereads must find it anyway
@@ -93,6 +93,6 @@ async def test_a_replica_whose_read_fails_reads_again_until_it_catches_up(pg_url
         assert failing.failed == tries  # read: no more rereads
     finally:
         failing.failing = False
-        await asyncio.get_running_loop().run_in_executor(None, node.reads.stop, 5.0)
+        await asyncio.get_running_loop().run_in_executor(None, node.follow.reads.stop, 5.0)
         owner_store.close()
         reader.close()
