@@ -16,6 +16,7 @@ each behind one small function (``PRIVATE_NAMES`` lists them, and why).
 from __future__ import annotations
 
 import asyncio
+import importlib
 from contextlib import AbstractContextManager
 from typing import Any, Generic, TypeVar
 from weakref import WeakKeyDictionary
@@ -202,3 +203,22 @@ def strips_without_cycles() -> bool:
     divide_once.__doc__ = divide.__doc__
     Strip.divide = divide_once  # type: ignore[method-assign]
     return True
+
+
+LAZY_MODULES = ("textual.drivers.headless_driver", "textual.drivers.linux_driver", "textual.drivers._writer_thread",
+                "textual.layouts.factory", "textual.layouts.horizontal", "textual.layouts.stream",
+                "textual.pilot", "textual.scrollbar")
+"""Modules Textual imports only when an App first runs and lays out its screens (the pinned Textual's
+names, some private: a newer Textual may move them, so they are imported where found)."""
+
+
+def import_lazy_parts() -> int:
+    """Import what of ``LAZY_MODULES`` this Textual has; how many it had."""
+    found = 0
+    for name in LAZY_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue
+        found += 1
+    return found

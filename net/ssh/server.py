@@ -35,6 +35,7 @@ from net.ssh.limits import Limits, StartQueue
 from net.ssh.runtime import Runtime
 from net.ssh.session import START_TIMEOUT, Session
 from net.ssh.startup import start_services, stop_services
+from net.ssh.warm import warm_imports
 from net.ssh.steps import club_app as _club_app
 from net.ssh.steps import locale_of
 from net.modes.spectate import Hubs, HubKey
@@ -283,6 +284,7 @@ class SuknoServer:
 
     async def start(self) -> None:
         configure_textual()
+        warm_imports()
         config = self.config
         options: dict[str, Any] = dict(
             server_host_keys=[club_host_key(config.data, self.store, config.host_key)],

@@ -173,3 +173,10 @@ def test_screen_compositor_render_strips_exists() -> None:
     from textual._compositor import Compositor
 
     assert callable(_need(Compositor, "render_strips", "a watcher's whole screen"))
+
+
+def test_the_lazy_parts_textual_loads_at_an_apps_first_run_are_all_there() -> None:
+    """The pinned Textual has every module the server imports ahead (a move shows here first)."""
+    from net.textual_compat import LAZY_MODULES, import_lazy_parts
+
+    assert import_lazy_parts() == len(LAZY_MODULES)
