@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
+from engine.botnames import is_bot
 from engine.cards import Card, Suit
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -184,8 +185,6 @@ def build_view(raw: Mapping[str, Any], sheet: Callable[[Mapping[str, Any]], Scor
     Lenient about missing keys (a lobby has no trick, a test's view may have only what it checks);
     ``sheet`` is the game's ``score_view``; ``changes`` overwrite keys of ``raw`` first (``away``).
     """
-    from engine.table.autoplay import is_bot  # engine.table.autoplay imports the games, which import this module
-
     if changes:
         raw = {**raw, **changes}
     names = list(raw.get("names") or [])
@@ -220,16 +219,6 @@ def build_view(raw: Mapping[str, Any], sheet: Callable[[Mapping[str, Any]], Scor
         sheet=sheet(raw) if sheet is not None else None,
         extra=MappingProxyType(dict(raw)),
     )
-
-
-def view_of(view: View | Mapping[str, Any]) -> View:
-    """A ``View`` as it is, or one built from a view dict (a replay's frame, a test's), its sheet by its game."""
-    if isinstance(view, View):
-        return view
-    from engine.games import registry  # the games import this module
-
-    cls = registry().get(str(view.get("game")))
-    return build_view(view, cls.score_view if cls is not None else None)
 
 
 @dataclass(frozen=True)

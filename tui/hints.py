@@ -15,7 +15,8 @@ from typing import Any, Mapping, Protocol, Sequence
 
 from engine.cards import Card
 from engine.game import Action, IllegalAction
-from engine.view import PartiyaSheet, View, view_of
+from engine.games import view_of
+from engine.view import PartiyaSheet, View
 from tui.commands import show_action, verb_word
 from tui.i18n import has, money, tr
 from tui.refusals import explain, params_for

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable
 
 from engine.ratings import rating_key
-from engine.table.autoplay import is_bot
+from engine.botnames import is_bot
 from engine.table.owner import Table
 from engine.view import Snapshot
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from typing import Any, Mapping
 
 from engine.game import Game
+from engine.view import View, build_view
 
 _REGISTRY: dict[str, type[Game]] = {}
 
@@ -38,3 +40,11 @@ def get_game(name: str) -> type[Game]:
         return games[name]
     except KeyError:
         raise KeyError(f"unknown game {name!r}; sukno knows: {', '.join(games) or 'none'}") from None
+
+
+def view_of(view: View | Mapping[str, Any]) -> View:
+    """A ``View`` as it is, or one built from a view dict (a replay's frame, a test's), its sheet by its game."""
+    if isinstance(view, View):
+        return view
+    cls = registry().get(str(view.get("game")))
+    return build_view(view, cls.score_view if cls is not None else None)

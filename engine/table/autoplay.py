@@ -43,31 +43,15 @@ import logging
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Callable, NamedTuple
 
+from engine.botnames import is_bot
 from engine.bots import Bot, default_action, make_bot
 from engine.bots.random_bot import RandomBot
 from engine.game import Action, Event
 
 log = logging.getLogger("sukno.autoplay")
 
-BOT_PREFIX = "bot-"
-BOT_NAMES = ("Mitya", "Vanya", "Sonya", "Grisha", "Fedya", "Masha", "Petya", "Dasha", "Tolya", "Zina")
 MAX_MOVES_PER_TICK = 500
 """A guard: with ``think`` 0 a whole deal of bots is played in one tick."""
-
-
-def is_bot(name: str | None) -> bool:
-    return bool(name) and str(name).startswith(BOT_PREFIX)
-
-
-def bot_name(taken: set[str] | list[str | None]) -> str:
-    """The first bot name not in ``taken`` (then ``bot-Mitya2``…)."""
-    used = {n for n in taken if n}
-    for round_ in range(1, 100):
-        for base in BOT_NAMES:
-            name = BOT_PREFIX + base + (str(round_) if round_ > 1 else "")
-            if name not in used:
-                return name
-    raise ValueError("no free bot name")
 
 
 @dataclass

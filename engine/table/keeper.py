@@ -49,7 +49,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ContextManager, Iterator, Mapping, Sequence
 
-from engine.table.autoplay import BOT_PREFIX, is_bot
+from engine.botnames import BOT_PREFIX, is_bot
 from engine.game import Event, Game
 from engine.record import Record, RecordDeal
 from engine.step import Step

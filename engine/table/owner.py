@@ -83,9 +83,10 @@ import logging
 import re
 import unicodedata
 from contextlib import contextmanager, nullcontext
-from typing import TYPE_CHECKING, Any, Callable, ContextManager, Iterator, Mapping, Sequence
+from typing import Any, Callable, ContextManager, Iterator, Mapping, Sequence
 
-from engine.table.autoplay import MAX_MOVES_PER_TICK, Autopilot, Settings, Snapshot, bot_name, is_bot
+from engine.botnames import bot_name, is_bot
+from engine.table.autoplay import MAX_MOVES_PER_TICK, Autopilot, Settings, Snapshot
 from engine.feed import Callback, Feed, LogEntry
 from engine.game import SPECTATOR, Action, Event, Game, IllegalAction
 from engine.games import get_game
@@ -97,9 +98,6 @@ from engine.table.speech import Speech
 from engine.store.base import NotEnoughMoney, StoreError
 from engine.view import Snapshot as ScreenSnapshot
 from engine.view import TableFacts, build_view
-
-if TYPE_CHECKING:
-    from engine.table.keeper import TableKeeper
 
 log = logging.getLogger("sukno.table")
 
@@ -229,9 +227,9 @@ class Table:
     # -- who is here ----------------------------------------------------------------
 
     @property
-    def keeper(self) -> TableKeeper | None:
-        """The stored table's port (``engine.table.keeper``), None without a store."""
-        return None if self.journal is NULL_JOURNAL else self.journal  # type: ignore[return-value]
+    def keeper(self) -> JournalPort | None:
+        """The stored table's port (an ``engine.table.keeper.TableKeeper``), None without a store."""
+        return None if self.journal is NULL_JOURNAL else self.journal
 
     @keeper.setter
     def keeper(self, keeper: JournalPort | None) -> None:

@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engine.table.autoplay import is_bot
+from engine.botnames import is_bot
 from engine.game import Event
 from engine.table.keeper import FAIR_NOTE, RECORDED_NOTE, TABLE_NOTE, TableKeeper
 from engine.playback import play

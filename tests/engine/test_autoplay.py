@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.table.autoplay import is_bot
+from engine.botnames import is_bot
 from engine.table.club import Club
 from engine.store.sqlite import SqliteStore
 from engine.table.owner import Table, TableError

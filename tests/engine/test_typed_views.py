@@ -17,8 +17,8 @@ import pytest
 
 from engine.table.club import Club
 from engine.game import SPECTATOR
-from engine.games import registry
-from engine.view import LineSheet, RecordSheet, SeatView, Snapshot, TrickView, View, build_view, view_of
+from engine.games import registry, view_of
+from engine.view import LineSheet, RecordSheet, SeatView, Snapshot, TrickView, View, build_view
 from viewscan import cards_in
 
 GAMES = sorted(registry())

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Sequence
 
-from engine.table.autoplay import is_bot
+from engine.botnames import is_bot
 from engine.cards import Card, Suit
 from engine.feed import LogEntry
 from engine.game import Action

@@ -19,7 +19,8 @@ from rich.text import Text
 from tui.widgets.rows import Rows
 
 from engine.cards import Card
-from engine.view import LineSheet, RecordSheet, View, view_of
+from engine.games import view_of
+from engine.view import LineSheet, RecordSheet, View
 from tui.i18n import has, money, tr
 from tui.widgets.cards import BOX_WIDTH, backs, boxes_row, card_box, card_text
 

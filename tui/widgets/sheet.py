@@ -21,9 +21,10 @@ from typing import Any, Callable, Mapping
 from rich.text import Text
 
 from engine.cards import Suit
+from engine.games import view_of
 from engine.games.french3 import deal_score
 from engine.games.ukr_pairs import NICKNAME
-from engine.view import LineSheet, PartiyaSheet, RecordSheet, View, view_of
+from engine.view import LineSheet, PartiyaSheet, RecordSheet, View
 from tui.i18n import money, tr
 
 SUITS = (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS)
