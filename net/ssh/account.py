@@ -99,7 +99,7 @@ def read_off_loop(session: Session, work: Callable[[Any], Any], op: str) -> Pend
         log.warning("%s of %s: the store failed: %s", op, clean(session.name or "-"), err)
         return "cmd.failed"
 
-    return as_pending(session.server.off_loop(work), op, failed, still=lambda: session.tell_now("store.still"))
+    return as_pending(session.server.off_loop(work), op, failed, still=lambda: tell_now(session, "store.still"))
 
 
 def register(session: Session, name: str) -> str | None | Pending:
@@ -135,7 +135,7 @@ def register(session: Session, name: str) -> str | None | Pending:
         return problem
 
     pending = as_pending(session.server.off_loop(lambda own: accounts.write(own, fingerprint, name, lang)),
-                         "register", failed, still=lambda: session.tell_now("store.still")).map(answered)
+                         "register", failed, still=lambda: tell_now(session, "store.still")).map(answered)
     session.naming = pending
     return pending
 
@@ -149,3 +149,17 @@ def named(session: Session, name: str) -> None:
     if session.prefs is not None:
         saved_prefs(session, session.prefs, {})  # from now on his settings are kept (a new account has none)
     log.info("registered %s for key %s from %s", clean(name), session.conn.fingerprint, session.conn.peer)
+
+
+def tell_now(session: Session, key: str, **params: Any) -> None:
+    """A word of the club to him now (a catalogue key, in his language), on whatever screen he has: a
+    newcomer has no inbox yet, so a door or the text mode is told directly; an App hears it in his inbox."""
+    from tui.i18n import tr
+
+    if session.closed:
+        return
+    if not session.mode.notice(tr(session.lang, key, **params)):
+        if session.name is not None:
+            session.server.club.social.notify(session.name, "note", {"key": key, "params": params})
+        else:
+            log.info("not told (no screen to tell it on): %s", key)

@@ -16,6 +16,7 @@ import logging
 from typing import TYPE_CHECKING, Any, Callable
 
 from engine.store.base import AccountError
+from net.ssh import account
 from net.ssh.logsafe import clean
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ class KeyRing:
             if hasattr(store, "settings"):
                 try:
                     settings = store.settings(name)
-                except Exception as err:  # told where they are used (``Session.saved_prefs``)
+                except Exception as err:  # told where they are used (``net.ssh.account.saved_prefs``)
                     settings = err
             try:
                 ignores = list(store.ignores(name)) if hasattr(store, "ignores") else None
@@ -106,7 +107,7 @@ class KeyRing:
             return "social.key_refused"
         if ignores is not None:
             session.server.club.social.preload(name, ignores)
-        session.saved_prefs(session.prefs, settings)
+        account.saved_prefs(session, session.prefs, settings)
         return name
 
     def list(self) -> list[tuple[str, bool]] | Pending:

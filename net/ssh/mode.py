@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from net.modes.bot import BotLink
     from net.modes.hall import HallDoor
+    from net.modes.spectate import Member
     from net.modes.text import TextChannel
     from net.modes.watch import Watch
     from net.ssh.session import Session
@@ -40,18 +41,16 @@ class Mode(Protocol):
         ...
 
 
-class Between:
-    """No mode yet, or one ending and the next starting: keys typed now are kept for the next one."""
-
-    def __init__(self, session: Session) -> None:
-        self.session = session
+class QuietMode:
+    """What every mode does unless it says otherwise: people's key limits, nothing on a resize or a
+    resumption, no place for a word of the club, no farewell of its own."""
 
     @property
     def own_limits(self) -> bool:
-        return self.session.wants_bot  # a bot's first lines are its own, not the people's keys
+        return False
 
     def feed(self, data: bytes) -> None:
-        self.session.push_early(data)
+        pass
 
     def resize(self, cols: int, rows: int) -> None:
         pass
@@ -66,10 +65,23 @@ class Between:
         return False
 
 
-class AppMode:
-    """The player's own Textual App; its driver is made once the App runs (keys before it are kept)."""
+class Between(QuietMode):
+    """No mode yet, or one ending and the next starting: keys typed now are kept for the next one."""
 
-    own_limits = False
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    @property
+    def own_limits(self) -> bool:
+        return self.session.wants_bot  # a bot's first lines are its own, not the people's keys
+
+    def feed(self, data: bytes) -> None:
+        self.session.push_early(data)
+
+
+class AppMode(QuietMode):
+    """The player's own Textual App (his inbox shows the club's words); its driver is made once the App
+    runs (keys before it are kept)."""
 
     def __init__(self, session: Session, app: Any) -> None:
         self.session, self.app = session, app
@@ -91,18 +103,13 @@ class AppMode:
         if driver is not None:
             driver.resume()
 
-    def notice(self, words: str) -> bool:
-        return False  # the App shows his inbox
-
     def close(self, farewell: str | None) -> bool:
         self.session.exit_app()
         return False
 
 
-class DoorMode:
+class DoorMode(QuietMode):
     """A hall door or a new key's welcome: a screen drawn without an App."""
-
-    own_limits = False
 
     def __init__(self, door: HallDoor) -> None:
         self.door = door
@@ -126,10 +133,8 @@ class DoorMode:
         return False
 
 
-class TextMode:
+class TextMode(QuietMode):
     """The text mode: lines in, sentences out."""
-
-    own_limits = False
 
     def __init__(self, channel: TextChannel) -> None:
         self.channel = channel
@@ -152,10 +157,9 @@ class TextMode:
         return False
 
 
-class WatchMode:
-    """A place among a table's watchers: their shared frame and his own command row."""
-
-    own_limits = False
+class WatchMode(QuietMode):
+    """A place among a table's watchers: their shared frame and his own command row (his inbox's news
+    reach that row)."""
 
     def __init__(self, session: Session, watch: Watch) -> None:
         self.session, self.watch = session, watch
@@ -176,18 +180,17 @@ class WatchMode:
         if member is not None and member.hub is not None:
             member.hub.check_stale()
 
-    def notice(self, words: str) -> bool:
-        return False  # his inbox's news reach the watchers' row
-
     def close(self, farewell: str | None) -> bool:
         self.watch.end(None)
         return False
 
 
-class BotMode:
+class BotMode(QuietMode):
     """The bot protocol: JSON lines, its own limits, its farewell said as a ``bye``."""
 
-    own_limits = True
+    @property
+    def own_limits(self) -> bool:
+        return True
 
     def __init__(self, link: BotLink) -> None:
         self.link = link
@@ -195,15 +198,45 @@ class BotMode:
     def feed(self, data: bytes) -> None:
         self.link.feed(data)
 
-    def resize(self, cols: int, rows: int) -> None:
-        pass
-
-    def resume(self) -> None:
-        pass
-
-    def notice(self, words: str) -> bool:
-        return False
-
     def close(self, farewell: str | None) -> bool:
         self.link.end(farewell)
         return True
+
+
+class ModeHolder:
+    """A session's hold on its one mode: handing the terminal over, and which mode holds it now."""
+
+    mode: Mode
+    watch: Watch
+
+    def hand_over(self, mode: Mode) -> None:
+        """The terminal is ``mode``'s from now on (keys typed meanwhile were kept for it: ``take_early``)."""
+        self.mode = mode
+
+    def drained(self) -> None:
+        """The client reads again: the mode sends what it skipped."""
+        self.mode.resume()
+
+    @property
+    def app(self) -> Any:
+        return self.mode.app if isinstance(self.mode, AppMode) else None
+
+    @property
+    def door(self) -> HallDoor | None:
+        return self.mode.door if isinstance(self.mode, DoorMode) else None
+
+    @property
+    def text(self) -> TextChannel | None:
+        return self.mode.channel if isinstance(self.mode, TextMode) else None
+
+    @property
+    def bot(self) -> BotLink | None:
+        return self.mode.link if isinstance(self.mode, BotMode) else None
+
+    @property
+    def watching(self) -> int | None:
+        return self.watch.table_id
+
+    @property
+    def member(self) -> Member | None:
+        return self.watch.member
