@@ -30,6 +30,7 @@ from engine.table.club import SETTING_WORDS, Club, table_settings
 from engine.game import ADMIN, Event, IllegalAction, OptionError
 from engine.games import registry
 from engine.table.owner import Table
+from engine.table.pending import Answer
 
 
 class AdminError(Exception):
@@ -111,8 +112,9 @@ def open_table(club: Club, game: str, words: list[str]) -> Table:
         raise AdminError(str(getattr(err, "message", None) or err)) from None
 
 
-def seat_bot(club: Club, table: Table, seat_word: str) -> tuple[int, str]:
-    """Put a bot in seat ``seat_word`` (1-based); returns the 0-based seat and the bot's name."""
+def seat_bot(club: Club, table: Table, seat_word: str) -> tuple[int, Answer[str]]:
+    """Put a bot in seat ``seat_word`` (1-based); returns the 0-based seat and the bot's name (at a table
+    another node owns: the ``Pending`` of its name)."""
     if not seat_word.isdigit() or not 1 <= int(seat_word) <= len(table.seats):
         raise AdminError(f"table {table.id} has seats 1–{len(table.seats)}, not {seat_word!r}")
     try:
@@ -154,8 +156,9 @@ def _close_now(club: Club, table: Table) -> None:
     club.close_table(table.id)
 
 
-def seat_player(club: Club, table: Table, seat_word: str, name: str) -> int:
-    """Put ``name`` in seat ``seat_word`` (1-based); returns the 0-based seat."""
+def seat_player(club: Club, table: Table, seat_word: str, name: str) -> Answer[int]:
+    """Put ``name`` in seat ``seat_word`` (1-based); returns the 0-based seat (at a table another node
+    owns: its ``Pending``)."""
     if not seat_word.isdigit() or not 1 <= int(seat_word) <= len(table.seats):
         raise AdminError(f"table {table.id} has seats 1–{len(table.seats)}, not {seat_word!r}")
     elsewhere = club.where(name)

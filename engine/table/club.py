@@ -40,9 +40,9 @@ Interface used by ``tui/`` and ``net/`` (keep these names):
   (``closing``) or has closed refuses a seat.  Each refusal is a
   ``TableError`` with a catalogue key.  ``Table.sit``/``stand``/``watch`` are
   the table's own half (its seats and deals), called only from here and from
-  the table itself (tests/engine/test_one_door.py keeps it so).  At a table another node
-  owns (a replica) each of them returns an ``engine.table.pending.Pending`` at once
-  (``stand``'s maps to the table): the owner's answer, or its refusal, comes later.
+  the table itself (tests/engine/test_one_door.py keeps it so).  Each answers an
+  ``engine.table.pending.Answer``: at a table another node owns (an ``engine.table.remote.RemoteTable``)
+  a ``Pending`` at once (``stand``'s maps to the table): the owner's answer, or its refusal, comes later.
 - ``subscribe(callback) -> unsubscribe``: ``callback(events)`` for hall events
   (``enter``, ``leave``, ``say``, ``table_open``, ``table_close``) and ``table`` events
   (``data["table"]`` changed: seats, spectators, a deal started or ended).
@@ -62,7 +62,7 @@ from engine.ratings import RatingsView
 from engine.game import Event
 from engine.games import registry
 from engine.table.keeper import TableKeeper
-from engine.table.pending import Pending
+from engine.table.pending import Answer, Pending
 from engine.table.social import AWAY_MAX, Seating, Social, SocialError, name_key
 from engine.table.speech import Speech
 from engine.store.base import Store, StoreError, TableNumberTaken
@@ -257,7 +257,7 @@ class Club:
                              table=table.id)
         return table
 
-    def sit(self, name: str, table_id: int, seat: int | None = None) -> int:
+    def sit(self, name: str, table_id: int, seat: int | None = None) -> Answer[int]:
         """``name`` takes a seat (0-based; the first free one by default) at ``table_id``; the seat.
 
         One seat per person: seated at another table is refused (``table.already_seated``,
@@ -269,7 +269,7 @@ class Club:
                              f"You already sit at table {elsewhere.id}; stand gives up that seat.", table=elsewhere.id)
         return table.sit(name, seat)
 
-    def sit_bot(self, table_id: int, seat: int | None = None, *, by: str | None = None) -> str:
+    def sit_bot(self, table_id: int, seat: int | None = None, *, by: str | None = None) -> Answer[str]:
         """A house bot takes a seat at ``table_id`` (the first free one by default); its name.
 
         ``by``: the player asking, who must sit at that table; None is the house (the admin, ``sukno play``)."""
@@ -281,7 +281,7 @@ class Club:
                              table=table.id)
         return table.sit_bot(seat)
 
-    def stand(self, name: str, table_id: int | None = None) -> Table | Pending:
+    def stand(self, name: str, table_id: int | None = None) -> Answer[Table]:
         """``name`` gives up his seat (at ``table_id``, or wherever he sits); the table he left
         (at a table another node owns: a ``Pending`` of it)."""
         table = self.where(name) if table_id is None else self.table(table_id)

@@ -91,7 +91,7 @@ from engine.feed import Callback, Feed, LogEntry
 from engine.game import SPECTATOR, Action, Event, Game, IllegalAction
 from engine.games import get_game
 from engine.table.journal import NULL_JOURNAL, JournalPort
-from engine.table.pending import Pending
+from engine.table.pending import Answer
 from engine.shuffle import MAX_CUT, FairError, Sealed, SealedDecks, check_cut, new_seed, repeatable_seed
 from engine.table.social import RAIL_KEEP, Seating, name_key
 from engine.table.speech import Speech
@@ -219,10 +219,6 @@ class Table:
         self.suspended = False
         """The store could not be read after a failed write: nothing is written until the journal reads."""
         self._retry_at = 0.0  # when ``tick`` next reads a suspended table's journal (the table's clock)
-        self.remote: Callable[..., Any] | None = None
-        """Set on a replica (another node owns this table): ``remote(op, *args)`` sends a
-        change to the owner and returns at once an ``engine.table.pending.Pending`` (its answer, or its
-        refusal, comes later: the loop never waits for another node); nothing is done here."""
 
     # -- who is here ----------------------------------------------------------------
 
@@ -272,12 +268,10 @@ class Table:
         """Money lying on the table (pot or kitty)."""
         return self.game.pot if self.game is not None else self.carried_pot
 
-    def sit(self, name: str, seat: int | None = None) -> int:
+    def sit(self, name: str, seat: int | None = None) -> Answer[int]:
         """Take a seat (the first free one by default); returns the seat number.
 
         The club's (``Club.sit`` checks the club's rules first): nobody else calls it."""
-        if self.remote is not None:  # a replica: the owner does it (net.cluster)
-            return self.remote("sit", name, seat)
         if name in self.seats:
             raise TableError("table.already_seated", f"You already sit at table {self.id}; stand gives up that seat.",
                              table=self.id)
@@ -317,10 +311,8 @@ class Table:
             self._emit(started, None)
         return seat
 
-    def sit_bot(self, seat: int | None = None) -> str:
+    def sit_bot(self, seat: int | None = None) -> Answer[str]:
         """Seat a bot (the first free seat by default); returns its name (``engine.table.autoplay``)."""
-        if self.remote is not None:  # a replica: the owner does it (net.cluster)
-            return self.remote("sit_bot", seat)
         name = bot_name(self.seats)
         self.sit(name, seat)
         return name
@@ -340,11 +332,9 @@ class Table:
             if holder is not None and is_bot(holder):
                 self.stand(holder)
 
-    def stand(self, name: str) -> Pending | None:
+    def stand(self, name: str) -> Answer[None]:
         """Leave one's seat; refused during a deal. Ends the session (money carries over).
-        On a replica the owner's answer comes later: its ``Pending``."""
-        if self.remote is not None:  # a replica: the owner does it (net.cluster)
-            return self.remote("stand", name)
+        A ``RemoteTable``'s answer comes later: its ``Pending``."""
         seat = self.seat_of(name)
         if seat is None:
             raise TableError("table.not_seated", "You do not sit at this table.")
@@ -394,10 +384,8 @@ class Table:
             raise TableError("table.invite_only", f"Table {self.id} is private: only those invited may watch or sit.",
                              table=self.id)
 
-    def set_rule(self, name: str, key: str, value: Any) -> None:
+    def set_rule(self, name: str, key: str, value: Any) -> Answer[None]:
         """``table private`` and friends: only the table's host (the first to sit), between deals."""
-        if self.remote is not None:  # a replica: the owner does it (net.cluster)
-            return self.remote("set_rule", name, key, value)
         if name not in self.seats:
             raise TableError("table.not_seated", "You do not sit at this table.")
         if self.seating.host is not None and name != self.seating.host:
@@ -412,11 +400,10 @@ class Table:
         value = getattr(self.seating, key)
         shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
         self._emit([Event("rule", None, {"name": name, "rule": key, "value": shown})])
+        return None
 
-    def invite(self, name: str, guest: str) -> None:
+    def invite(self, name: str, guest: str) -> Answer[None]:
         """A seated player lets ``guest`` sit or watch at a private table (or one for friends only)."""
-        if self.remote is not None:  # a replica: the owner does it (net.cluster)
-            return self.remote("invite", name, guest)
         if name not in self.seats:
             raise TableError("table.not_seated", "You do not sit at this table.")
         if name_key(guest) == name_key(name):
@@ -424,6 +411,7 @@ class Table:
         with self._saving():
             self.seating.invited.add(guest)
         self._emit([Event("invite", None, {"name": name, "guest": guest})])
+        return None
 
     def watch(self, name: str) -> None:
         """One more session of ``name`` watches; the first one makes him a spectator."""
@@ -449,10 +437,8 @@ class Table:
         self.spectators.discard(name)
         self._emit([Event("unwatch", None, {"name": name})])
 
-    def say(self, name: str, text: str) -> bool:
+    def say(self, name: str, text: str) -> Answer[bool]:
         """Chat at the table; a watcher's words during a deal go to the rail (True), never to the players."""
-        if self.remote is not None:  # a replica: the owner does it (net.cluster)
-            return self.remote("say", name, text)
         clean = sanitize(text)
         if not clean:
             raise TableError("chat.empty", "Say what? Type say and your words.")
@@ -472,10 +458,8 @@ class Table:
     def can_start(self) -> bool:
         return self.full() and not self.in_deal()
 
-    def start(self, name: str, now: float | None = None) -> list[Event]:
+    def start(self, name: str, now: float | None = None) -> Answer[list[Event]]:
         """Say one is ready; the deal starts when every seat is filled and everyone is ready."""
-        if self.remote is not None:  # a replica: the owner does it (net.cluster)
-            return self.remote("start", name)
         if name not in self.seats:
             raise TableError("table.not_seated", "You do not sit at this table.")
         if self.in_deal():
@@ -511,10 +495,8 @@ class Table:
 
     # -- sealed deals (engine.shuffle) ------------------------------------------------
 
-    def cut(self, name: str, text: str) -> bool:
+    def cut(self, name: str, text: str) -> Answer[bool]:
         """``cut TEXT``: a seated player's cut of the next deal (again: replaces his own); True if replaced."""
-        if self.remote is not None:  # a replica: the owner does it (net.cluster)
-            return self.remote("cut", name, text)
         seat = self.seat_of(name)
         if seat is None:
             raise TableError("table.not_seated", "You do not sit at this table.")
@@ -622,10 +604,8 @@ class Table:
             total += self.game.balances[self.game.names.index(name)]
         return total
 
-    def act(self, name: str, text: str, now: float | None = None) -> list[Event]:
+    def act(self, name: str, text: str, now: float | None = None) -> Answer[list[Event]]:
         """Perform a game action typed by ``name``; raises ``IllegalAction`` with the reason."""
-        if self.remote is not None:  # a replica: the owner does it (net.cluster)
-            return self.remote("act", name, text)
         return self._act(name, text, now)
 
     def _act(self, name: str, text: str | Action, now: float | None, before: list[Event] | None = None) -> list[Event]:
@@ -706,9 +686,7 @@ class Table:
 
     def deadline(self) -> float | None:
         """When ``tick`` is next needed: the game's own timer, a bot's move, a turn clock, a grace.
-        Never on a replica: its owner runs the clocks and the bots.  A suspended table: its next read."""
-        if self.remote is not None:
-            return None
+        A suspended table: its next read (a ``RemoteTable`` has none: its owner runs them)."""
         if self.suspended:
             return self._retry_at
         own = self.game.deadline() if self.game is not None and self.game.in_deal else None
@@ -726,8 +704,6 @@ class Table:
     def away(self, name: str, now: float | None, kind: str = "away") -> None:
         """``name``'s last session left (or he typed ``away``, kind ``stepped_away``): he keeps his seat
         for the grace, a stand-in plays meanwhile."""
-        if self.remote is not None:  # a replica: the owner does it (net.cluster)
-            return self.remote("away", name, kind)
         seat = self.seat_of(name)
         if seat is None or is_bot(name) or name in self.auto.away:
             return
@@ -739,8 +715,6 @@ class Table:
 
     def back(self, name: str, now: float | None = None) -> None:
         """``name`` is online again: his seat and his turns are his."""
-        if self.remote is not None:  # a replica: the owner does it (net.cluster)
-            return self.remote("back", name)
         if name not in self.auto.away:
             return
         self.auto.forget(name)
@@ -766,6 +740,13 @@ class Table:
         if game is None or not game.in_deal:
             return None
         return (id(game), len(game.deals), len(game.deals[-1].actions), tuple(game.to_act()), game.deadline())
+
+    def change_role(self, kind: type[Table]) -> None:
+        """This table is now owned here (``Table``) or by another node (``engine.table.remote.RemoteTable``):
+        the same state under the other kind, in place, so every screen and session holding it keeps it."""
+        if not issubclass(kind, Table):
+            raise TypeError(f"a table cannot become a {kind.__name__}")
+        self.__class__ = kind
 
     def restart_clocks(self, now: float | None) -> None:
         """A restored table: a bot's move or a turn clock counts from ``now``, and so do the grace and the
@@ -1024,20 +1005,9 @@ class Table:
         return [n for n in self.auto.away if n in self.seats]
 
     def mirror(self, events: list[Event], now: float | None = None, *, tell: bool = True) -> None:
-        """A replica hears its owner's news that is not in the journal (``net.cluster``): who is away and
-        whom a stand-in plays for follow it (the felt shows them as on the owner), then it is told
-        (``tell=False``: the owner's state as it stands, for a replica just made; nothing to tell)."""
-        if self.remote is not None:
-            for event in events:
-                name = (event.data or {}).get("name")
-                if not isinstance(name, str):
-                    continue
-                if event.kind in ("away", "stepped_away") and name in self.seats and name not in self.auto.away:
-                    self.auto.went_away(name, None)  # no time: a replica runs no clock of its own
-                elif event.kind in ("back", "gone"):
-                    self.auto.forget(name)
-                elif event.kind == "stand_in" and name in self.auto.away:
-                    self.auto.told(name)
+        """The owner's news that is not in the journal, told here (``tell=False``: the owner's state as it
+        stands, for a replica just made; the screens only redraw).  A ``RemoteTable`` first follows who
+        is away and whom a stand-in plays for (``engine.table.remote``)."""
         if tell:
             self._emit(events, now)
         else:

@@ -1,7 +1,7 @@
 """A change whose answer comes later: a replica's change sent to the table's owner.
 
-On a node that does not own a table, ``Table.remote`` sends each change (sit, act, say…) over the
-bus and returns at once a ``Pending``: the event loop goes on serving every other session while
+On a node that does not own a table, its ``engine.table.remote.RemoteTable`` sends each change (sit,
+act, say…) to the owner and returns at once a ``Pending``: the event loop goes on serving every other session while
 the owner checks the change.  When the answer comes, the net layer (``net.cluster.node``) brings
 the replica up to date from the journal and then ``resolve``s it (done, with the engine's usual
 result) or ``refuse``s it (the owner's ``IllegalAction``, or ``cluster.no_answer`` when no answer
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Callable, Generic, TypeVar, Union
 
 from engine.game import IllegalAction
 
@@ -29,10 +29,11 @@ log = logging.getLogger("sukno.pending")
 
 Done = Callable[[Any], None]
 Refused = Callable[[IllegalAction], None]
+T = TypeVar("T")
 
 
-class Pending:
-    """The answer of the table's owner to one change, not yet known."""
+class Pending(Generic[T]):
+    """The answer of the table's owner to one change, not yet known: a ``T`` once it is done."""
 
     __slots__ = ("op", "_settled", "_value", "_error", "_waiting")
 
@@ -47,7 +48,7 @@ class Pending:
     def settled(self) -> bool:
         return self._settled
 
-    def then(self, done: Done | None = None, refused: Refused | None = None) -> Pending:
+    def then(self, done: Done | None = None, refused: Refused | None = None) -> Pending[T]:
         """Call ``done(result)`` or ``refused(error)`` once the answer is known (at once if it is)."""
         if self._settled:
             self._call(done, refused)
@@ -55,13 +56,13 @@ class Pending:
             self._waiting.append((done, refused))
         return self
 
-    def map(self, function: Callable[[Any], Any]) -> Pending:
+    def map(self, function: Callable[[T], Any]) -> Pending[Any]:
         """A pending whose result is ``function(result)`` (a refusal passes through)."""
-        mapped = Pending(self.op)
+        mapped: Pending[Any] = Pending(self.op)
         self.then(lambda value: mapped.resolve(function(value)), mapped.refuse)
         return mapped
 
-    def resolve(self, value: Any = None) -> None:
+    def resolve(self, value: T | None = None) -> None:
         self._settle(value, None)
 
     def refuse(self, error: IllegalAction) -> None:
@@ -88,7 +89,12 @@ class Pending:
             log.exception("a callback of pending %s failed", self.op)
 
 
-def when(result: Any, done: Done, refused: Refused | None = None) -> Pending | None:
+Answer = Union[T, Pending[T]]
+"""A change's honest result: its value now (the table is owned here), or later (``Pending``: another
+node owns it).  ``when`` and ``InOrder.after`` treat both alike."""
+
+
+def when(result: Any, done: Done, refused: Refused | None = None) -> Pending[Any] | None:
     """``done(result)`` now for a local result; for a ``Pending``, once it is answered (returned)."""
     if isinstance(result, Pending):
         return result.then(done, refused)
@@ -146,11 +152,11 @@ class Calls(Generic[About]):
     """The calls waiting for an answer, each with what its sender keeps ``about`` it."""
 
     def __init__(self) -> None:
-        self._open: dict[str, tuple[Pending, About]] = {}
+        self._open: dict[str, tuple[Pending[Any], About]] = {}
         self.late = 0
         """How many answers came after their call was settled (dropped)."""
 
-    def open(self, call_id: str, pending: Pending, about: About) -> None:
+    def open(self, call_id: str, pending: Pending[Any], about: About) -> None:
         if call_id in self._open:
             raise ValueError(f"call {call_id!r} is waiting already")
         self._open[call_id] = (pending, about)
@@ -161,7 +167,7 @@ class Calls(Generic[About]):
     def __len__(self) -> int:
         return len(self._open)
 
-    def take(self, call_id: Any) -> tuple[Pending, About] | None:
+    def take(self, call_id: Any) -> tuple[Pending[Any], About] | None:
         """The call, now no longer waiting, for its first answer; None if it was settled (late)."""
         found = self._open.pop(call_id, None)
         if found is None:

@@ -27,8 +27,8 @@ off the event loop) and ``apply`` plays what it read on the loop, with no store 
 both at once.
 
 What is not in the journal (chat, away/back, the rail) the owner relays over the bus.  The replica
-never writes: its ``Table.remote`` sends every change to the owner, and its ``deadline()`` is None
-(the owner runs the clocks and the bots).  Pure: no asyncio, no clock read (``now`` comes in).
+never writes: its table is a ``RemoteTable`` (``engine.table.remote``) that sends every change to the
+owner, and its ``deadline()`` is None (the owner runs the clocks and the bots).  Pure: no asyncio, no clock read (``now`` comes in).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Changes sent over the bus to the node that owns a table, and the owner's side of them.
 
-A ``call`` {id, from, table, op, args, until}: the owner applies it through the club's door and the
-engine, on its loop, and answers with ``reply`` {id, to, ok, result | key, message, params}: done, or
+A ``Call`` (``net.cluster.wire``) carries an ``engine.table.changes`` value: the owner applies it
+through the club's door and the engine, on its loop, and answers with a ``Reply``: done, or
 the usual refusal (its catalogue key, so the player reads it in his language).  The caller's loop
 goes on meanwhile; the reply, heard on the loop, first brings the replica up to date from the
 journal, then settles the call's ``Pending`` (so the screen that asked shows what it did).  No
@@ -21,11 +21,13 @@ import time
 from collections import deque
 from typing import Any, Callable, NamedTuple
 
-from engine.game import Event, IllegalAction
+from engine.game import IllegalAction
+from engine.table.changes import QUIET, Change, apply_change
 from engine.table.owner import TableError
 from engine.table.pending import Calls, Pending
 from net.cluster.follow import ReplicaReads
 from net.cluster.notices import NoticeError
+from net.cluster.wire import Call, Reply, decode_result, encode_result
 
 log = logging.getLogger("sukno.cluster")
 
@@ -38,12 +40,10 @@ ANSWER_SHARE = 0.75
 a call that reaches it later (it was paused, or slow) is refused, never applied, since its sender
 may have said "nothing happened" already; the rest of the time is for the answer's way back.
 It compares wall clocks: the nodes' clocks must agree to well within that (NTP keeps them so)."""
-QUIET_OPS = ("away", "back")
-"""Calls the club makes itself (a session ends or begins): a refusal is logged, never raised."""
-OPS = ("sit", "sit_bot", "stand", "set_rule", "invite", "say", "start", "cut", "act", "away", "back")
 
 Send = Callable[..., None]
-"""Posts a bus message (``Node._send``): ``NoticeError`` at once if too long, ``failed(reason)`` later."""
+"""Posts a bus message (``Node._send``): ``NoticeError`` at once if too long, ``failed(reason)`` later.
+The quiet changes (away, back: ``engine.table.changes.QUIET``) are the club's own: a refusal is logged."""
 
 
 class OwnerCalls:
@@ -69,38 +69,37 @@ class OwnerCalls:
             log.info("node %s: %d calls to other nodes, round trip p50 %.1f ms, p99 %.1f ms", self.name, len(times),
                      statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.99))])
 
-    def call(self, table_id: Any, op: str, *args: Any) -> Pending | None:
-        """On the loop, for a replica: send ``op`` to the owner and return at once its ``Pending``
+    def call(self, table_id: Any, change: Change) -> Pending[Any] | None:
+        """On the loop, for a replica: send ``change`` to the owner and return at once its ``Pending``
         (never waits: the loop goes on serving every other session).  A table whose owner did not
-        answer lately refuses at once (``TableError``).  The quiet calls (away, back: the club's own)
+        answer lately refuses at once (``TableError``).  The quiet changes (away, back: the club's own)
         return None; their refusal is logged."""
         try:
-            pending = self._call(table_id, op, *args)
+            pending = self._call(table_id, change)
         except TableError as err:
-            if op not in QUIET_OPS:
+            if not isinstance(change, QUIET):
                 raise
-            self._quiet_refusal(table_id, op, args, err)
+            self._quiet_refusal(table_id, change, err)
             return None
-        if op in QUIET_OPS:
-            pending.then(None, lambda err: self._quiet_refusal(table_id, op, args, err))
+        if isinstance(change, QUIET):
+            pending.then(None, lambda err: self._quiet_refusal(table_id, change, err))
             return None
         return pending
 
-    def _quiet_refusal(self, table_id: Any, op: str, args: tuple[Any, ...], err: IllegalAction) -> None:
-        log.warning("node %s: %s of %s at table %s not told to its owner: %s", self.name, op, args[0] if args else "",
-                    table_id, getattr(err, "message", err))
+    def _quiet_refusal(self, table_id: Any, change: Change, err: IllegalAction) -> None:
+        log.warning("node %s: %s of %s at table %s not told to its owner: %s", self.name, change.op,
+                    getattr(change, "name", ""), table_id, getattr(err, "message", err))
 
-    def _call(self, table_id: Any, op: str, *args: Any) -> Pending:
+    def _call(self, table_id: Any, change: Change) -> Pending[Any]:
         if self.silent.get(table_id, 0.0) > time.monotonic():
             raise _no_answer()
         call_id = f"{self.name}:{next(self._numbers)}"
         until = round(time.time() + self.call_timeout * ANSWER_SHARE, 3)  # after that the owner refuses it
-        message = {"t": "call", "id": call_id, "from": self.name, "table": table_id, "op": op, "args": list(args),
-                   "until": until}
-        pending = Pending(op)
+        message = Call(call_id, self.name, table_id, change, until)
+        pending: Pending[Any] = Pending(change.op)
         loop = self.follow.loop or asyncio.get_running_loop()
         timer = loop.call_later(self.call_timeout, self.expire, call_id)
-        self.waiting.open(call_id, pending, _Call(pending, table_id, op, time.perf_counter(), timer))
+        self.waiting.open(call_id, pending, _Call(pending, table_id, change, time.perf_counter(), timer))
         try:
             self.send(message, failed=lambda _reason: self._unsent(call_id))
         except NoticeError:  # too long for a notice: never sent
@@ -122,37 +121,34 @@ class OwnerCalls:
             return
         self.silent[call.table_id] = time.monotonic() + self.ttl  # or until a new owner shows
 
-    def answered(self, message: dict[str, Any]) -> None:
+    def answered(self, reply: Reply) -> None:
         """On the loop: the owner's answer to one of our calls.  The replica is brought up to date from
         the journal first, so whoever asked shows what the call did."""
-        taken = self.waiting.take(message.get("id"))
+        taken = self.waiting.take(reply.id)
         call = taken[1] if taken is not None else None
         if call is None:  # answered after its time ran out: refused already; but the owner lives
-            table_id = message.get("table")
-            if table_id in self.follow.replicas:
-                self.silent.pop(table_id, None)
-            if message.get("ok"):  # the owner began it in time (``until``) but its answer came too late
+            if reply.table in self.follow.replicas:
+                self.silent.pop(reply.table, None)
+            if reply.ok:  # the owner began it in time (``until``) but its answer came too late
                 log.warning("node %s: call %s on table %s was done by its owner after its time here ran out "
-                            "(its journal shows it)", self.name, str(message.get("id"))[:40], table_id)
+                            "(its journal shows it)", self.name, reply.id[:40], reply.table)
             return
         call.timer.cancel()
         self.round_trips.append(time.perf_counter() - call.sent)
         replica = self.follow.replicas.get(call.table_id)
-        if replica is not None and message.get("ok") and self.follow.behind(call.table_id, replica):
+        if replica is not None and reply.ok and self.follow.behind(call.table_id, replica):
             # what the owner did, on this node's screens before "done": after the replica's next read
-            self.follow.after_read(call.table_id, lambda: self._settle(call, message))
+            self.follow.after_read(call.table_id, lambda: self._settle(call, reply))
             return
-        self._settle(call, message)
+        self._settle(call, reply)
 
-    def _settle(self, call: _Call, message: dict[str, Any]) -> None:
+    def _settle(self, call: _Call, reply: Reply) -> None:
         """The call's pending settled as the owner answered: done with its result, or its refusal."""
-        if not message.get("ok"):
-            params = message.get("params") if isinstance(message.get("params"), dict) else {}
-            call.pending.refuse(TableError(str(message.get("key") or "cluster.failed"),
-                                           str(message.get("message") or ""), **params))
+        if not reply.ok:
+            call.pending.refuse(TableError(reply.key or "cluster.failed", reply.message, **reply.params))
             return
         try:
-            value = _result(call.op, message.get("result"))
+            value = decode_result(call.change, reply.result)
         except (TypeError, ValueError):
             call.pending.refuse(TableError("cluster.failed",
                                            "That could not be done on the node that runs this table."))
@@ -160,64 +156,35 @@ class OwnerCalls:
         call.pending.resolve(value)
 
 
-def serve_call(club: Any, node: str, message: dict[str, Any], now: float,
-               send: Callable[[dict[str, Any]], None]) -> None:
+def serve_call(club: Any, node: str, call: Call, now: float, send: Callable[[Reply], None]) -> None:
     """The owner's side of a call: through the club's door and the engine, then the answer."""
-    table_id, op, args = message["table"], message.get("op"), message.get("args")
-    reply: dict[str, Any] = {"t": "reply", "id": message.get("id"), "to": message.get("from"), "table": table_id}
+    change = call.change
     try:
-        if op not in OPS or not isinstance(args, list):
-            raise TableError("cluster.failed", "That could not be done on the node that runs this table.")
-        until = message.get("until")
-        if isinstance(until, (int, float)) and time.time() > until:  # this node was paused, or slow:
-            log.warning("node %s: a call %s from %s on table %s came too late; refused", node, op,
-                        message.get("from"), table_id)
+        if call.until is not None and time.time() > call.until:  # this node was paused, or slow:
+            log.warning("node %s: a call %s from %s on table %s came too late; refused", node, change.op,
+                        call.sender, call.table)
             raise _no_answer()  # its sender told "nothing happened" already: so nothing happens
-        reply["result"] = _encode(op, _apply(club, table_id, op, args, now))
-        reply["ok"] = True
+        reply = Reply(call.id, call.sender, call.table, True,
+                      encode_result(change, apply_change(club, call.table, change, now)))
     except IllegalAction as err:
-        reply.update(ok=False, key=err.key, message=err.message,
-                     params=json.loads(json.dumps(err.params, default=str)))
+        reply = Reply(call.id, call.sender, call.table, False, key=err.key, message=err.message,
+                      params=json.loads(json.dumps(err.params, default=str)))
     except Exception:
-        log.exception("node %s: a call %s on table %s failed", node, op, table_id)
-        reply.update(ok=False, key="cluster.failed",
-                     message="That could not be done on the node that runs this table.", params={})
+        log.exception("node %s: a call %s on table %s failed", node, change.op, call.table)
+        reply = Reply(call.id, call.sender, call.table, False, key="cluster.failed",
+                      message="That could not be done on the node that runs this table.")
     try:
         send(reply)
     except NoticeError as err:
-        log.warning("node %s: the answer to %s was not sent: %s", node, message.get("from"), err)
-
-def _apply(club: Any, table_id: Any, op: str, args: list[Any], now: float) -> Any:
-    table = club.table(table_id)
-    if op == "sit":
-        return club.sit(str(args[0]), table_id, _seat(args[1]))
-    if op == "sit_bot":
-        return club.sit_bot(table_id, _seat(args[0]))
-    if op == "stand":
-        return club.stand(str(args[0]), table_id)
-    if op == "start":
-        return table.start(str(args[0]), now)
-    if op == "act":
-        return table.act(str(args[0]), str(args[1]), now)
-    if op == "away":
-        return table.away(str(args[0]), now, str(args[1]))
-    if op == "back":
-        return table.back(str(args[0]), now)
-    if op == "say":
-        return table.say(str(args[0]), str(args[1]))
-    if op == "cut":
-        return table.cut(str(args[0]), str(args[1]))
-    if op == "set_rule":
-        return table.set_rule(str(args[0]), str(args[1]), args[2])
-    return table.invite(str(args[0]), str(args[1]))
+        log.warning("node %s: the answer to %s was not sent: %s", node, call.sender, err)
 
 
 class _Call(NamedTuple):
     """A call sent to a table's owner, its answer not yet in."""
 
-    pending: Pending
+    pending: Pending[Any]
     table_id: Any
-    op: str
+    change: Change
     sent: float
     timer: asyncio.TimerHandle
 
@@ -225,24 +192,3 @@ class _Call(NamedTuple):
 def _no_answer() -> TableError:
     return TableError("cluster.no_answer", "The node that runs this table did not answer; "
                       "nothing happened. Try again in a few seconds.")
-
-
-def _seat(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _encode(op: str, result: Any) -> Any:
-    """A call's result as JSON: events as their kinds and seats (no data: the journal has it)."""
-    if op in ("start", "act"):
-        return [[e.kind, e.seat] for e in result or []]
-    return result if isinstance(result, (int, str, bool)) or result is None else None
-
-
-def _result(op: str, value: Any) -> Any:
-    if op in ("start", "act"):
-        return [Event(str(k), s if isinstance(s, int) else None, {}) for k, s in (value or [])]
-    if op == "sit":
-        return int(value)
-    if op == "sit_bot":
-        return str(value)
-    return value

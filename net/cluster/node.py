@@ -11,11 +11,12 @@ Every node holds every table of the club in memory, each either **owned** or a *
 * **Replica** (``engine.table.replica``): another node owns it; this node keeps it as the journal says,
   advanced by the journal's notices (``NOTIFY sukno_journal``, sent in the journal's own
   transaction: only committed entries), and draws its sessions' views and spectator renders from
-  it (``net.cluster.follow``).  Its ``Table.remote`` sends every change (sit, stand, start, act,
-  say, cut, away, back…) to the owner over **the bus** and returns at once an
-  ``engine.table.pending.Pending``: the loop never waits for another node.
+  it (``net.cluster.follow``).  It is an ``engine.table.remote.RemoteTable``: every change (sit,
+  stand, start, act, say, cut, away, back…) goes to the owner over **the bus** and returns at once
+  an ``engine.table.pending.Pending``: the loop never waits for another node.
 
-The bus is ``NOTIFY sukno_bus`` with small JSON texts (no card is ever in one):
+The bus is ``NOTIFY sukno_bus`` with small JSON texts (no card is ever in one), each a typed message
+of ``net.cluster.wire``:
 
 * ``call`` and ``reply``: a change sent to the owner of ``table`` and its answer (``net.cluster.calls``).
 * ``event`` {table, node, kind, seat, data}: public table events that are not in the journal
@@ -59,12 +60,15 @@ from typing import Any, Callable
 
 from engine.game import Event, IllegalAction
 from engine.table.keeper import TableKeeper
+from engine.table.remote import make_owner, make_remote
 from engine.table.replica import Replica
 from engine.store.base import StoreError
 from engine.table.owner import TableError
 from net.cluster.notices import MAX_PAYLOAD, NoticeError, Notices
 from net.cluster.calls import CALL_TIMEOUT, OwnerCalls, serve_call
 from net.cluster.follow import ReplicaReads
+from net.cluster.wire import (AwayAsked, AwayState, BusError, Call, Message, NewOwner, Opened, Rail, Reply,
+                              TableNews, decode, encode)
 
 log = logging.getLogger("sukno.cluster")
 
@@ -180,7 +184,7 @@ class Node:
             return
         self._own(table_id, epoch)
         log.info("node %s: opened table %s (epoch %d); telling the other nodes", self.name, table_id, epoch)
-        self._send_quietly({"t": "opened", "table": table_id, "node": self.name})
+        self._send_quietly(Opened(table_id, self.name))
 
     def _learn(self, table_id: Any, node: str | None = None) -> None:
         """On the loop: a table another node opened: read its journal, add it, keep it as a replica.
@@ -254,15 +258,14 @@ class Node:
     def _replicate(self, table_id: Any, now: float | None) -> None:
         """The table's log has its story already (the club's restore, or our own play until now)."""
         table = self.club.tables[table_id]
-        table.keeper = None  # a replica never writes
-        table.remote = lambda op, *args, tid=table_id: self.calls.call(tid, op, *args)
+        make_remote(table, lambda change, tid=table_id: self.calls.call(tid, change))  # a replica never writes
         replica = Replica(self.store, table)
         self.replicas[table_id] = replica
         try:
             replica.prime(now)
         except StoreError as err:
             self.follow.read_later(table_id, getattr(err, "message", str(err)))
-        self._send_quietly({"t": "away?", "table": table_id, "from": self.name})  # who is away there now
+        self._send_quietly(AwayAsked(table_id, self.name))  # who is away there now
 
     def _lost(self, table_id: Any) -> None:
         """On the loop: our lease of ``table_id`` was taken over; the table is a replica now."""
@@ -304,8 +307,7 @@ class Node:
         self._unreplayable.discard(table_id)
         del self.replicas[table_id]
         self.calls.silent.pop(table_id, None)
-        table.remote = None
-        table.keeper = keeper
+        make_owner(table).keeper = keeper
         self._own(table_id, epoch)
         self.takeovers += 1
         table.restart_clocks(now)  # a bot or a turn clock restarts from now
@@ -313,7 +315,7 @@ class Node:
             if not self.club.is_robot(name) and not self.club.is_online(name):
                 table.away(name, now)  # the grace runs; back on any node gives the seat back
         log.warning("node %s: took table %s over (epoch %d)", self.name, table_id, epoch)
-        self._send_quietly({"t": "owner", "table": table_id, "node": self.name})
+        self._send_quietly(NewOwner(table_id, self.name))
         self.poke()
 
     # -- the bus: calls to an owner --------------------------------------------------------------
@@ -321,53 +323,56 @@ class Node:
     def _bus_notice(self, payload: str) -> None:
         """On the loop: a call for a table we own, an event for a replica, a new owner."""
         try:
-            message = json.loads(payload)
-        except ValueError:
+            message = decode(payload)
+        except BusError as err:
+            log.warning("node %s: a bus notice dropped: %s", self.name, err)
             return
-        kind = message.get("t")
-        table_id = message.get("table")
-        if kind == "reply":
-            if message.get("to") == self.name:
+        table_id, club = message.table, self.club
+        if isinstance(message, Reply):
+            if message.to == self.name:
                 self.calls.answered(message)
-        elif kind == "call" and table_id in self.owned:
-            serve_call(self.club, self.name, message, self._now(), self._send)
-        elif kind == "event" and table_id in self.replicas and message.get("node") != self.name:
-            data = message.get("data") if isinstance(message.get("data"), dict) else {}
-            seat = message.get("seat") if isinstance(message.get("seat"), int) else None
-            self.club.tables[table_id].mirror([Event(str(message.get("kind")), seat, data)])
-        elif kind == "rail" and table_id in self.replicas and message.get("node") != self.name:
-            name, text = message.get("name"), message.get("text")
-            if isinstance(name, str) and isinstance(text, str) and 0 < len(name) <= 64 and name.isprintable():
-                self.club.tables[table_id].hear_rail(name, text[:1000])
-        elif kind == "away?" and table_id in self.owned and isinstance(message.get("from"), str):
-            table = self.club.tables.get(table_id)
+        elif isinstance(message, Call):
+            if table_id in self.owned:
+                serve_call(club, self.name, message, self._now(), self._send)
+        elif isinstance(message, TableNews):
+            if table_id in self.replicas and message.node != self.name:
+                club.tables[table_id].mirror([Event(message.kind, message.seat, message.data)])
+        elif isinstance(message, Rail):
+            if table_id in self.replicas and message.node != self.name:
+                club.tables[table_id].hear_rail(message.name, message.text)
+        elif isinstance(message, AwayAsked):
+            table = club.tables.get(table_id) if table_id in self.owned else None
             if table is not None:
-                self._send_quietly({"t": "away", "table": table_id, "to": message["from"], "away": table.away_now(),
-                                    "stand_ins": [n for n in table.bots() if n in table.away_now()]})
-        elif kind == "away" and table_id in self.replicas and message.get("to") == self.name:
-            names = [n for n in message.get("away") or [] if isinstance(n, str)]
-            stand_ins = [n for n in message.get("stand_ins") or [] if isinstance(n, str)]
-            self.club.tables[table_id].mirror([Event("away", None, {"name": n}) for n in names]
-                                              + [Event("stand_in", None, {"name": n}) for n in stand_ins], tell=False)
-        elif kind == "opened" and message.get("node") != self.name and isinstance(message.get("node"), str):
-            self._learn(table_id, message["node"])
-        elif kind == "owner" and message.get("node") != self.name and self.club is not None:
-            table = self.club.tables.get(table_id)
-            if table is not None and table_id in self.replicas:
-                for name in table.seated():
-                    if self.club.is_online(name) and not self.club.is_away(name):
-                        try:
-                            table.back(name)
-                        except IllegalAction:
-                            pass
+                away = table.away_now()
+                self._send_quietly(AwayState(table_id, message.sender, tuple(away),
+                                             tuple(n for n in table.bots() if n in away)))
+        elif isinstance(message, AwayState):
+            if table_id in self.replicas and message.to == self.name:
+                club.tables[table_id].mirror([Event("away", None, {"name": n}) for n in message.away]
+                                             + [Event("stand_in", None, {"name": n}) for n in message.stand_ins],
+                                             tell=False)
+        elif isinstance(message, Opened):
+            if message.node != self.name:
+                self._learn(table_id, message.node)
+        elif isinstance(message, NewOwner) and message.node != self.name and table_id in self.replicas:
+            self._owner_changed(club.tables.get(table_id))
+
+    def _owner_changed(self, table: Any) -> None:
+        """Another node took a table over: it hears which of its players are online here."""
+        for name in table.seated() if table is not None else []:
+            if self.club.is_online(name) and not self.club.is_away(name):
+                try:
+                    table.back(name)
+                except IllegalAction:
+                    pass
 
     def _relay(self, table_id: Any, events: list[Event]) -> None:
         """An owned table's public events that are not in its journal, told to the other nodes."""
         for event in events:
             if event.kind in RELAYED:
                 try:
-                    self._send({"t": "event", "table": table_id, "node": self.name, "kind": event.kind,
-                                "seat": event.seat, "data": json.loads(json.dumps(dict(event.data), default=str))})
+                    self._send(TableNews(table_id, self.name, event.kind, event.seat,
+                                         json.loads(json.dumps(dict(event.data), default=str))))
                 except NoticeError as err:
                     log.warning("node %s: an event of table %s was not relayed: %s", self.name, table_id, err)
 
@@ -376,19 +381,18 @@ class Node:
         for event in events:
             data = event.data or {}
             if event.kind == "rail" and isinstance(data.get("name"), str):
-                self._send_quietly({"t": "rail", "table": table_id, "node": self.name, "name": data["name"],
-                                    "text": str(data.get("text", ""))[:1000]})
+                self._send_quietly(Rail(table_id, self.name, data["name"], str(data.get("text", ""))[:1000]))
 
-    def _send_quietly(self, message: dict[str, Any]) -> None:
+    def _send_quietly(self, message: Message) -> None:
         try:
             self._send(message)
         except NoticeError as err:
-            log.warning("node %s: a %s notice was not sent: %s", self.name, message.get("t"), err)
+            log.warning("node %s: a %s notice was not sent: %s", self.name, message.t, err)
 
-    def _send(self, message: dict[str, Any], failed: Callable[[str], None] | None = None) -> None:
+    def _send(self, message: Message, failed: Callable[[str], None] | None = None) -> None:
         """Posted to the notices' sending thread (in order): the loop never waits for PostgreSQL.
         ``NoticeError`` at once if it is too long; ``failed(reason)`` later if it could not be sent."""
-        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        text = encode(message)
         if len(text.encode()) > MAX_PAYLOAD:
             raise NoticeError("that is too long to send to another node")
         self.notices.post(BUS_CHANNEL, text, failed)

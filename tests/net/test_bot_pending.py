@@ -1,14 +1,16 @@
 """A bot program's change at a table another node owns (issue 15): answered later, its next messages in order.
 
-The table stands for a replica: its ``remote`` returns a ``Pending`` the test answers by hand, as
-``net.cluster.node`` does from the bus.  The bot's session (``net.modes.bot.BotSession``) is driven
+The table stands for a replica: a ``RemoteTable`` whose ``forward`` returns a ``Pending`` the test
+answers by hand, as ``net.cluster.node`` does from the bus.  The bot's session (``net.modes.bot.BotSession``) is driven
 with decoded messages; what it sends is read as it leaves.
 """
 
 from __future__ import annotations
 
 from engine.table.club import Club
+from engine.table.changes import Change, arguments
 from engine.table.pending import Pending
+from engine.table.remote import make_owner, make_remote
 from engine.table.owner import TableError
 from net.modes.bot import BotSession
 
@@ -17,9 +19,9 @@ class Remote:
     def __init__(self) -> None:
         self.calls: list[tuple[str, tuple, Pending]] = []
 
-    def __call__(self, op: str, *args) -> Pending:
-        pending = Pending(op)
-        self.calls.append((op, args, pending))
+    def __call__(self, change: Change) -> Pending:
+        pending = Pending(change.op)
+        self.calls.append((change.op, arguments(change), pending))
         return pending
 
 
@@ -33,15 +35,15 @@ def test_a_sit_answered_later_and_the_message_after_it_waits_for_the_answer() ->
     club = Club([{"game": "stukolka"}], seed=1)
     table = club.tables[1]
     remote = Remote()
-    table.remote = remote
+    make_remote(table, remote)
     sent: list[dict] = []
     bot = session(club, sent)
     bot.handle({"type": "sit", "table": 1})
     bot.handle({"type": "tables"})
     assert [op for op, _a, _p in remote.calls] == ["sit"] and sent == []  # sent to the owner; "tables" waits
-    table.remote = None
+    make_owner(table)
     seat = table.sit("robo")  # what the owner did; its journal brought the replica here
-    table.remote = remote
+    make_remote(table, remote)
     remote.calls[0][2].resolve(seat)
     kinds = [m["type"] for m in sent]
     assert kinds[0] == "seated" and sent[0]["seat"] == seat
@@ -52,7 +54,7 @@ def test_a_refusal_from_the_owner_is_the_bots_error_in_its_language_then_the_nex
     club = Club([{"game": "stukolka"}], seed=1)
     table = club.tables[1]
     remote = Remote()
-    table.remote = remote
+    make_remote(table, remote)
     sent: list[dict] = []
     bot = session(club, sent)
     bot.handle({"type": "sit", "table": 1})

@@ -15,7 +15,9 @@ import logging
 import time
 from typing import Any
 
+from engine.table.changes import Act, Say, Sit
 from net.cluster.node import Node
+from net.cluster.wire import Call, Reply, encode
 
 
 def bus_node(name: str = "B") -> tuple[Node, list[dict[str, Any]]]:
@@ -26,7 +28,7 @@ def bus_node(name: str = "B") -> tuple[Node, list[dict[str, Any]]]:
 
 
 def reply(call: dict[str, Any], **answer: Any) -> str:
-    return json.dumps({"t": "reply", "id": call["id"], "to": call["from"], "table": call["table"], **answer})
+    return encode(Reply(call["id"], call["from"], call["table"], **answer))
 
 
 async def one_iteration(*handlers: Any) -> None:
@@ -43,7 +45,7 @@ async def test_the_answer_heard_before_the_timer_wins_and_the_timer_changes_noth
     node, sent = bus_node()
     node._loop = node.follow.loop = asyncio.get_running_loop()
     heard: list[Any] = []
-    pending = node.calls.call(1, "act", "Anna", "pass")
+    pending = node.calls.call(1, Act("Anna", "pass"))
     assert pending is not None
     pending.then(lambda v: heard.append(("done", [e.kind for e in v])), lambda e: heard.append(("refused", e.key)))
     call = sent[-1]
@@ -53,7 +55,7 @@ async def test_the_answer_heard_before_the_timer_wins_and_the_timer_changes_noth
     assert heard == [("done", ["pass"])]
     assert timer.cancelled() and len(node.calls.waiting) == 0 and node.calls.waiting.late == 1
     assert 1 not in node.calls.silent  # the owner answered: the table is not taken for silent
-    assert node.calls.call(1, "act", "Anna", "pass") is not None  # the next call goes out (not refused at once)
+    assert node.calls.call(1, Act("Anna", "pass")) is not None  # the next call goes out (not refused at once)
     for waiting in node.calls.waiting.pending():
         waiting.timer.cancel()
 
@@ -62,7 +64,7 @@ async def test_the_timer_fired_before_the_answer_wins_and_the_late_done_is_logge
     node, sent = bus_node()
     node._loop = node.follow.loop = asyncio.get_running_loop()
     heard: list[Any] = []
-    pending = node.calls.call(1, "act", "Anna", "pass")
+    pending = node.calls.call(1, Act("Anna", "pass"))
     assert pending is not None
     pending.then(lambda v: heard.append(("done", v)), lambda e: heard.append(("refused", e.key)))
     call = sent[-1]
@@ -81,7 +83,7 @@ async def test_a_refusal_heard_as_the_timer_fires_is_the_one_refusal() -> None:
     node, sent = bus_node()
     node._loop = node.follow.loop = asyncio.get_running_loop()
     heard: list[Any] = []
-    pending = node.calls.call(1, "sit", "Anna", 0)
+    pending = node.calls.call(1, Sit("Anna", 0))
     assert pending is not None
     pending.then(lambda v: heard.append(("done", v)), lambda e: heard.append(("refused", e.key)))
     call = sent[-1]
@@ -113,12 +115,11 @@ async def test_the_owner_applies_a_call_before_its_until_and_refuses_it_after() 
     owner._loop = owner.follow.loop = asyncio.get_running_loop()
     owner.club = _Club()
     owner.owned[1] = 1
-    call = {"t": "call", "id": "B:1", "from": "B", "table": 1, "op": "say", "args": ["Anna", "in time"],
-            "until": round(time.time() + 30, 3)}
-    owner._bus_notice(json.dumps(call))
+    call = Call("B:1", "B", 1, Say("Anna", "in time"), until=round(time.time() + 30, 3))
+    owner._bus_notice(encode(call))
     assert owner.club.tables[1].said == [("Anna", "in time")]
     assert sent[-1]["ok"] is True and sent[-1]["to"] == "B"
-    late = {**call, "id": "B:2", "args": ["Anna", "too late"], "until": round(time.time() - 0.001, 3)}
-    owner._bus_notice(json.dumps(late))
+    late = Call("B:2", "B", 1, Say("Anna", "too late"), until=round(time.time() - 0.001, 3))
+    owner._bus_notice(encode(late))
     assert owner.club.tables[1].said == [("Anna", "in time")]  # never applied
     assert sent[-1]["ok"] is False and sent[-1]["key"] == "cluster.no_answer" and sent[-1]["id"] == "B:2"

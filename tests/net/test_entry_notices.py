@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 
+from engine.table.changes import Sit
 from engine.table.club import Club
+from net.cluster.wire import Reply, encode
 
 pytest.importorskip("psycopg")
 
@@ -66,15 +68,14 @@ async def test_an_entry_is_shown_from_its_notice_without_a_read(pg_url: str) -> 
         gated.gate.clear()  # from now on a read would hang: whatever shows came with the notice
         told: list[str] = []
         table.subscribe(lambda events: told.extend(e.kind for e in events))
-        pending = node.calls.call(1, "sit", "Anna", 0)
+        pending = node.calls.call(1, Sit("Anna", 0))
         call = next(m for m in sent if m.get("t") == "call")
         owner.sit("Anna", 1, 0)
         notices = heard.take()
         assert [c for c, _ in notices] == ["sukno_entry", "sukno_journal"]  # the entry first
         hand(node, notices)
         assert table.seats[0] == "Anna" and told[0] == "sit" and replica.followed == 1
-        node._bus_notice(json.dumps({"t": "reply", "id": call["id"], "to": "B", "table": 1, "ok": True,
-                                     "result": 0}))
+        node._bus_notice(encode(Reply(call["id"], "B", 1, True, 0)))
         assert pending is not None and pending.settled  # "done" at once: the replica has it already
         await asyncio.sleep(0.05)
         assert gated.waiting == 0 and not node.follow.reading  # and no read was asked for

@@ -18,7 +18,9 @@ from typing import Any
 
 import pytest
 
+from engine.table.changes import Sit
 from engine.table.club import Club
+from net.cluster.wire import Reply, encode
 
 pytest.importorskip("psycopg")
 READS = ("live_tables", "journal")
@@ -84,12 +86,11 @@ async def test_a_replicas_reads_wait_off_the_loop_and_an_answer_waits_for_its_re
         owner.sit("Anna", 1, 0)
         seq = owner_store.journal(1)[-1].seq
         node.follow.journal_notice(f"1 {seq}")  # as LISTEN would hand it to the loop
-        pending = node.calls.call(1, "sit", "Boris", 1)
+        pending = node.calls.call(1, Sit("Boris", 1))
         assert pending is not None
         call = next(m for m in sent if m.get("t") == "call")
         owner.sit("Boris", 1, 1)  # the owner does it, then answers
-        node._bus_notice(json.dumps({"t": "reply", "id": call["id"], "to": "B", "table": 1, "ok": True,
-                                     "result": 1}))
+        node._bus_notice(encode(Reply(call["id"], "B", 1, True, 1)))
         await until(lambda: gated.waiting >= 1, "the reader never began its read")
         beats: list[float] = []
         for _ in range(20):  # the loop keeps its beat while the read waits

@@ -1,8 +1,8 @@
 """A change sent to another node answers later (issue 15): the screen shows it when it comes, in order.
 
-The table here stands for a replica: its ``remote`` is the test's, returning a ``Pending`` the
-test answers by hand (``net.cluster.node`` answers it from the bus in the club).  Screen text at
-80x24 through Textual's Pilot.
+The table here stands for a replica: a ``RemoteTable`` whose ``forward`` is the test's, returning a
+``Pending`` the test answers by hand (``net.cluster.node`` answers it from the bus in the club).
+Screen text at 80x24 through Textual's Pilot.
 """
 
 from __future__ import annotations
@@ -12,20 +12,22 @@ from contextvars import Context
 from screen import text, type_line
 
 from engine.table.club import Club
+from engine.table.changes import Change, arguments
 from engine.table.pending import Pending
+from engine.table.remote import make_owner, make_remote
 from engine.table.owner import TableError
 from tui.app import ClubApp
 
 
 class Remote:
-    """What a replica's ``Table.remote`` does: nothing here; each change's answer comes later."""
+    """What a ``RemoteTable``'s ``forward`` does: nothing here; each change's answer comes later."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, tuple, Pending]] = []
 
-    def __call__(self, op: str, *args) -> Pending:
-        pending = Pending(op)
-        self.calls.append((op, args, pending))
+    def __call__(self, change: Change) -> Pending:
+        pending = Pending(change.op)
+        self.calls.append((change.op, arguments(change), pending))
         return pending
 
 
@@ -47,7 +49,7 @@ async def test_a_move_answered_later_and_the_look_typed_after_it_waits_for_it(fa
             table.act("boris", "knock")
         await type_line(pilot, "lang ru")
         remote = Remote()
-        table.remote = remote  # from here on another node owns table 1
+        make_remote(table, remote)  # from here on another node owns table 1
         await type_line(pilot, "стук")
         await type_line(pilot, "look")
         assert [(op, args) for op, args, _p in remote.calls] == [("act", ("anna", "knock"))]  # sent; look waits
@@ -74,14 +76,14 @@ async def test_sit_from_the_hall_shows_the_table_only_once_the_owner_gave_the_se
     async with app.run_test(size=(80, 24)) as pilot:
         table = club.tables[1]
         remote = Remote()
-        table.remote = remote
+        make_remote(table, remote)
         await type_line(pilot, "sit 1")
         await type_line(pilot, "tables")
         assert [op for op, _a, _p in remote.calls] == ["sit"]
         assert "You sit at table 1" not in flat(app) and "Table 1 ·" not in text(app)
-        table.remote = None
+        make_owner(table)
         seat = table.sit("anna")  # what the owner did; its journal brought the replica here
-        table.remote = remote
+        make_remote(table, remote)
         Context().run(remote.calls[0][2].resolve, seat)
         await pilot.pause()
         await pilot.pause()
