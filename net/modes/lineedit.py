@@ -1,4 +1,5 @@
-"""The hall door's command line: the keys of the screen's ``CommandLine`` without a Textual App.
+"""The one command line of the modes that edit a line themselves (the hall door, a watcher's row, the text
+mode on a dumb terminal): the keys of the screen's ``CommandLine`` without a Textual App.
 
 History on Up/Down, Tab completion (``tui.commands.complete``, through the
 door), Left/Right/Home/End, Backspace/Delete, Ctrl+A/E/K/U/W, bracketed paste

@@ -10,8 +10,8 @@ becomes the player's turn (if the bell is on) — no alternate screen, no cursor
 movement, no colour.  What comes in: lines.  With a pty on a terminal that
 can move its cursor, asyncssh's own line editor (through ``net.ssh.sshcompat``: history on
 the arrow keys, Ctrl+A/E, Ctrl+U…) edits the line and keeps it below the lines
-that arrive meanwhile; on a dumb terminal the line is echoed plainly (Backspace
-as ``\\b \\b``); without a pty nothing is echoed.  The club itself is
+that arrive meanwhile; on a dumb terminal the hall's own editor (``net.modes.lineedit``)
+edits it, echoed plainly (Backspace as ``\\b \\b``); without a pty nothing is echoed.  The club itself is
 ``tui.text.club.TextClub``; nothing here keeps a screen, so a session costs a
 few kilobytes.
 
@@ -37,6 +37,7 @@ from tui.i18n import tr
 from tui.limits import COMMAND_MAX
 from tui.text.club import TextClub
 from tui.text.prefs import Prefs
+from net.modes.lineedit import LineEditor
 from net.ssh.sshcompat import line_editor
 
 if TYPE_CHECKING:
@@ -59,7 +60,6 @@ KNOWN_TERMS = re.compile(
 )
 TERMINFO_DIRS = ("/etc/terminfo", "/lib/terminfo", "/usr/share/terminfo", "/usr/lib/terminfo",
                  "/usr/local/share/terminfo")
-_ESCAPE_END = re.compile(r"[@-~]")
 
 
 @lru_cache(maxsize=256)
@@ -141,10 +141,8 @@ class TextChannel:
         self.newline = "\r\n" if self.pty else "\n"
         self.plain_term = term_is_plain(session.term) if self.pty else True
         self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
-        self._typed = ""
-        self._told_full = False
-        self._esc = ""
-        self._last_cr = False
+        self.line = LineEditor(MAX_LINE)
+        """His line on a dumb terminal or without a pty (asyncssh's editor has it otherwise)."""
         self._queue: deque[str] = deque()
         self._batch: list[str] | None = None
         self._dropped = 0
@@ -205,8 +203,9 @@ class TextChannel:
     def input_ended(self) -> None:
         """A script's input ran out: a last line without its Enter counts, every answer still on its
         way (a balance read from the store) is waited for, at most ``ANSWER_WAIT`` s, then the end."""
-        if self._typed:
-            line, self._typed = self._typed, ""
+        if self.line.text:
+            line = self.line.text
+            self.line.set("")
             self.got_line(line)
         if self._ending is None:
             self._ending = asyncio.get_running_loop().create_task(self._end_when_answered())
@@ -271,49 +270,27 @@ class TextChannel:
             self._key(ch)
 
     def _key(self, ch: str) -> None:
-        """A plain line editor for a dumb terminal or no pty: printable keys, Backspace, Enter."""
-        if self._esc:  # an escape sequence (an arrow key) a dumb terminal sent anyway: skipped
-            self._esc += ch
-            if (len(self._esc) == 2 and ch not in "[O") or (len(self._esc) > 2 and _ESCAPE_END.match(ch)) \
-                    or len(self._esc) > 16:
-                self._esc = ""
-            return
-        after_cr, self._last_cr = self._last_cr, ch == "\r"
-        if ch == "\x1b":
-            self._esc = ch
-        elif ch in "\r\n":
-            if ch == "\n" and after_cr:
-                return  # CR LF is one Enter
-            line, self._typed = self._typed, ""
-            self._told_full = False
+        """A dumb terminal or no pty: the club's one line editor (``net.modes.lineedit``), echoed as a dumb
+        terminal can show it: the caret kept at the end, a changed line erased back and typed again."""
+        line = self.line
+        before = line.text
+        keys = line.feed(ch.encode("utf-8"))
+        line.caret = len(line.text)  # a dumb terminal cannot show a caret moved back
+        if keys.too_long:  # said once per line, in his language (tui.limits)
+            self.write_line(tr(self.club.lang, "cmd.too_long", limit=MAX_LINE))
+        if keys.lines:
             if self.pty:
                 self.send_raw("\r\n")
-            self.got_line(line)
-        elif ch in "\x7f\x08":
-            if self._typed:
-                self._typed = self._typed[:-1]
-                if self.pty:
-                    self.send_raw("\b \b")
-        elif ch == "\x15":  # Ctrl+U
-            if self.pty and self._typed:
-                self.send_raw("\b \b" * len(self._typed))
-            self._typed = ""
-        elif ch == "\x04":  # Ctrl+D on an empty line: goodbye
-            if not self._typed:
-                self.finish()
-        elif ch == "\x03":
-            self._typed = ""
+            self.got_line(keys.lines[0])
+        elif keys.ctrl_c:
+            line.set("")
             if self.pty:
                 self.send_raw("\r\n")
-        elif ch.isprintable():
-            if len(self._typed) >= MAX_LINE:
-                if not self._told_full:  # said once per line, in his language (tui.limits)
-                    self._told_full = True
-                    self.write_line(tr(self.club.lang, "cmd.too_long", limit=MAX_LINE))
-                return
-            self._typed += ch
-            if self.pty:
-                self.send_raw(ch)
+        elif keys.eof and not line.text:  # Ctrl+D on an empty line: goodbye
+            self.finish()
+        elif self.pty and line.text != before:
+            common = len(os.path.commonprefix([before, line.text]))
+            self.send_raw("\b \b" * (len(before) - common) + line.text[common:])
 
     def got_line(self, line: str) -> None:
         line = line[:MAX_LINE]
@@ -352,8 +329,8 @@ class TextChannel:
     def _out(self, lines: list[str]) -> None:
         if self.editor is not None:
             self.editor.process_output("\n".join(lines) + "\n")  # the typed line is kept below them
-        elif self._typed and self.pty:
-            self.send_raw("\r\n" + "\r\n".join(lines) + "\r\n" + self._typed)
+        elif self.line.text and self.pty:
+            self.send_raw("\r\n" + "\r\n".join(lines) + "\r\n" + self.line.text)
         else:
             self.send_raw(self.newline.join(lines) + self.newline)
 

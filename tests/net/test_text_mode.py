@@ -264,6 +264,25 @@ async def test_a_flood_of_one_line_is_cut_to_the_command_line_and_said_once(tmp_
         await client.close()
 
 
+async def test_a_dumb_terminal_edits_its_line_with_the_clubs_editor_and_sees_each_change(tmp_path):
+    """TERM=dumb: Backspace, Ctrl+U and Up (the history) edit the line as in the hall; the terminal is shown
+    each change as it can show it (``\\b \\b`` back, the new letters typed again), never an escape."""
+    config = make_config(tmp_path / "data", tables=TABLES)
+    async with running(config) as server:
+        client = await connect_text(server.port, key=None, term="dumb")
+        await client.wait("in text mode")
+        start = len(client.raw)
+        client.chan.write(b"whx\x7fo\r")  # a typo mended with Backspace
+        await client.wait("Online (1)")
+        assert client.raw[start:].startswith(b"whx\b \bo\r\n")
+        start = len(client.raw)
+        client.chan.write(b"junk\x15\x1b[A\r")  # Ctrl+U wipes the line; Up brings back ``who``
+        await client.wait("Online (1)")
+        assert client.raw[start:].startswith(b"junk" + b"\b \b" * 4 + b"who\r\n")
+        assert b"\x1b" not in client.raw
+        await client.close()
+
+
 @pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 async def test_sukno_play_text_plays_a_deal_on_stdin_and_stdout():
     """``sukno play stukolka --text``: no SSH, lines on stdin and stdout, a whole deal by the prompts."""
