@@ -18,10 +18,10 @@ from engine.table.owner import Table, TableError
 from tui.i18n import tr
 
 if TYPE_CHECKING:
-    from tui.app import ClubApp
+    from tui.host import Host
 
 
-def cut(app: "ClubApp", table: Table | None, text: str) -> Any:
+def cut(app: Host, table: Table | None, text: str) -> Any:
     """Cut ``table``'s next deal for the player; the line that tells him (refusals raise ``TableError``),
     or at a table another node owns its ``Pending``."""
     lang = app.lang
@@ -46,7 +46,7 @@ def check_line(check: DealCheck, lang: str) -> Text:
     return Text(tr(lang, "fair.deal_bad_deck", deal=check.deal, j=check.deck, at=check.at), style="bold red")
 
 
-def verify_lines(app: "ClubApp", word: str) -> list[Text]:
+def verify_lines(app: Host, word: str) -> list[Text]:
     """``verify N``: record N of the club's store deal by deal; no number: the player's latest game."""
     lang, store = app.lang, app.club.store
     if store is None:

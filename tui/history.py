@@ -21,7 +21,7 @@ from tui.statement import reason_text
 from tui.screens.replay import ReplayScreen
 
 if TYPE_CHECKING:
-    from tui.app import ClubApp
+    from tui.host import Host
 
 STATEMENT_LINES = 5
 HISTORY_LINES = 10
@@ -45,7 +45,7 @@ class Asker:
     titles: dict[str, dict[str, str]]  # each game's title by language
 
 
-def account_lines(app: "ClubApp", verb: str) -> Any:
+def account_lines(app: Host, verb: str) -> Any:
     """``balance`` or ``history`` as lines — or, where the session reads its store in a thread of its
     own (``app.store_read``: net), a ``Pending`` of them: a statement, the history and the chart were
     several store reads on the event loop.  A guest's balance or a storeless club's lines come now."""
@@ -170,7 +170,7 @@ def _signed(amount: int, lang: str) -> str:
     return ("+" if amount > 0 else "") + money(amount, lang)
 
 
-def replay_screen(app: "ClubApp", word: str) -> ReplayScreen | str:
+def replay_screen(app: Host, word: str) -> ReplayScreen | str:
     """The replay screen of record ``word``, or why not (a line for the player)."""
     lang, store = app.lang, app.club.store
     if store is None:

@@ -6,8 +6,8 @@ what to show when the answer comes (``done(result)``; a refusal is shown as any 
 person's language).  Until then the person's next typed lines wait here (``hold``) and run, in
 the order typed, once the answer is shown: nobody's B is applied before his A is answered.
 
-The state is kept by the session's ``club_app`` (the ``ClubApp``, the hall door's face, the text
-mode's club), so it outlives the screen that asked (``sit`` then shows the table screen).  Lines
+The state is kept by the session's ``club_app``, its ``tui.host.Host`` (the ``ClubApp``, the hall
+door, the text mode's club), so it outlives the screen that asked (``sit`` then shows the table screen).  Lines
 held run on the session's current command screen.
 """
 

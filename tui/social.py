@@ -2,10 +2,10 @@
 
 ``handle(screen, command)`` is called by ``ClubScreen.handle_club`` first, so
 the hall, a table and the text mode (which borrows ``handle_club``) all
-understand the same verbs and refuse in the same words.  The screen gives
-``club_app`` (``club``, ``player``, ``guest``, ``lang``, ``clock``; ``keys``
-and ``prefs`` when net gives them), ``t``, ``say_line``, ``error`` and
-``table_here``.
+understand the same verbs and refuse in the same words.  The screen is a
+``tui.host.Lines``: its ``club_app`` is the mode's ``Host`` (``club``, ``player``,
+``guest``, ``lang``, ``clock``, ``keys``, ``prefs``), with ``t``, ``say_line``,
+``error`` and ``table_here``.
 
 The lines told to a person (``chat_line``, ``rail_line``, ``inbox_line``)
 are here too, so the screen, the watchers' shared view and the text mode hide
@@ -15,7 +15,7 @@ mid-deal.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from engine.game import Event
 from engine.table.social import SocialError, name_key
@@ -23,6 +23,10 @@ from engine.table.owner import Table, TableError
 from tui import pending
 from tui.i18n import tr
 from tui.limits import NAME_MAX, quote
+
+if TYPE_CHECKING:
+    from tui.commands import Command
+    from tui.host import Host, Lines
 
 CODE_MAX = 16
 LINK_LINE_MAX = 32
@@ -39,7 +43,7 @@ KEY_WORDS = {"add": "add", "добавить": "add", "link": "link", "связ�
 LINK_WORDS = ("key", "ключ")
 
 
-def handle(screen: Any, command: Any) -> bool:
+def handle(screen: Lines, command: Command) -> bool:
     """Run a social verb; False if ``command`` is not one."""
     verb = command.verb
     if verb == "tell":
@@ -48,12 +52,13 @@ def handle(screen: Any, command: Any) -> bool:
         _ignore(screen, command)
     elif verb == "away":
         app = screen.club_app
-        app.club.set_away(app.player, command.rest, now=app.clock())
-        note = app.club.social.away_note(app.player) or ""
+        me = named(app)
+        app.club.set_away(me, command.rest, now=app.clock())
+        note = app.club.social.away_note(me) or ""
         screen.say_line(screen.t("social.away_on_note" if note else "social.away_on", text=note))
     elif verb == "back":
         app = screen.club_app
-        screen.say_line(screen.t("social.back" if app.club.set_back(app.player, now=app.clock()) else
+        screen.say_line(screen.t("social.back" if app.club.set_back(named(app), now=app.clock()) else
                                  "social.not_away"))
     elif verb == "invite":
         _invite(screen, command)
@@ -64,6 +69,13 @@ def handle(screen: Any, command: Any) -> bool:
     else:
         return False
     return True
+
+
+def named(app: Host) -> str:
+    """The person's name: a social verb runs for a named person (else a bug, told as a failed command)."""
+    if app.player is None:
+        raise RuntimeError("a social verb ran before the person had a name")
+    return app.player
 
 
 def _known(app: Any, name: str) -> str | None:

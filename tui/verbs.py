@@ -4,9 +4,9 @@ The hall screen (``tui.screens.base.ClubScreen`` and its ``HallScreen``), the
 text mode (``tui.text.club.TextClub``) and the App-less hall door
 (``net.modes.hall.HallDoor``) must understand every club verb spelled the same
 way and refuse in the same words, so they inherit these handlers rather than
-each having its own.  Nothing here draws or needs Textual: a host gives
-``club_app`` (the club, the player, his language and the App's few wishes:
-``show_table``, ``show_hall``, ``watch``, ``set_lang``, ``exit``…) and the
+each having its own.  Nothing here draws or needs Textual: the mode gives its
+``tui.host.Host`` as ``club_app`` (the club, the player, his language and his
+wishes: ``show_table``, ``show_hall``, ``watch``, ``set_lang``, ``exit``…) and the
 screen's few outputs: ``say_line``, ``echo``, ``hint``; it may override the
 hooks (``handle_here``, ``describe``, ``table_here``, ``legal``) as a table does.
 """
@@ -22,6 +22,7 @@ from rich.text import Text
 from engine.game import Event, IllegalAction
 from engine.table.owner import Table
 from tui import commands, pending, refusals, social
+from tui.social import named
 from tui.admin_verb import run_admin
 from tui.commands import BOT_WORDS, GAME_VERBS, HALL_VERBS, Command, UnknownCommand
 from tui.i18n import LANGS, has, money, tr
@@ -29,7 +30,7 @@ from tui.limits import quote
 from tui.ratings import short_mark
 
 if TYPE_CHECKING:
-    from tui.app import ClubApp
+    from tui.host import Host
 
 
 log = logging.getLogger("sukno.tui")
@@ -39,15 +40,18 @@ HERE_MAX = 20
 """Names at most in ``look``'s "Here: …" (the others counted; ``who`` lists everyone)."""
 
 
-def at_a_table(app: Any, name: str) -> bool:
+def at_a_table(app: Host, name: str) -> bool:
     """Seated or watching somewhere: such a person is not standing in the hall."""
     return app.club.where(name) is not None or any(name in t.spectators for t in app.club.tables.values())
 
 
 class HallVerbs:
-    """The club's verbs and the hall's (see the module docstring); the host gives ``club_app`` and the outputs."""
+    """The club's verbs and the hall's (see the module docstring); the mode gives its ``Host`` as
+    ``club_app`` (``tui.host``) and the outputs."""
 
-    club_app: Any
+    @property
+    def club_app(self) -> Host:
+        raise NotImplementedError
 
     def say_line(self, text: str | Text, style: str = "") -> None:
         raise NotImplementedError
@@ -60,6 +64,11 @@ class HallVerbs:
 
     def t(self, key: str, **params: Any) -> str:
         return tr(self.club_app.lang, key, **params)
+
+    @property
+    def me(self) -> str:
+        """His name: the club's verbs run for a named person (a new key chooses one first)."""
+        return named(self.club_app)
 
     # -- a typed line -------------------------------------------------------------
 
@@ -133,14 +142,14 @@ class HallVerbs:
                 return
             table = self.table_here()
             if table is None:
-                app.club.say(app.player, command.rest)
+                app.club.say(self.me, command.rest)
             else:
-                pending.after(self, table.say(app.player, command.rest),
+                pending.after(self, table.say(self.me, command.rest),
                               lambda rail: rail and self.say_line(self.t("social.rail_only"), style="dim"))
         elif verb in ("sit", "watch"):
             self.sit_or_watch(command)
         elif verb == "stand":
-            table = self.table_here() or app.club.where(app.player)
+            table = self.table_here() or app.club.where(self.me)
             if table is None or app.player not in table.seats:
                 self.error(self.t("table.not_seated"))
                 return
@@ -148,7 +157,7 @@ class HallVerbs:
                 self.say_line(self.t("cmd.stood", id=table.id))
                 getattr(app, "back_to_hall", app.show_hall)()
 
-            pending.after(self, app.club.stand(app.player, table.id), stood)
+            pending.after(self, app.club.stand(self.me, table.id), stood)
         elif verb == "leave":
             if self.table_here() is None:
                 self.error(self.t("cmd.already_hall"))
@@ -197,7 +206,7 @@ class HallVerbs:
         elif verb == "cut":
             from tui import fair
 
-            pending.after(self, fair.cut(app, self.table_here() or app.club.where(app.player), command.rest),
+            pending.after(self, fair.cut(app, self.table_here() or app.club.where(self.me), command.rest),
                           self.say_line)
         elif verb == "verify":
             from tui import fair
@@ -257,7 +266,7 @@ class HallVerbs:
                 app.show_table(table.id)
 
             # the club's rules: one seat, no guest, not closing
-            pending.after(self, app.club.sit(app.player, table.id, seat), sat)
+            pending.after(self, app.club.sit(self.me, table.id, seat), sat)
             return
         app.show_table(table.id)
 
@@ -268,7 +277,7 @@ class HallVerbs:
             table: Table | None = app.club.table(int(args[0]))
             args = args[1:]
         else:
-            table = self.table_here() or app.club.where(app.player)
+            table = self.table_here() or app.club.where(self.me)
         if table is None or app.player not in table.seats:
             self.error(self.t("cmd.bot_need_seat"))
             return
@@ -315,7 +324,7 @@ class HallVerbs:
         if verb == "top":
             lines: Any = ratings.top_lines(app.club, word, app.lang)
         elif verb == "rating":
-            lines = ratings.rating_lines(app.club, word or app.player, app.lang)
+            lines = ratings.rating_lines(app.club, word or self.me, app.lang)
         else:
             lines = ratings.league(app.club, word, app.lang, time.time(), getattr(app, "store_read", None))
 
@@ -393,7 +402,7 @@ class HallVerbs:
             deal = table.game.deal_no if table.game is not None else 0
             self.say_line(self.t(key, id=table.id, game=game, names=names, free=free, deal=deal,
                                 seated=len(table.seated())))
-        mine = app.club.where(app.player)
+        mine = app.club.where(self.me)
         if mine is not None:
             self.say_line(self.t("hall.you_sit", id=mine.id))
         if app.guest:
@@ -443,7 +452,7 @@ def stakes(table: Table, lang: str) -> str:
     return tr(lang, "stakes.per_point", money=money(value, lang)) if cls.stake_per_point else money(value, lang)
 
 
-def table_lines(app: "ClubApp") -> list[Text]:
+def table_lines(app: Host) -> list[Text]:
     lang = app.lang
     if not app.club.tables:
         return [Text(tr(lang, "tables.none"))]
@@ -461,7 +470,7 @@ def table_lines(app: "ClubApp") -> list[Text]:
     return lines
 
 
-def who_line(app: "ClubApp") -> str:
+def who_line(app: Host) -> str:
     names = []
     for name in app.club.online():
         table = app.club.where(name)

@@ -1,0 +1,100 @@
+"""What the one dispatcher of typed lines needs of the mode that runs it.
+
+``tui.verbs.HallVerbs`` (with ``tui.social`` and ``tui.pending``) understands every club verb once; the
+player's App, the hall door, the text mode and a watcher's row each run it.  ``Host`` is what it asks of
+that mode: who the person is, the club, his settings, where a store job runs, and where his wishes go
+(a table, the hall, another table's watchers, another language, the end).  ``Lines`` is where its answers
+go: the mode's own lines, in his language.  Each mode implements both for real; nothing copies a shape.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Protocol
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+    from engine.game import IllegalAction
+    from engine.table.club import Club
+    from engine.table.owner import Table
+
+
+class Host(Protocol):
+    """The person a mode serves, his club, and where his wishes go."""
+
+    @property
+    def club(self) -> Club: ...
+
+    @property
+    def player(self) -> str | None: ...
+
+    @property
+    def lang(self) -> str: ...
+
+    @property
+    def ascii(self) -> bool: ...
+
+    @property
+    def guest(self) -> bool: ...
+
+    @property
+    def prefs(self) -> Any:
+        """His settings (``tui.text.prefs.Prefs``), or None where none are kept."""
+        ...
+
+    @property
+    def admin(self) -> Any:
+        """The house's runner for ``admin …`` (``net.house.admin``), or None: not the house."""
+        ...
+
+    @property
+    def keys(self) -> Any:
+        """His keys (``net.ssh.keyring``), or None where a key cannot be added."""
+        ...
+
+    @property
+    def store_read(self) -> Callable[[Callable[[Any], Any], str], Any] | None:
+        """``(work, op)``: ``work(store)`` off the loop, as a ``Pending``; None: read here."""
+        ...
+
+    @property
+    def on_mode(self) -> Callable[[str], bool] | None:
+        """``mode text`` / ``mode screen``: the session changes mode (None: it cannot)."""
+        ...
+
+    def clock(self) -> float: ...
+
+    def set_lang(self, lang: str) -> None: ...
+
+    def show_table(self, table_id: int) -> None:
+        """He sits (or sat) at ``table_id``: his table."""
+        ...
+
+    def show_hall(self) -> None: ...
+
+    def watch(self, table_id: int) -> None:
+        """Among ``table_id``'s watchers (the table's refusal raised as any refusal)."""
+        ...
+
+    def push_screen(self, screen: Any) -> Any:
+        """A screen of its own (a replay): shown, or said why not."""
+        ...
+
+    def exit(self) -> None: ...
+
+
+class Lines(Protocol):
+    """Where the dispatcher's answers go, and the mode's ``Host``."""
+
+    @property
+    def club_app(self) -> Host: ...
+
+    def t(self, key: str, **params: Any) -> str: ...
+
+    def say_line(self, text: str | Text, style: str = "") -> None: ...
+
+    def error(self, text: str) -> None: ...
+
+    def explain(self, err: IllegalAction) -> str: ...
+
+    def table_here(self) -> Table | None: ...
