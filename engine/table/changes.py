@@ -8,7 +8,7 @@ its fields the method's arguments in order.  The owner's answer is the method's 
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Union
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ QUIET = (Away, Back)
 
 def arguments(change: Change) -> tuple[Any, ...]:
     """The change's fields in order: the table method's arguments."""
-    return astuple(change)
+    return tuple(getattr(change, name) for name in change.__slots__)
 
 
 def apply_change(club: Club, table_id: int, change: Change, now: float) -> Any:

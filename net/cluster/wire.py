@@ -115,12 +115,12 @@ _RENAMED = {"sender": "from"}  # a field whose name on the wire is a Python keyw
 def encode(message: Message) -> str:
     """One message as the notice's text."""
     body: dict[str, Any] = {"t": message.t, "v": SCHEMA}
-    for f in fields(message):
-        value = getattr(message, f.name)
-        if f.name == "change":
+    for name in message.__slots__:
+        value = getattr(message, name)
+        if name == "change":
             body["op"], body["args"] = value.op, list(arguments(value))
         else:
-            body[_RENAMED.get(f.name, f.name)] = list(value) if isinstance(value, tuple) else value
+            body[_RENAMED.get(name, name)] = list(value) if isinstance(value, tuple) else value
     return json.dumps(body, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
@@ -180,16 +180,25 @@ def _bad(kind: str) -> Any:
     raise ValueError(f"an argument is not {kind}")
 
 
+def _checks(kind: type[Change]) -> tuple[type[Change], int, tuple[Callable[[Any], Any], ...]]:
+    """How a change's arguments are read: its class, how many it needs, each one's check."""
+    wanted = fields(kind)
+    required = sum(1 for f in wanted if f.default is MISSING and f.default_factory is MISSING)
+    return kind, required, tuple(_FIELD_CHECKS[str(f.type)] for f in wanted)
+
+
+_CHANGE_READERS = {op: _checks(kind) for op, kind in CHANGES.items()}
+
+
 def decode_change(op: Any, args: Any) -> Change:
     """The change ``op`` with its ``args`` (the table method's arguments in order), each checked."""
-    kind = CHANGES.get(op) if isinstance(op, str) else None
-    if kind is None or not isinstance(args, list):
+    reader = _CHANGE_READERS.get(op) if isinstance(op, str) else None
+    if reader is None or not isinstance(args, list):
         raise ValueError(f"no change {op!r}")
-    wanted = fields(kind)
-    required = [f for f in wanted if f.default is MISSING and f.default_factory is MISSING]
-    if not len(required) <= len(args) <= len(wanted):
-        raise ValueError(f"{op} takes {len(required)} to {len(wanted)} arguments")
-    return kind(*(_FIELD_CHECKS[str(f.type)](value) for f, value in zip(wanted, args)))
+    kind, required, checks = reader
+    if not required <= len(args) <= len(checks):
+        raise ValueError(f"{op} takes {required} to {len(checks)} arguments")
+    return kind(*(check(value) for check, value in zip(checks, args)))
 
 
 def _call(body: dict[str, Any]) -> Call:
