@@ -6,7 +6,9 @@ moving when the window changes), the watcher's own command line (say, look, sit,
 watch, leave, quit, help), and leaving cleanly — the table forgets the watcher and
 the club counts him out.  What it needs of its session is :class:`WatchHost`, read
 through the one reference it holds; its own state (the table, his row, the wait for
-the end) lives here, not on the session.
+the end) lives here, not on the session.  For the club's social verbs (tell, ignore,
+away…, ``tui.social``) a watch is its own ``tui.host.Host``: the same handlers as
+the hall's, answered in his row.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import textwrap
 from typing import TYPE_CHECKING, Any, Protocol
+
+from rich.text import Text
 
 from engine.game import IllegalAction
 from engine.table.pending import InOrder
@@ -24,6 +28,8 @@ from tui.refusals import explain
 from tui.i18n import tr
 
 if TYPE_CHECKING:
+    from engine.table.club import Club
+    from engine.table.owner import Table
     from net.ssh.server import SuknoServer
 
 
@@ -50,55 +56,6 @@ class WatchHost(Protocol):
         ...
 
 
-class _Row:
-    """What ``tui.social``'s handlers ask of a screen, for a watcher's one-line row."""
-
-    def __init__(self, watch: Watch) -> None:
-        self.watch = watch
-        self.lines: list[str] = []
-
-    @property
-    def club_app(self) -> _Row:
-        return self
-
-    @property
-    def club(self) -> Any:
-        return self.watch.host.server.club
-
-    @property
-    def player(self) -> str | None:
-        return self.watch.host.name
-
-    @property
-    def guest(self) -> bool:
-        return self.watch.host.guest
-
-    @property
-    def lang(self) -> str:
-        return self.watch.host.lang
-
-    @property
-    def prefs(self) -> Any:
-        return self.watch.host.prefs
-
-    keys = None
-
-    def clock(self) -> float:
-        return asyncio.get_running_loop().time()
-
-    def t(self, key: str, **params: Any) -> str:
-        return tr(self.lang, key, **params)
-
-    def say_line(self, line: Any, style: str = "") -> None:
-        self.lines.append(str(getattr(line, "plain", line)))
-
-    error = say_line
-
-    def table_here(self) -> Any:
-        watching = self.watch.table_id
-        return self.club.tables.get(watching) if watching is not None else None
-
-
 class Watch:
     """A session's place among one table's watchers, while it watches (owned by the session)."""
 
@@ -113,6 +70,7 @@ class Watch:
         self._inbox_seq = 0
         self.order = InOrder(self.command)
         """His lines in order: one typed while a change waits for another node runs after it."""
+        self._said: list[str] | None = None  # the answers of one social verb, said as one note
 
     async def run(self, table_id: int) -> tuple[str, Any] | None:
         """Watch a table in the shared view until the watcher leaves; the next step."""
@@ -244,16 +202,11 @@ class Watch:
                 if target not in club.tables:
                     member.say_note(text(lang, "no_table", table=rest.strip() or "?"))
                     return
-                club.tables[target].check_watch(name)
-                if table is not None:
-                    club.unwatch(name, table.id)
-                club.watch(name, target)
-                self.table_id = target
-                self.rewatch()
+                self.watch(target)
             elif verb == "leave":
-                self.end(("hall", None))
+                self.show_hall()
             elif verb == "quit":
-                self.end(None)
+                self.exit()
             elif verb == "help":
                 member.say_note(text(lang, "help"))
             else:
@@ -262,6 +215,91 @@ class Watch:
             member.say_note(explain(err, lang, host.ascii))
         except Exception as err:
             member.say_note(str(getattr(err, "message", err)))
+
+    # -- his Host (``tui.host``) for the club's social verbs: who he is, where his wishes go ---------
+
+    @property
+    def club_app(self) -> Watch:
+        return self
+
+    @property
+    def club(self) -> Club:
+        return self.host.server.club
+
+    @property
+    def player(self) -> str | None:
+        return self.host.name
+
+    @property
+    def lang(self) -> str:
+        return self.host.lang
+
+    @property
+    def ascii(self) -> bool:
+        return self.host.ascii
+
+    @property
+    def guest(self) -> bool:
+        return self.host.guest
+
+    @property
+    def prefs(self) -> Any:
+        return self.host.prefs
+
+    admin = keys = store_read = on_mode = None  # no house, no keys, no store jobs, no other mode from a row
+
+    def clock(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def set_lang(self, lang: str) -> None:
+        self.host.lang = lang
+        self.rewatch()  # the shared view in his language
+
+    def show_table(self, table_id: int) -> None:
+        self.end(("hall", None))  # his App shows his seat
+
+    def show_hall(self) -> None:
+        self.end(("hall", None))
+
+    def exit(self) -> None:
+        self.end(None)
+
+    def push_screen(self, screen: Any) -> None:
+        self.error(self.t("text.no_screen"))
+
+    def watch(self, table_id: int) -> None:
+        """Another table's watchers (its refusal raised as any refusal)."""
+        club, name = self.club, self.host.name
+        if name is None or table_id not in club.tables:
+            self.error(text(self.lang, "no_table", table=table_id))
+            return
+        club.tables[table_id].check_watch(name)
+        if self.table_id is not None and self.table_id in club.tables:
+            club.unwatch(name, self.table_id)
+        club.watch(name, table_id)
+        self.table_id = table_id
+        self.rewatch()
+
+    # -- where the social verbs' answers go (``tui.host.Lines``) -------------------------------
+
+    def t(self, key: str, **params: Any) -> str:
+        return tr(self.lang, key, **params)
+
+    def say_line(self, line: str | Text, style: str = "") -> None:
+        said = line.plain if isinstance(line, Text) else str(line)
+        if self._said is not None:
+            self._said.append(said)
+        elif self.member is not None:
+            self.member.say_note(said)
+
+    def error(self, line: str) -> None:
+        self.say_line(line)
+
+    def explain(self, err: IllegalAction) -> str:
+        return explain(err, self.lang, self.ascii)
+
+    def table_here(self) -> Table | None:
+        return self.club.tables.get(self.table_id) if self.table_id is not None else None
 
     def _social(self, line: str) -> bool:
         """tell, ignore, unignore, away, bell in the watcher's row: the club's own handlers (``tui.social``)."""
@@ -273,14 +311,17 @@ class Watch:
             return False
         if command is None or command.verb not in ("tell", "ignore", "unignore", "away", "bell"):
             return False
-        row = _Row(self)
-        if command.verb == "bell":
-            if row.prefs is not None:
-                row.say_line(row.prefs.apply("bell", command.args, row.lang, text_mode=False)[1])
-        else:
-            social.handle(row, command)
-        if self.member is not None and row.lines:
-            self.member.say_note(" ".join(row.lines))
+        self._said = []
+        try:
+            if command.verb == "bell":
+                if self.prefs is not None:
+                    self.say_line(self.prefs.apply("bell", command.args, self.lang, text_mode=False)[1])
+            else:
+                social.handle(self, command)
+        finally:
+            said, self._said = self._said, None
+        if self.member is not None and said:
+            self.member.say_note(" ".join(said))
         if command.verb in ("ignore", "unignore") and self.member is not None:
             self.rewatch()  # his own frame, without the ignored person's words
         return True

@@ -62,6 +62,31 @@ async def seat_with_bots(table, client: Client) -> None:
     await until(table.in_deal, what="the deal starts")
 
 
+async def test_a_watchers_row_is_the_social_verbs_host_and_quit_leaves_the_club(tmp_path):
+    """A watcher's own row answers ``away``, ``back`` and ``ignore`` with the hall's own handlers and words
+    (the watch is their host); ``watch 9`` is refused in his row; ``quit`` ends his session."""
+    config = make_config(tmp_path / "d", tables=BOTS)
+    async with running(config) as server:
+        vera = await register(server.port, "Vera")
+        vera.line("watch 1")
+        await vera.wait("watching · ")
+        vera.line("away lunch")
+        await vera.wait("You are away (lunch)")
+        assert server.club.social.away_note("Vera") == "lunch"
+        vera.line("back")
+        await vera.wait("Welcome back")
+        assert not server.club.is_away("Vera")
+        vera.line("ignore")
+        await vera.wait("You ignore nobody")
+        vera.line("watch 9")
+        await vera.wait("There is no table 9")
+        assert "Vera" in server.club.tables[1].spectators
+        vera.line("quit")
+        await until(lambda: not server.sessions, what="his session ends")
+        assert "Vera" not in server.club.tables[1].spectators
+        await vera.close()
+
+
 @pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.parametrize("rail", ["after", "never"])
 async def test_the_rail_is_for_watchers_only_while_the_deal_lasts(tmp_path, rail):
