@@ -318,7 +318,7 @@ class Node:
         self._send_quietly(NewOwner(table_id, self.name))
         self.poke()
 
-    # -- the bus: calls to an owner --------------------------------------------------------------
+    # -- the bus: what the other nodes say ----------------------------------------------------------
 
     def _bus_notice(self, payload: str) -> None:
         """On the loop: a call for a table we own, an event for a replica, a new owner."""

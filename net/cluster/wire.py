@@ -27,7 +27,7 @@ SCHEMA = 1
 """The version every message carries; a node drops a message of another (a node of another release)."""
 MAX_NAME = 64
 MAX_TEXT = 1000
-TableId = Union[int, str]
+TableId = int
 
 
 class BusError(ValueError):
@@ -152,8 +152,8 @@ def _text(body: dict[str, Any], key: str, limit: int = MAX_NAME) -> str:
 
 def _table(body: dict[str, Any]) -> TableId:
     value = body["table"]
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ValueError("table is not a table's id")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError("table is not a table's number")
     return value
 
 

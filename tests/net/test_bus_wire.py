@@ -41,6 +41,7 @@ def test_every_change_has_a_message() -> None:
     ({"t": "shout", "v": SCHEMA, "table": 7}, "unknown type"),
     ({"t": "opened", "v": SCHEMA, "node": "A"}, "bad opened"),
     ({"t": "opened", "v": SCHEMA, "table": True, "node": "A"}, "bad opened"),
+    ({"t": "opened", "v": SCHEMA, "table": "7", "node": "A"}, "table's number"),
     ({"t": "call", "v": SCHEMA, "id": "B:1", "from": "B", "table": 1, "op": "explode", "args": []}, "no change"),
     ({"t": "call", "v": SCHEMA, "id": "B:1", "from": "B", "table": 1, "op": "act", "args": ["anna"]}, "arguments"),
     ({"t": "call", "v": SCHEMA, "id": "B:1", "from": "B", "table": 1, "op": "act", "args": ["anna", 5]}, "a text"),
