@@ -94,7 +94,7 @@ Answer = Union[T, Pending[T]]
 node owns it).  ``when`` and ``InOrder.after`` treat both alike."""
 
 
-def when(result: Any, done: Done, refused: Refused | None = None) -> Pending[Any] | None:
+def when(result: Answer[Any], done: Done, refused: Refused | None = None) -> Pending[Any] | None:
     """``done(result)`` now for a local result; for a ``Pending``, once it is answered (returned)."""
     if isinstance(result, Pending):
         return result.then(done, refused)
@@ -125,7 +125,7 @@ class InOrder:
     def full(self) -> bool:
         return len(self.held) >= self.limit
 
-    def after(self, result: Any, done: Done, refused: Refused) -> None:
+    def after(self, result: Answer[Any], done: Done, refused: Refused) -> None:
         """``done(result)`` now for a local result; for a ``Pending``, once answered, then the held items."""
         if not isinstance(result, Pending):
             done(result)
