@@ -2,6 +2,6 @@
 
 import sys
 
-from net.cli.main import main
+from sukno import main
 
 sys.exit(main())
