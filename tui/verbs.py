@@ -30,6 +30,7 @@ from tui.limits import quote
 from tui.ratings import short_mark
 
 if TYPE_CHECKING:
+    from engine.table.club import Club
     from tui.host import Host
 
 
@@ -132,7 +133,7 @@ class HallVerbs:
         if verb == "look":
             self.describe()
         elif verb == "tables":
-            for line in table_lines(app):
+            for line in table_lines(app.club, app.lang, app.ascii):
                 self.say_line(line)
         elif verb == "who":
             self.say_line(who_line(app))
@@ -452,20 +453,20 @@ def stakes(table: Table, lang: str) -> str:
     return tr(lang, "stakes.per_point", money=money(value, lang)) if cls.stake_per_point else money(value, lang)
 
 
-def table_lines(app: Host) -> list[Text]:
-    lang = app.lang
-    if not app.club.tables:
+def table_lines(club: Club, lang: str, ascii: bool) -> list[Text]:
+    """The ``tables`` list, as the hall screen, the hall door's board and the text mode show it."""
+    if not club.tables:
         return [Text(tr(lang, "tables.none"))]
     lines = [Text(tr(lang, "tables.head"), style="bold")]
-    for table in app.club.tables.values():
+    for table in club.tables.values():
         seats = len(table.seats)
         taken = len(table.seated())
-        dots = ("*" * taken + "." * (seats - taken)) if app.ascii else ("●" * taken + "○" * (seats - taken))
+        dots = ("*" * taken + "." * (seats - taken)) if ascii else ("●" * taken + "○" * (seats - taken))
         if taken == seats:
             dots = tr(lang, "tables.full")
         line = Text(f" {table.id:>2}  {game_title(table, lang)[:26]:<26}  {stakes(table, lang):<9}  ")
         line.append(f"{taken}/{seats}  {dots:<9}", style="green" if taken < seats else "")
-        line.append(f"  {app.club.watcher_count(table.id)}")  # here and on the club's other nodes
+        line.append(f"  {club.watcher_count(table.id)}")  # here and on the club's other nodes
         lines.append(line)
     return lines
 

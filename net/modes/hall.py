@@ -380,12 +380,6 @@ class HallDoor(HallVerbs, HallRows):
                     self.session.send(b"\x07")
         self.paint()
 
-def make_board(club: Any) -> HallBoard:
+def make_board(club: Club) -> HallBoard:
     """The server's one hall board: the table list as the hall screen draws it, the hall's event lines."""
-
-    class _Lister:
-        def __init__(self, lang: str, ascii: bool) -> None:
-            self.club, self.lang, self.ascii = club, lang, ascii
-
-    return HallBoard(club, lambda lang, ascii: table_lines(_Lister(lang, ascii)),  # type: ignore[arg-type]
-                     event_text)
+    return HallBoard(club, lambda lang, ascii: table_lines(club, lang, ascii), event_text)

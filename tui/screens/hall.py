@@ -71,7 +71,7 @@ class HallScreen(ClubScreen):
         title = Text(" " + self.t("club.name"), style="bold green")
         pad = max(1, self.size.width - title.cell_len - len(header) - 2)
         self.query_one("#header", Static).update(title + Text(" " * pad + header), layout=False)
-        lines = table_lines(app)
+        lines = table_lines(app.club, app.lang, app.ascii)
         self.query_one("#tables", Static).update(Text("\n").join(lines), layout=len(lines) != self._table_rows)
         self._table_rows = len(lines)
         for entry in app.club.hall_since(self._seq):

@@ -37,10 +37,13 @@ GAME_ONLY = frozenset(GAME_VERBS) - frozenset(HALL_VERBS)
 class TableVerbs:
     """A table's command vocabulary: the table screen and the text mode (``tui.text.club.TextClub``) both
     inherit it (no widgets here: the host gives ``table``, ``club_app``, ``legal``, ``t``, ``say_line``,
-    ``error`` and ``tview.chosen``)."""
+    ``error``; a screen that lets him pick cards forgets them in ``forget_chosen``)."""
 
     table: Table
     club_app: Any
+
+    def forget_chosen(self) -> None:
+        """The cards he picked on the felt are spent by the move he sent (the text mode picks none)."""
 
     def table_verbs(self, command: Command) -> bool:
         """The table's own verbs (start, the game's verbs, a card typed alone); True when handled."""
@@ -78,7 +81,7 @@ class TableVerbs:
             if command is None:
                 return True
         before = my_cards(self)
-        self.tview.chosen.clear()
+        self.forget_chosen()
 
         def acted(_events: object) -> None:
             if verb == "buy":
@@ -109,6 +112,9 @@ class TableScreen(TableVerbs, ClubScreen):
                                partial(label_in, app.club)), app.player,
                         clock=app.clock, hides=lambda speaker: social.hides(app.player, speaker))
         yield CommandLine(id="cmd")
+
+    def forget_chosen(self) -> None:
+        self.tview.chosen.clear()
 
     @property
     def tview(self) -> TableView:

@@ -118,13 +118,6 @@ def felt_trump(table: Table) -> Any:
     return trump
 
 
-class _Chosen:
-    """The one thing the table's verb handler touches on the screen's felt (the picked cards)."""
-
-    def __init__(self) -> None:
-        self.chosen: set[Card] = set()
-
-
 class TextClub(TableVerbs, HallVerbs):
     """One person's club as lines of text (see the module docstring)."""
 
@@ -168,7 +161,6 @@ class TextClub(TableVerbs, HallVerbs):
         self._inbox_off: Callable[[], None] | None = None
         self._rail_seq = 0
         self.here: int | None = None  # the table this person is at (seated or watching)
-        self.tview = _Chosen()
         self.entered = False
         self.stopped = False
         """``stop`` ran (the session ended): an answer that comes later is dropped (``tui.pending.after``)."""
