@@ -16,6 +16,7 @@ from sshclient import make_config, new_key, running, until
 from textclient import connect_text, first_choice
 
 from engine.cards import Card
+from tui.text.cards import in_symbols
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -70,12 +71,13 @@ async def check_answers(client, table, name: str, words: dict) -> None:
     view = table.view_for(name)
     client.send("hand" if words is WORDS["en"] else "рука")
     line = await client.wait(words["hand"])
-    mine = [c.text() for c in view["hands"][view["seat"]]]
+    lang = "en" if words is WORDS["en"] else "ru"
+    mine = [in_symbols(c.text(), lang) for c in view["hands"][view["seat"]]]  # В Д К Т in Russian
     assert line == words["hand"] + ", ".join(mine) + "."
     client.send("trick" if words is WORDS["en"] else "взятка")
     line = await client.wait(lambda t: t.startswith(words["felt"]))
     for seat, card in view["trick"]:
-        assert f"{view['names'][seat]} {Card.text(card)}" in line
+        assert f"{view['names'][seat]} {in_symbols(Card.text(card), lang)}" in line
     if not view["trick"]:
         assert line.startswith(words["felt"][1])
     client.send("table" if words is WORDS["en"] else "стол")

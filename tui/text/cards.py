@@ -53,7 +53,7 @@ def suit_words(suit: Suit, lang: str) -> str:
     return SUIT_ALONE[lang][suit]
 
 
-_RED = re.compile(r"(?:10|[2-9JQKA])?[♦♥]")
+_RED = re.compile(r"(?:10|[2-9JQKAВДКТ])?[♦♥]")
 
 
 def in_colour(text: str) -> str:
@@ -105,3 +105,11 @@ def in_short(text: str, lang: str) -> str:
 
     text = _CARD_RE.sub(card, text)
     return _SUIT_RE.sub(lambda m: SUIT_ALONE[lang][_SYMBOL[m.group(0)]], text)
+
+
+def in_symbols(text: str, lang: str) -> str:
+    """``cards symbols`` in Russian: court ranks in Russian letters (``Q♠`` → ``Д♠``), so a Russian voice
+    does not read them as English letters; the suit symbols stay, and ``Д♠`` is valid input as it is."""
+    if lang != "ru" or not _SUIT_RE.search(text):
+        return text
+    return _CARD_RE.sub(lambda m: SHORT_RANK["ru"].get(m.group(1), m.group(1)) + m.group(2), text)

@@ -38,7 +38,7 @@ from tui.narrate import _tidy, narrate
 from tui.screens.table import TableVerbs
 from tui.text import answers
 from tui.text import spoken
-from tui.text.cards import in_colour, in_short, in_words
+from tui.text.cards import in_colour, in_short, in_symbols, in_words
 from tui.text.prefs import Prefs
 from tui.verbs import HallVerbs
 from tui import pending, social
@@ -201,8 +201,10 @@ class TextClub(TableVerbs, HallVerbs):
                 part = in_words(part, self.lang)
             elif self.prefs.short:
                 part = in_short(part, self.lang)
-            elif self.prefs.colour:
-                part = in_colour(part)
+            else:
+                part = in_symbols(part, self.lang)
+                if self.prefs.colour:
+                    part = in_colour(part)
             for piece in [part] if whole else spoken_pieces(part):
                 self._last_said = piece
                 self.write(piece)
