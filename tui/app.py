@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from rich.text import Text
+from textual import events
 from textual.app import App
 from textual.message import Message
 
@@ -50,6 +51,8 @@ from tui.sharedcss import share_stylesheet
 from tui.text.prefs import Prefs
 
 SAID_KEEP = 40
+FELT_SIZE = (80, 24)
+"""The smallest window the felt is drawn whole in; below it the person is told the text mode exists."""
 """Lines of the App's last words kept for net's hall door (``ClubApp.said``)."""
 
 
@@ -128,6 +131,7 @@ class ClubApp(App):
         """Set by net: he is in the hall again (or has just chosen his name); net's hall door takes over."""
         self.first_line: str | None = None
         """A line the hall screen runs once it is up (net: a command the hall door gave to this App)."""
+        self._told_small = False  # the small-window hint, once until the window is large enough again
         self.said: deque[Text] = deque(maxlen=SAID_KEEP)
         """The lines the screens said since the last typed line: net's hall door shows them when he is
         handed back to it ("You stand up from table 1"), as the App's last words."""
@@ -155,6 +159,23 @@ class ClubApp(App):
             self.push_screen(WelcomeScreen())
         else:
             self.enter_club()
+        self.call_after_refresh(self.hint_small_window)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.hint_small_window)
+
+    def hint_small_window(self, tries: int = 100) -> None:
+        """A window too small for the felt cuts names and cards without a word; say so once, with the way
+        out that works at any size: the line-by-line text mode (``mode text`` here, ``ssh host text``)."""
+        width, height = self.size
+        small = width < FELT_SIZE[0] or height < FELT_SIZE[1]
+        if small and not self._told_small:
+            if not getattr(self.screen, "is_mounted", False) or getattr(self.screen, "say_line", None) is None:
+                if tries > 0:  # the hall's log is not up yet: said into it once it is, not as a passing toast
+                    self.call_after_refresh(self.hint_small_window, tries - 1)
+                    return
+            self.announce(tr(self.lang, "app.small_window", width=width, height=height))
+        self._told_small = small
 
     def enter_club(self) -> None:
         assert self.player is not None

@@ -659,6 +659,8 @@ MESSAGES: dict[str, str] = {
     "pref.cards_symbols": "Cards are written as symbols from now on: Q♠.",
     "text.dropped": "({count:plural:# line was|# lines were} skipped while your terminal was not reading; log 20 tells them again.)",
     "table.your_turn": "your turn",
+    "app.small_window": "This window is {width}×{height}; the felt needs 80×24 and is cut. Make it larger, or "
+                        "type mode text (or connect with ssh HOST text) to play line by line.",
     "app.ctrl_c": "Ctrl+C does not leave the club: type quit, or press {keys}.",
     "app.ctrl_c_type": "Ctrl+C does not leave the club: type quit.",
     "text.some_cards_must": "{verb} and the cards you give up (at most {n:plural:# card|# cards})",
