@@ -37,6 +37,7 @@ from tui.i18n import tr
 from tui.limits import COMMAND_MAX
 from tui.text.club import TextClub
 from tui.text.prefs import Prefs
+from tui.text.wrap import wrap
 from net.modes.lineedit import LineEditor
 from net.ssh.sshcompat import line_editor
 
@@ -327,6 +328,8 @@ class TextChannel:
         self._out(lines)
 
     def _out(self, lines: list[str]) -> None:
+        if self.pty:  # a terminal's width is known: cut at spaces, never inside a word or a card
+            lines = [piece for line in lines for piece in wrap(line, self.session.cols)]
         if self.editor is not None:
             self.editor.process_output("\n".join(lines) + "\n")  # the typed line is kept below them
         elif self.line.text and self.pty:

@@ -67,7 +67,7 @@ class TextClient:
 
 
 async def connect_text(port: int, *, key: asyncssh.SSHKey | None, term: str | None = "dumb",
-                       lang: str = "en_US.UTF-8", command: str | None = None) -> TextClient:
+                       lang: str = "en_US.UTF-8", command: str | None = None, cols: int = 80) -> TextClient:
     """``term`` None: no pty at all (``ssh host text``); else a pty of that TERM."""
     options: dict[str, Any] = dict(known_hosts=None, username="tester", agent_path=None)
     if key is not None:
@@ -81,7 +81,7 @@ async def connect_text(port: int, *, key: asyncssh.SSHKey | None, term: str | No
         extra["command"] = command
     if term is not None:
         extra["term_type"] = term
-        extra["term_size"] = (80, 24)
+        extra["term_size"] = (cols, 24)
     chan, session = await conn.create_session(Lines, env={"LANG": lang}, encoding=None, **extra)
     return TextClient(conn, chan, session)
 
