@@ -41,9 +41,17 @@ def problems(value: Any, schema: dict[str, Any]) -> list[str]:
     return [f"${''.join(f'[{p!r}]' for p in e.absolute_path)}: {e.message}" for e in validator.iter_errors(value)]
 
 
+@lru_cache(maxsize=None)
+def _named_validator(name: str) -> Draft202012Validator | None:
+    """The validator of ``docs/schema/NAME.json`` (None: no such schema), made once per file."""
+    path = SCHEMAS / f"{name}.json"
+    return _validator(path.read_text(encoding="utf-8")) if path.exists() else None
+
+
 def check(side: str, message: dict[str, Any]) -> None:
     """Assert that ``message`` (sent by ``side``: client or server) is valid under its type's schema."""
     name = f"{side}.{message.get('type')}"
-    assert (SCHEMAS / f"{name}.json").exists(), f"no schema {name} for {message}"
-    found = problems(message, load(name))
+    validator = _named_validator(name)
+    assert validator is not None, f"no schema {name} for {message}"
+    found = [f"${''.join(f'[{p!r}]' for p in e.absolute_path)}: {e.message}" for e in validator.iter_errors(message)]
     assert not found, f"{name}: {found[:5]} in {json.dumps(message, ensure_ascii=False)[:300]}"
