@@ -1,8 +1,10 @@
 """The server's figures for an operator's Prometheus: off unless ``[metrics] listen`` names an address.
 
 Everything is read when Prometheus asks (a collector over the server's own state), except what
-must be watched as it happens: the event loop's lag (a timer that notes how late it wakes) and
-the deals played (the owned tables' finished deals, counted as they grow).  The HTTP endpoint is
+must be watched as it happens: the event loop's lag (a timer that notes how late it wakes), the
+deals played (the owned tables' finished deals, counted as they grow), the delay from a move to a
+person's screen showing it (``tui.framegate`` tells it), and on a node of several the NOTIFY round
+trip (a probe notice this node sends and hears back).  The HTTP endpoint is
 prometheus-client's own server in a thread of its own, so a scrape never runs on the loop; what it
 reads there is plain numbers and lengths, which a scrape may read a moment stale.
 """
@@ -10,7 +12,9 @@ reads there is plain numbers and lengths, which a scrape may read a moment stale
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
+import secrets
 import time
 from typing import Any, Iterator
 
@@ -22,6 +26,12 @@ log = logging.getLogger("sukno.metrics")
 
 LAG_EVERY = 0.25
 """Seconds between the loop-lag timer's wakes."""
+PROBE_EVERY = 20
+"""Wakes of the loop-lag timer between two NOTIFY probes (5 s)."""
+PROBE_CHANNEL = "sukno_probe"
+PROBE_FORGET = 60.0
+"""Seconds after which a probe not heard back is forgotten (the listener was away)."""
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
 
 def session_mode(session: Any) -> str:
@@ -86,6 +96,17 @@ class Metrics:
                                   buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
                                   registry=self.registry)
         self.deals = Counter("sukno_deals_played", "Deals finished at tables this node owns", registry=self.registry)
+        self.move_to_screen = Histogram("sukno_move_to_screen_seconds",
+                                        "From a change at a table (a move) to a person's screen showing it",
+                                        buckets=LATENCY_BUCKETS, registry=self.registry)
+        self.notify_round_trip = Histogram("sukno_notify_round_trip_seconds",
+                                           "From a NOTIFY this node sends to this node hearing it (nodes on PostgreSQL)",
+                                           buckets=LATENCY_BUCKETS, registry=self.registry)
+        self._probe_token = secrets.token_hex(4)  # this process's probes, told apart from other nodes'
+        self._probe_numbers = itertools.count(1)
+        self._probes: dict[int, float] = {}  # probe number → when it was posted
+        self._probe_off: Any = None
+        self._drawn: Any = None
         self._seen: dict[Any, tuple[int, int]] = {}  # table id → (id of its game object, deals finished)
         self._task: asyncio.Task[None] | None = None
         self._http: Any = None
@@ -95,7 +116,11 @@ class Metrics:
         return generate_latest(self.registry).decode("utf-8")
 
     def start(self, listen: str = "") -> None:
+        from tui.framegate import gate
+
         self._task = asyncio.get_running_loop().create_task(self._watch(), name="sukno metrics")
+        self._drawn = gate()
+        self._drawn.on_drawn.append(self.move_to_screen.observe)
         if listen:
             host, _, port = listen.rpartition(":")
             self._http = start_http_server(int(port), addr=host.strip("[]") or "127.0.0.1", registry=self.registry)
@@ -105,6 +130,13 @@ class Metrics:
         if self._task is not None:
             self._task.cancel()
             self._task = None
+        if self._drawn is not None:
+            if self.move_to_screen.observe in self._drawn.on_drawn:
+                self._drawn.on_drawn.remove(self.move_to_screen.observe)
+            self._drawn = None
+        if self._probe_off is not None:
+            self._probe_off()
+            self._probe_off = None
         if self._http is not None:
             server = self._http[0] if isinstance(self._http, tuple) else None
             if server is not None:
@@ -113,11 +145,41 @@ class Metrics:
             self._http = None
 
     async def _watch(self) -> None:
-        while True:
+        for wake in itertools.count():
             due = time.monotonic() + LAG_EVERY
             await asyncio.sleep(LAG_EVERY)
             self.loop_lag.observe(max(0.0, time.monotonic() - due))
             self._count_deals()
+            if wake % PROBE_EVERY == 0:
+                self.probe()
+
+    def probe(self) -> None:
+        """Send a NOTIFY probe that this node's own listener hears back (``_probe_heard``), when its
+        notices run: the round trip is what every notice between nodes costs."""
+        notices = getattr(getattr(self.server, "node", None), "notices", None)
+        # listening now: started (its thread made) and not stopped
+        if notices is None or getattr(notices, "_thread", None) is None or notices._stop.is_set():
+            return
+        if self._probe_off is None:  # the listener LISTENs in its own thread: probes from the next one on
+            self._probe_off = notices.on(PROBE_CHANNEL, self._probe_heard)
+            return
+        now = time.monotonic()
+        for number in [n for n, sent in self._probes.items() if now - sent > PROBE_FORGET]:
+            del self._probes[number]
+        number = next(self._probe_numbers)
+        self._probes[number] = now
+        try:
+            notices.post(PROBE_CHANNEL, f"{self._probe_token}:{number}")
+        except Exception as err:  # a probe must never disturb the node
+            self._probes.pop(number, None)
+            log.debug("metrics: the NOTIFY probe was not sent: %s", err)
+
+    def _probe_heard(self, payload: str) -> None:
+        token, _, number = payload.partition(":")
+        if token == self._probe_token and number.isdigit():
+            sent = self._probes.pop(int(number), None)
+            if sent is not None:
+                self.notify_round_trip.observe(time.monotonic() - sent)
 
     def _count_deals(self) -> None:
         club = getattr(self.server, "club", None)

@@ -324,7 +324,7 @@ class ClubApp(App):
                 screen.on_table_update()
             except Exception:  # a drawing bug must not end the session
                 log.exception("redraw of table %s failed", message.table_id)
-            if self.call_after_refresh(frames.paid, message.table_id, self):
+            if self.call_after_refresh(frames.drawn, message.table_id, self):
                 return  # paid once this change is on his screen
         frames.paid(message.table_id, self)
 

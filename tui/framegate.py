@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any, Callable
 from weakref import WeakKeyDictionary, WeakSet
 
@@ -38,13 +39,31 @@ class FrameGate:
         self._timers: dict[int, asyncio.Handle] = {}  # the look a turn later, then the wait's end
         self.late = 0
         """Times a hub drew before every owed frame was paid (``wait_max`` ran out): for the bench."""
+        self._since: dict[int, WeakKeyDictionary[Any, float]] = {}  # when each App was first told, unpaid
+        self.on_drawn: list[Callable[[float], None]] = []
+        """Told the seconds from a table's change to a person's screen showing it (the operator's metric)."""
 
     def owe(self, table_id: int, app: Any) -> None:
         """``app`` was told of a change of ``table_id`` and will draw it."""
         self._owed.setdefault(table_id, WeakSet()).add(app)
+        self._since.setdefault(table_id, WeakKeyDictionary()).setdefault(app, time.monotonic())
+
+    def drawn(self, table_id: int, app: Any) -> None:
+        """``app`` has put ``table_id``'s change on its screen: paid, and its delay told to ``on_drawn``."""
+        since = self._since.get(table_id, {}).get(app)
+        if since is not None:
+            delay = time.monotonic() - since
+            for observer in self.on_drawn:
+                observer(delay)
+        self.paid(table_id, app)
 
     def paid(self, table_id: int, app: Any) -> None:
         """``app`` has drawn ``table_id``'s change (or will not): the hubs may go once nobody owes."""
+        since = self._since.get(table_id)
+        if since is not None:
+            since.pop(app, None)
+            if not since:
+                del self._since[table_id]
         owed = self._owed.get(table_id)
         if owed is not None:
             owed.discard(app)

@@ -7,10 +7,13 @@ import asyncio
 import socket
 import urllib.request
 
+import pytest
+
 from prometheus_client.parser import text_string_to_metric_families
 from sshclient import make_config, named, running, until
 
 FAMILIES = {"sukno_sessions", "sukno_connections_refused", "sukno_loop_lag_seconds", "sukno_store_write_seconds",
+            "sukno_move_to_screen_seconds", "sukno_notify_round_trip_seconds",
             "sukno_store_writes_refused", "sukno_tables_owned", "sukno_tables_known", "sukno_deals_played"}
 
 
@@ -63,3 +66,56 @@ def test_refusals_are_counted_by_reason() -> None:
     assert limits.admit_connection("10.0.0.1") is None
     assert limits.admit_connection("10.0.0.1") is not None
     assert limits.refusals == {"rate": 1}
+
+
+def _count(metrics, name: str) -> float:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    family = next(f for f in text_string_to_metric_families(metrics.text()) if f.name == name)
+    return next(s.value for s in family.samples if s.name.endswith("_count"))
+
+
+async def test_a_change_drawn_on_a_persons_screen_is_timed_from_the_move() -> None:
+    from types import SimpleNamespace
+
+    from net.metrics import Metrics
+    from tui.framegate import gate
+
+    metrics = Metrics(SimpleNamespace())
+    metrics.start("")
+    try:
+        app = type("App", (), {})()
+        gate().owe(7, app)  # the table told this App of a move
+        gate().drawn(7, app)  # and it is on the screen
+        assert _count(metrics, "sukno_move_to_screen_seconds") == 1
+    finally:
+        metrics.stop()
+    gate().owe(7, app)
+    gate().drawn(7, app)  # stopped: no longer counted
+    assert _count(metrics, "sukno_move_to_screen_seconds") == 1
+
+
+@pytest.mark.slow  # a real PostgreSQL
+async def test_the_notify_round_trip_is_timed_by_a_probe_heard_back(pg_url) -> None:
+    from types import SimpleNamespace
+
+    from net.cluster.notices import Notices
+    from net.metrics import Metrics
+
+    notices = Notices(pg_url)
+    await notices.start()
+    metrics = Metrics(SimpleNamespace(node=SimpleNamespace(notices=notices)))
+    try:
+        metrics._probe_heard("another-node:1")  # another node's probe is not ours
+        metrics.probe()  # the first one LISTENs; each later one is sent and heard back
+        deadline = asyncio.get_running_loop().time() + 30
+        while _count(metrics, "sukno_notify_round_trip_seconds") < 2:
+            assert asyncio.get_running_loop().time() < deadline, "no probe was heard back in 30 s"
+            metrics.probe()
+            await asyncio.sleep(0.2)
+    finally:
+        metrics.stop()
+        await notices.stop()
+    waiting = dict(metrics._probes)
+    metrics.probe()  # the notices stopped: no probe is sent
+    assert metrics._probes == waiting

@@ -126,3 +126,20 @@ async def test_each_loop_has_its_own_gate():
 
     await asyncio.get_running_loop().run_in_executor(None, in_thread)
     assert other and other[0] is not here
+
+
+async def test_a_drawn_change_tells_its_delay_from_the_first_owing_and_a_skipped_one_tells_nothing():
+    frames = FrameGate(wait_max=5)
+    anna, boris = App(), App()
+    delays: list[float] = []
+    frames.on_drawn.append(delays.append)
+    frames.owe(1, anna)
+    await asyncio.sleep(0.02)
+    frames.owe(1, anna)  # a second change before she drew: the delay counts from the first
+    frames.owe(1, boris)
+    frames.drawn(1, anna)
+    frames.paid(1, boris)  # his screen shows another table: nothing was drawn
+    assert len(delays) == 1 and delays[0] >= 0.02
+    assert frames.owing(1) == 0
+    frames.drawn(1, anna)  # nothing owed any more: no delay to tell
+    assert len(delays) == 1
