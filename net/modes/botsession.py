@@ -395,6 +395,18 @@ class BotSession:
         """Keep-alive: any line counts as input for the idle timeout; this one is answered at once."""
         self.send({"type": "pong", **({"data": message["data"]} if message.get("data") is not None else {})})
 
+    def _on_rules(self, message: dict[str, Any]) -> None:
+        """The game's rules as docs/rules writes them (the text a person's ``rules GAME`` stands for)."""
+        from engine.games import registry
+        from net.rulebook import rules_text
+
+        text = rules_text(message["game"])
+        if text is None:
+            self.error("bot.no_rules", say(self.lang, "bot.no_rules", game=message["game"],
+                                           games=", ".join(sorted(registry()))), reply="rules")
+            return
+        self.send({"type": "rules", "game": message["game"], "text": text})
+
     def _on_quit(self, message: dict[str, Any]) -> None:
         self.send({"type": "bye", "text": say(self.lang, "bot.bye")})
         if self._close:

@@ -49,12 +49,13 @@ CLIENT_TYPES: dict[str, dict[str, tuple[str, bool]]] = {
     "act": {"table": ("int", True), "ask": ("int", False), "seq": ("int", False), "action": ("str", True)},
     "sync": {"table": ("int", True)},
     "ping": {"data": ("str", False)},
+    "rules": {"game": ("str", True)},
     "quit": {},
 }
 """Every message a client may send, with its fields."""
 
 SERVER_TYPES = ("hello", "welcome", "error", "tables", "seated", "stood", "left", "state", "event", "turn",
-                "deal_end", "ack", "said", "pong", "bye")
+                "deal_end", "ack", "said", "pong", "rules", "bye")
 """Every message the server sends."""
 
 TEXTS: dict[str, dict[str, str]] = {
@@ -86,6 +87,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "bot.store": "The club could not write that down just now; try again in a while.",
         "bot.too_slow": "You did not read what the club sent you; the connection is closed (your seat is kept).",
         "bot.bye": "Goodbye; your seat is kept.",
+        "bot.no_rules": "There is no game {game!r}; the club's games: {games}.",
     },
     "ru": {
         "bot.bad_json": "Эта строка — не JSON: {reason}.",
@@ -114,6 +116,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "bot.store": "Клуб не смог это записать; попробуйте чуть позже.",
         "bot.too_slow": "Вы не читали, что присылал клуб; соединение закрыто (место за вами).",
         "bot.bye": "До свидания; место за вами.",
+        "bot.no_rules": "Игры {game!r} нет; в клубе играют: {games}.",
     },
 }
 

@@ -59,6 +59,7 @@ def test_the_wheel_installs_only_sukno_and_lives_beside_net_and_tui(tmp_path: Pa
     assert {name.split("/")[0] for name in names} == {"sukno", wheel.name.split("-py3")[0] + ".dist-info"}
     assert "sukno/_app/net/cli/main.py" in names and "sukno/_app/net/sukno.toml" in names
     assert "sukno/_app/tui/sukno.tcss" in names and "sukno/_app/engine/games/__init__.py" in names
+    assert "sukno/_app/docs/rules/stukolka.md" in names  # `rules GAME` reads them (net/rulebook.py)
 
     # A fresh venv; the dependencies (textual, asyncssh…) are borrowed from this one's site-packages by a
     # path line, which does not run this venv's own .pth files (so its editable sukno is not seen).
@@ -88,6 +89,9 @@ def test_the_wheel_installs_only_sukno_and_lives_beside_net_and_tui(tmp_path: Pa
     code = "import sukno; sukno.use_app_folder(); import net.config, tui.app; print(net.config.__file__, tui.app.__file__)"
     files = _run([str(python), "-c", code], cwd=elsewhere, env=env).stdout.split()
     assert all(file.startswith(str(fresh_site / "sukno" / "_app")) for file in files), files
+    code = "import sukno; sukno.use_app_folder(); from net.rulebook import rules_text; print(rules_text('stukolka'))"
+    assert _run([str(python), "-c", code], cwd=elsewhere, env=env).stdout == \
+        (ROOT / "docs" / "rules" / "stukolka.md").read_text(encoding="utf-8") + "\n"
 
 
 def test_a_checkout_runs_its_own_code_from_any_folder(tmp_path: Path) -> None:
