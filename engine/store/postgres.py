@@ -153,7 +153,7 @@ def _bounded() -> Any:
 
     masks = {Wait.R: select.POLLIN, Wait.W: select.POLLOUT, Wait.RW: select.POLLIN | select.POLLOUT}
 
-    class BoundedConnection(psycopg.Connection):
+    class BoundedConnection(psycopg.Connection):  # type: ignore[misc,name-defined]
         deadline: float | None = None
 
         def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
