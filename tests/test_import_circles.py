@@ -15,9 +15,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("engine", "net", "tui", "sukno")
 
 STILL_TIED: list[frozenset[str]] = [
-    frozenset({"tui.admin_verb", "tui.app", "tui.history", "tui.screens.base", "tui.screens.hall",
-               "tui.screens.replay", "tui.screens.table", "tui.screens.welcome", "tui.text.answers", "tui.verbs",
-               "tui.widgets.tableview"}),
     frozenset({"net.modes.bot", "net.modes.hall", "net.modes.spectate", "net.modes.text", "net.modes.watch",
                "net.modes.welcome", "net.ssh.account", "net.ssh.collector", "net.ssh.door", "net.ssh.driver",
                "net.ssh.keyring", "net.ssh.limits", "net.ssh.mode", "net.ssh.server", "net.ssh.session",

@@ -11,10 +11,9 @@ admin`` prints it), since only the club's hosts read it.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
+from typing import Any, Awaitable, Callable, Protocol
 
-if TYPE_CHECKING:
-    from tui.screens.base import ClubScreen
+from tui.host import Lines
 
 log = logging.getLogger("sukno.tui")
 
@@ -28,7 +27,13 @@ AdminRunner = Callable[[str], Awaitable[Any]]
 """``admin(line)``: the reply, or None when the player may not administer the club."""
 
 
-def run_admin(screen: "ClubScreen", rest: str) -> None:
+class AdminScreen(Lines, Protocol):
+    """The screen the verb is typed on: its lines, and a worker to wait in (a Textual screen's)."""
+
+    def run_worker(self, work: Awaitable[Any], *, group: str = ...) -> Any: ...
+
+
+def run_admin(screen: AdminScreen, rest: str) -> None:
     """Start ``admin REST`` in a worker (the command may wait, e.g. for a kicked session to close)."""
     runner: AdminRunner | None = getattr(screen.club_app, "admin", None)
     if runner is None:
@@ -37,7 +42,7 @@ def run_admin(screen: "ClubScreen", rest: str) -> None:
     screen.run_worker(_run(screen, runner, rest.strip() or "help"), group="admin")
 
 
-async def _run(screen: "ClubScreen", runner: AdminRunner, line: str) -> None:
+async def _run(screen: AdminScreen, runner: AdminRunner, line: str) -> None:
     try:
         reply = await runner(line)
     except Exception:  # the club must never show a traceback

@@ -9,6 +9,7 @@ go: the mode's own lines, in his language.  Each mode implements both for real; 
 
 from __future__ import annotations
 
+from collections import deque
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 if TYPE_CHECKING:
@@ -81,6 +82,26 @@ class Host(Protocol):
         ...
 
     def exit(self) -> None: ...
+
+
+class ScreenHost(Host, Protocol):
+    """The App as its screens see it: the ``Host`` and what only a screen asks of the App (the screens
+    name this, never the App, which imports them)."""
+
+    player: str | None
+    said: deque[Text]
+    """The lines said since the last typed line, for net's hall door."""
+    first_line: str | None
+    register: Callable[[str], Any] | None
+
+    @property
+    def screen(self) -> Any: ...
+
+    def enter_club(self) -> None: ...
+
+    def table_callback(self, table_id: int) -> Callable[[list[Any]], None]: ...
+
+    def ring_bell(self) -> None: ...
 
 
 class Lines(Protocol):

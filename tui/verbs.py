@@ -21,13 +21,16 @@ from rich.text import Text
 
 from engine.game import Event, IllegalAction
 from engine.table.owner import Table
-from tui import commands, pending, refusals, social
+from tui import commands, fair, pending, ratings, refusals, social
 from tui.social import named
 from tui.admin_verb import run_admin
+from tui.analysis import lines_of_json
 from tui.commands import BOT_WORDS, GAME_VERBS, HALL_VERBS, Command, UnknownCommand
-from tui.i18n import LANGS, has, money, tr
+from tui.i18n import LANGS, has, tr
 from tui.limits import quote
 from tui.ratings import short_mark
+from tui.text.answers import ask
+from tui.titles import game_title, stakes
 
 if TYPE_CHECKING:
     from engine.table.club import Club
@@ -180,7 +183,7 @@ class HallVerbs:
         elif verb == "admin":
             run_admin(self, command.rest)
         elif verb in ("balance", "history"):
-            from tui.history import account_lines
+            from tui.history import account_lines  # loads the replay screen: Textual, which verbs never need
 
             def show(lines: Any) -> None:
                 if isinstance(lines, str):  # the store failed: a catalogue key
@@ -194,8 +197,6 @@ class HallVerbs:
             count = int(args[0]) if args and args[0].isdigit() else 10
             self.log_view.show_last(min(count, 1000) + 1)  # the screen's own scrollback (+1: this line's echo)
         elif verb in commands.ASK_VERBS:  # the text mode's questions, answered in the log (tui.text.answers)
-            from tui.text.answers import ask
-
             for line in ask(verb, args, self.table_here(), app.player, app.lang, app.ascii, app.clock(),
                             app.club.is_online):
                 self.say_line(line)
@@ -205,13 +206,9 @@ class HallVerbs:
             if changed and verb == "mode" and app.prefs.mode == "text" and app.on_mode is not None:
                 app.on_mode("text")
         elif verb == "cut":
-            from tui import fair
-
             pending.after(self, fair.cut(app, self.table_here() or app.club.where(self.me), command.rest),
                           self.say_line)
         elif verb == "verify":
-            from tui import fair
-
             for line in fair.verify_lines(app, command.rest):
                 self.say_line(line)
         elif verb in ("top", "rating", "league"):
@@ -317,8 +314,6 @@ class HallVerbs:
 
     def show_ratings(self, verb: str, rest: str) -> None:
         """``top GAME``, ``rating [NAME]``, ``league [GAME]`` (``tui.ratings``); the table's game by default."""
-        from tui import ratings
-
         app = self.club_app
         table = self.table_here()
         word = rest.strip() or (table.game_name if table is not None and verb != "rating" else "")
@@ -340,8 +335,6 @@ class HallVerbs:
 
     def show_analysis(self, word: str) -> None:
         """``analyse ID`` (``анализ``): the search bot's judgement of every decision of a game one played."""
-        from tui.analysis import lines_of_json
-
         app = self.club_app
         analyst = getattr(app.club, "analyst", None)
         if not word.isdigit() or not 0 < int(word) < 2**63:
@@ -437,21 +430,6 @@ class HallVerbs:
 
 
 # -- texts shared by the hall and the tables ------------------------------------------
-
-def game_title(table: Table, lang: str) -> str:
-    title = table.title.get(lang) or table.title.get("en") or table.game_name
-    variant = table.game_cls.variant_label(table.options)
-    return f"{title} ({variant})" if variant else title
-
-
-def stakes(table: Table, lang: str) -> str:
-    """The table's stake in one short phrase (the option the game names): ``30 к.``, ``1 к./pt``."""
-    cls = table.game_cls
-    value = table.options.get(cls.stake_option) if cls.stake_option else None
-    if not isinstance(value, int) or isinstance(value, bool):
-        return ""
-    return tr(lang, "stakes.per_point", money=money(value, lang)) if cls.stake_per_point else money(value, lang)
-
 
 def table_lines(club: Club, lang: str, ascii: bool) -> list[Text]:
     """The ``tables`` list, as the hall screen, the hall door's board and the text mode show it."""

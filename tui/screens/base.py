@@ -10,7 +10,6 @@ Every refusal is one line in the log saying why, and changes nothing.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.binding import Binding
@@ -18,13 +17,12 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from tui import commands
-from tui.verbs import HallVerbs, game_title, stakes, table_lines, who_line
+from tui.host import ScreenHost
+from tui.titles import game_title, stakes
+from tui.verbs import HallVerbs, table_lines, who_line
 from tui.widgets.cmdline import CommandLine
 from tui.widgets.log import EventLog
 from tui.widgets.quiet import show_text
-
-if TYPE_CHECKING:
-    from tui.app import ClubApp
 
 
 log = logging.getLogger("sukno.tui")
@@ -38,7 +36,7 @@ class ClubScreen(HallVerbs, Screen):
                 Binding("pagedown", "log_page(-1)", show=False)]
 
     @property
-    def club_app(self) -> "ClubApp":
+    def club_app(self) -> ScreenHost:
         return self.app  # type: ignore[return-value]
 
     # -- the line -------------------------------------------------------------------

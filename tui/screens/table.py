@@ -25,6 +25,7 @@ from tui.i18n import money
 from tui.pull import puller
 from tui.ratings import label_in
 from tui.screens.base import ClubScreen
+from tui.titles import game_title
 from tui.widgets.cmdline import CommandLine
 from tui.widgets.hand import Hand
 from tui.widgets.log import EventLog
@@ -207,7 +208,6 @@ class TableScreen(TableVerbs, ClubScreen):
 
     def describe(self) -> None:
         """``look`` at a table: who sits where, what lies on the felt, the pot, whose turn."""
-        from tui.screens.base import game_title
         from tui.narrate import show
 
         table, app = self.table, self.club_app

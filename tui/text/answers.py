@@ -22,6 +22,7 @@ from tui.commands import verb_word
 from tui.hints import why
 from tui.i18n import money, tr
 from tui.narrate import narrate
+from tui.titles import game_title, stakes
 
 TRICK_ENDS = frozenset({"trick", "trick_won", "lead_failed"})
 """Events that close a trick (engine.trick's ``trick``, Стуколка's ``trick_won``, Копилка's failed lead)."""
@@ -156,8 +157,6 @@ def seat_text(view: View, seat: int, lang: str, ascii: bool) -> str:
 
 
 def table_texts(table: Table, view: View, lang: str, ascii: bool) -> list[str]:
-    from tui.screens.base import game_title
-
     head = tr(lang, "text.table_head", id=table.id, game=game_title(table, lang),
               deal=view.deal_no)
     lines = [head] + [seat_text(view, seat, lang, ascii) for seat in range(len(view.seats))]
@@ -168,8 +167,6 @@ def table_texts(table: Table, view: View, lang: str, ascii: bool) -> list[str]:
 
 def tables_texts(club: Any, lang: str) -> list[str]:
     """``tables`` as sentences (the screen's columns of dots read badly aloud)."""
-    from tui.screens.base import game_title, stakes
-
     if not club.tables:
         return [tr(lang, "tables.none")]
     lines = []
