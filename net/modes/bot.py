@@ -20,7 +20,7 @@ from net.ssh.limits import TokenBucket
 from net.ssh.mode import BotMode
 
 if TYPE_CHECKING:
-    from net.ssh.session import Session
+    from net.ssh.ports import SessionPort
 
 __all__ = ["MESSAGES_PER_SECOND", "MESSAGE_BURST", "SLOW_READER", "BotLink", "BotSession", "serve_bot"]
 
@@ -36,7 +36,7 @@ SLOW_READER = 8
 class BotLink:
     """A ``BotSession`` over one SSH channel: bytes in, lines out, the end."""
 
-    def __init__(self, session: Session):
+    def __init__(self, session: SessionPort):
         self.session = session
         server = session.server
         config = server.config
@@ -97,7 +97,7 @@ class BotLink:
             self.done.set_result(None)
 
 
-async def serve_bot(session: Session) -> None:
+async def serve_bot(session: SessionPort) -> None:
     """A bot's whole connection: the door's checks, hello, messages until it ends."""
     server = session.server
     refusal = session.conn.refused or server.limits.admit_session(session)

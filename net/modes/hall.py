@@ -42,7 +42,7 @@ from tui.widgets.log import KEEP
 
 if TYPE_CHECKING:
     from engine.table.club import Club
-    from net.ssh.session import Session
+    from net.ssh.ports import SessionPort
 
 log = logging.getLogger("sukno.hall")
 
@@ -71,9 +71,9 @@ def event_text(event: Event, lang: str) -> str:
 class HallDoor(HallVerbs, HallRows):
     """One person in the hall: his rows, his line, the hall's commands; no App (it is its own ``Host``)."""
 
-    session: Session
+    session: SessionPort
 
-    def __init__(self, session: Session, board: HallBoard, *, admin: Any = None, keys: Any = None) -> None:
+    def __init__(self, session: SessionPort, board: HallBoard, *, admin: Any = None, keys: Any = None) -> None:
         self.session = session
         self.board = board
         self.lang = session.lang

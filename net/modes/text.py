@@ -39,10 +39,11 @@ from tui.text.club import TextClub
 from tui.text.prefs import Prefs
 from tui.text.wrap import wrap
 from net.modes.lineedit import LineEditor
+from net.ssh.keyring import KeyRing
 from net.ssh.sshcompat import line_editor
 
 if TYPE_CHECKING:
-    from net.ssh.session import Session
+    from net.ssh.ports import SessionPort
 
 log = logging.getLogger("sukno.text")
 
@@ -92,7 +93,7 @@ def command_words(command: str) -> tuple[str, str]:
     return "", command.strip()
 
 
-def wants_text(session: Session, saved: str) -> bool:
+def wants_text(session: SessionPort, saved: str) -> bool:
     """The text mode for this session? (the command, then the terminal, then the saved setting)."""
     asked, _ = command_words(session.command)
     if asked == "text" or not session.has_pty:
@@ -136,7 +137,7 @@ class _EditorSession:
 class TextChannel:
     """One session's text mode: input lines to the ``TextClub``, its sentences to the client."""
 
-    def __init__(self, session: Session, *, first: str = "", prefs: Prefs | None = None) -> None:
+    def __init__(self, session: SessionPort, *, first: str = "", prefs: Prefs | None = None) -> None:
         self.session = session
         self.pty = session.has_pty
         self.newline = "\r\n" if self.pty else "\n"
@@ -157,7 +158,6 @@ class TextChannel:
             self.editor = line_editor(_EditorChannel(self), _EditorSession(self), True, 100, MAX_LINE,
                                       session.term, session.cols)
         from net.house.admin import admin_runner
-        from net.ssh.keyring import KeyRing
 
         self.club = TextClub(
             session.server.club, session.name, write=self.write_line, lang=session.lang, ascii=session.ascii,

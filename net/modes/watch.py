@@ -30,13 +30,13 @@ from tui.i18n import tr
 if TYPE_CHECKING:
     from engine.table.club import Club
     from engine.table.owner import Table
-    from net.ssh.server import SuknoServer
+    from net.ssh.ports import ServerPort
 
 
 class WatchHost(Protocol):
     """What a watch needs of its session: who, the window, the club, and the byte pipe (a ``spectate.Wire``)."""
 
-    server: SuknoServer
+    server: ServerPort
     name: str | None
     guest: bool
     lang: str

@@ -23,13 +23,13 @@ from tui.welcoming import WelcomeVerbs
 
 if TYPE_CHECKING:
     from net.modes.hallview import HallBoard
-    from net.ssh.session import Session
+    from net.ssh.ports import SessionPort
 
 
 class WelcomeDoor(HallDoor, WelcomeVerbs):
     """The welcome as a door: his own rows only (no table list, no hall news), until he has a name."""
 
-    def __init__(self, session: Session, board: HallBoard, *, keys: Any = None) -> None:
+    def __init__(self, session: SessionPort, board: HallBoard, *, keys: Any = None) -> None:
         super().__init__(session, board, keys=keys)
         self.editor.limit = LINK_LINE_MAX  # a name, ``lang ru``, ``quit`` or ``key link CODE``
         self.placeholder = self.t("welcome.placeholder")
@@ -104,7 +104,7 @@ class WelcomeDoor(HallDoor, WelcomeVerbs):
         return self._title_row
 
 
-def wants_welcome(session: Session) -> bool:
+def wants_welcome(session: SessionPort) -> bool:
     """A new key (no name yet, not a guest) on a server whose hall runs no Apps."""
     return session.name is None and not session.guest and bool(session.server.hall_doors)
 

@@ -8,15 +8,16 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from net.modes.texts import text
 from net.ssh.logsafe import clean
+from net.ssh.offloop import as_pending
 
 if TYPE_CHECKING:
     from engine.table.pending import Pending
-    from net.ssh.session import Session
+    from net.ssh.ports import SessionPort
 
 log = logging.getLogger("sukno.server")
 
 
-async def arrive(session: Session, fingerprint: str) -> Any:
+async def arrive(session: SessionPort, fingerprint: str) -> Any:
     """His account, settings, balance and ignore list, read in one job off the loop (``net.ssh.arrival``):
     the loop serves everyone else meanwhile; a ``StoreError`` is raised here as the read raised it."""
     from net.ssh.arrival import Arrival, gather
@@ -38,7 +39,7 @@ async def arrive(session: Session, fingerprint: str) -> Any:
     return arrival
 
 
-def arrived_balance(session: Session) -> int | None:
+def arrived_balance(session: SessionPort) -> int | None:
     """His balance as read on arrival, once, if no money changed since (else None: ask the club)."""
     arrival, session.arrival = session.arrival, None
     if arrival is None or arrival.balance is None or arrival.name != session.name:
@@ -46,7 +47,7 @@ def arrived_balance(session: Session) -> int | None:
     return arrival.balance if session.server.hall_board.money_still(arrival.money_mark) else None
 
 
-def load_prefs(session: Session) -> Any:
+def load_prefs(session: SessionPort) -> Any:
     """The account's saved settings (a guest's, and a new key's until it has a name, are only for now)."""
     from tui.text.prefs import Prefs
 
@@ -57,7 +58,7 @@ def load_prefs(session: Session) -> Any:
     return prefs
 
 
-def saved_prefs(session: Session, prefs: Any, read: Any = None) -> None:
+def saved_prefs(session: SessionPort, prefs: Any, read: Any = None) -> None:
     """Read and keep ``prefs`` in the store for this session's account (if it has one); ``read``: his
     settings as read off the loop on arrival (``net.ssh.arrival``), or the error that read met."""
     store, name = session.server.store, session.name
@@ -75,13 +76,11 @@ def saved_prefs(session: Session, prefs: Any, read: Any = None) -> None:
     prefs.save = lambda key, value: keep_setting(session, name, key, value)
 
 
-def keep_setting(session: Session, name: str, key: str, value: str) -> None:
+def keep_setting(session: SessionPort, name: str, key: str, value: str) -> None:
     """``mode``, ``bell``…: the screen says the new setting at once; the store's write is made off the
     loop (``SuknoServer.off_loop``), and if it fails (or the store is silent ``STORE_WAIT`` s before
     the write begins) he is told so in his inbox, in his language, on whatever screen he has then (it holds
     for this visit); a write begun but slow is not told as failed: only its real failure is."""
-    from net.ssh.offloop import as_pending
-
     def failed(err: BaseException) -> None:
         log.warning("the setting %s of %s was not kept: %s", key, clean(name), err)
         session.server.club.social.notify(name, "note", {"key": "pref.not_kept", "params": {"verb": key}})
@@ -89,12 +88,10 @@ def keep_setting(session: Session, name: str, key: str, value: str) -> None:
     as_pending(session.server.off_loop(lambda own: own.set_setting(name, key, value)), "setting", failed)
 
 
-def read_off_loop(session: Session, work: Callable[[Any], Any], op: str) -> Pending:
+def read_off_loop(session: SessionPort, work: Callable[[Any], Any], op: str) -> Pending:
     """``work(store)`` in the accounts' store thread, as a ``Pending`` of its result; a store
     that fails or is silent before the job begins answers ``cmd.failed`` (a catalogue key, what a store
     error always showed); a job begun but slow is told as still being made, and its outcome awaited."""
-    from net.ssh.offloop import as_pending
-
     def failed(err: BaseException) -> str:
         log.warning("%s of %s: the store failed: %s", op, clean(session.name or "-"), err)
         return "cmd.failed"
@@ -102,7 +99,7 @@ def read_off_loop(session: Session, work: Callable[[Any], Any], op: str) -> Pend
     return as_pending(session.server.off_loop(work), op, failed, still=lambda: tell_now(session, "store.still"))
 
 
-def register(session: Session, name: str) -> str | None | Pending:
+def register(session: SessionPort, name: str) -> str | None | Pending:
     """The welcome's choice of a name for this key: a refusal now (a text), or an
     ``engine.table.pending.Pending`` answered with None (written) or the refusal once the store's thread has
     written it (``SuknoServer.off_loop``: the loop serves everyone meanwhile).  While one
@@ -121,8 +118,6 @@ def register(session: Session, name: str) -> str | None | Pending:
     problem = accounts.precheck(name, lang)
     if problem:
         return problem
-    from net.ssh.offloop import as_pending
-
     def failed(err: BaseException) -> str:
         log.error("cannot register %s: %s", clean(name), err)
         return str(accounts.store_failed(lang))
@@ -140,7 +135,7 @@ def register(session: Session, name: str) -> str | None | Pending:
     return pending
 
 
-def named(session: Session, name: str) -> None:
+def named(session: SessionPort, name: str) -> None:
     """His name is in the book: this session is his, his settings kept from now on."""
     session.name = name
     social = getattr(session.server.club, "social", None)
@@ -151,7 +146,7 @@ def named(session: Session, name: str) -> None:
     log.info("registered %s for key %s from %s", clean(name), session.conn.fingerprint, session.conn.peer)
 
 
-def tell_now(session: Session, key: str, **params: Any) -> None:
+def tell_now(session: SessionPort, key: str, **params: Any) -> None:
     """A word of the club to him now (a catalogue key, in his language), on whatever screen he has: a
     newcomer has no inbox yet, so a door or the text mode is told directly; an App hears it in his inbox."""
     from tui.i18n import tr

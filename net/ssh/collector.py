@@ -13,7 +13,7 @@ import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from net.ssh.server import SuknoServer
+    from net.ssh.ports import ServerPort
 
 log = logging.getLogger("sukno.server")
 
@@ -39,7 +39,7 @@ def tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-async def collect_when_quiet(server: SuknoServer) -> None:
+async def collect_when_quiet(server: ServerPort) -> None:
     """A full GC pass when Apps have ended, at a quiet moment of the tables.
 
     With the collector tuned to run rarely (``tune_gc``), an ended App's

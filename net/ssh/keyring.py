@@ -16,12 +16,13 @@ import logging
 from typing import TYPE_CHECKING, Any, Callable
 
 from engine.store.base import AccountError
+from net.modes.texts import text
 from net.ssh import account
 from net.ssh.logsafe import clean
 
 if TYPE_CHECKING:
     from engine.table.pending import Pending
-    from net.ssh.session import Session
+    from net.ssh.ports import SessionPort
 
 log = logging.getLogger("sukno.keys")
 
@@ -32,7 +33,7 @@ _closing: set[asyncio.Task[None]] = set()
 class KeyRing:
     """The keys of one session's account."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: SessionPort) -> None:
         self.session = session
         self.tries = 0
 
@@ -149,8 +150,6 @@ class KeyRing:
         """On the loop: the key is off his account; its open sessions are shown out."""
         session = self.session
         log.info("key %s removed from %s", wanted, clean(session.name or "-"))
-        from net.modes.texts import text
-
         for other in list(session.server.sessions):
             if other is not session and other.conn.fingerprint == wanted and not other.closed:
                 task = asyncio.get_running_loop().create_task(other.close(text(other.lang, "key_removed")))

@@ -13,13 +13,30 @@ import asyncio
 import ipaddress
 import time
 from collections import OrderedDict, deque
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from net.config import Config
 from net.modes.texts import text
 
-if TYPE_CHECKING:
-    from net.ssh.session import Session
+
+class _Peer(Protocol):
+    peer: str
+
+
+class Limited(Protocol):
+    """A session as its limits see it: whose, from where, since when, and how to show it out (the
+    session module names this, not the other way round)."""
+
+    name: str | None
+    lang: str
+    closed: bool
+    started: float
+    last_input: float
+
+    @property
+    def conn(self) -> _Peer: ...
+
+    async def close(self, message: str | None = None) -> None: ...
 
 
 def address_key(peer: str) -> str:
@@ -126,7 +143,7 @@ class StartQueue:
 class Limits:
     """The caps of the config over the server's live ``sessions`` (the server's own set)."""
 
-    def __init__(self, config: Config, sessions: set[Session]) -> None:
+    def __init__(self, config: Config, sessions: set[Limited]) -> None:
         self.config = config
         self.sessions = sessions
         self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
@@ -185,7 +202,7 @@ class Limits:
         """How many addresses' rates are kept (at most ``ADDRESSES_MAX``)."""
         return len(self._buckets)
 
-    def admit_session(self, session: Session) -> str | None:
+    def admit_session(self, session: Limited) -> str | None:
         config = self.config
         if len(self.sessions) > config.max_sessions:
             self._refused("sessions")

@@ -10,12 +10,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from net.modes.bot import BotLink
     from net.modes.hall import HallDoor
     from net.modes.spectate import Member
     from net.modes.text import TextChannel
     from net.modes.watch import Watch
-    from net.ssh.session import Session
+    from net.ssh.ports import SessionPort
+
+
+class BotLine(Protocol):
+    """The bot protocol's link (``net.modes.bot.BotLink``, which imports its mode from here)."""
+
+    def feed(self, data: bytes) -> None: ...
+
+    def end(self, farewell: str | None = None) -> None: ...
 
 
 class Mode(Protocol):
@@ -68,7 +75,7 @@ class QuietMode:
 class Between(QuietMode):
     """No mode yet, or one ending and the next starting: keys typed now are kept for the next one."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: SessionPort) -> None:
         self.session = session
 
     @property
@@ -83,7 +90,7 @@ class AppMode(QuietMode):
     """The player's own Textual App (his inbox shows the club's words); its driver is made once the App
     runs (keys before it are kept)."""
 
-    def __init__(self, session: Session, app: Any) -> None:
+    def __init__(self, session: SessionPort, app: Any) -> None:
         self.session, self.app = session, app
 
     def feed(self, data: bytes) -> None:
@@ -161,7 +168,7 @@ class WatchMode(QuietMode):
     """A place among a table's watchers: their shared frame and his own command row (his inbox's news
     reach that row)."""
 
-    def __init__(self, session: Session, watch: Watch) -> None:
+    def __init__(self, session: SessionPort, watch: Watch) -> None:
         self.session, self.watch = session, watch
 
     def feed(self, data: bytes) -> None:
@@ -192,7 +199,7 @@ class BotMode(QuietMode):
     def own_limits(self) -> bool:
         return True
 
-    def __init__(self, link: BotLink) -> None:
+    def __init__(self, link: BotLine) -> None:
         self.link = link
 
     def feed(self, data: bytes) -> None:
@@ -230,7 +237,7 @@ class ModeHolder:
         return self.mode.channel if isinstance(self.mode, TextMode) else None
 
     @property
-    def bot(self) -> BotLink | None:
+    def bot(self) -> BotLine | None:
         return self.mode.link if isinstance(self.mode, BotMode) else None
 
     @property

@@ -27,7 +27,7 @@ from net.modes.watch import Watch
 
 if TYPE_CHECKING:
     from engine.table.pending import Pending
-    from net.ssh.server import SuknoServer, _Connection
+    from net.ssh.ports import ConnectionPort, ServerPort
 
 log = logging.getLogger("sukno.server")
 
@@ -41,7 +41,7 @@ TERM_MAX = 256
 class Session(ModeHolder, ClientWire, StepCarry, asyncssh.SSHServerSession):
     """One terminal: a player's own App, or a place among a table's watchers."""
 
-    def __init__(self, server: SuknoServer, conn: _Connection) -> None:
+    def __init__(self, server: ServerPort, conn: ConnectionPort) -> None:
         self.server, self.conn = server, conn
         self.start_wire(server.config.buffer_limit)
         self.start_carry()

@@ -16,10 +16,11 @@ from net import textual_compat as tc
 from net.modes.texts import text
 from net.ssh import account
 from net.ssh.driver import attach
+from net.ssh.keyring import KeyRing
 from net.ssh.mode import AppMode, Between, DoorMode, TextMode, WatchMode
 
 if TYPE_CHECKING:
-    from net.ssh.session import Session
+    from net.ssh.ports import SessionPort
 
 log = logging.getLogger("sukno.server")
 
@@ -43,7 +44,7 @@ def locale_of(env: dict[str, str]) -> tuple[str, bool]:
     return lang, ascii_only
 
 
-async def serve(session: Session) -> None:
+async def serve(session: SessionPort) -> None:
     assert session.chan is not None
     # Not arriving any more: from here to a door's first frame the loop does not turn (a bot, the text
     # mode, a refusal and an App's start do not hold the hall's arrivals back either).
@@ -92,7 +93,7 @@ async def serve(session: Session) -> None:
     session.finish(0, session.farewell)
 
 
-def first_step(session: Session) -> tuple[str, Any]:
+def first_step(session: SessionPort) -> tuple[str, Any]:
     """The text mode (net.modes.text), the hall, or a table's watchers for ``watch N`` given as the ssh command."""
     from net.modes.text import command_words, wants_text
 
@@ -111,21 +112,19 @@ def first_step(session: Session) -> tuple[str, Any]:
     return ("hall", None)
 
 
-def take_first_line(session: Session) -> str | None:
+def take_first_line(session: SessionPort) -> str | None:
     """The ssh command the hall answers first (once), if it was not a mode or a table to watch."""
     line, session.first_line = session.first_line, None
     return line
 
 
-async def run_hall(session: Session, door: bool = False) -> tuple[str, Any] | None:
+async def run_hall(session: SessionPort, door: bool = False) -> tuple[str, Any] | None:
     """The hall: a light door (``net.modes.hall``) for a known person; his App for a new key, and for one
     who comes back to his seat (the App shows his table), unless ``door`` (he has just left its screen)."""
     server = session.server
     from net.modes.welcome import WelcomeDoor, wants_welcome
 
     if wants_welcome(session):  # a new key: the doorman asks his name in a door too (no App)
-        from net.ssh.keyring import KeyRing
-
         welcome = WelcomeDoor(session, server.hall_board, keys=KeyRing(session))
         session.hand_over(DoorMode(welcome))
         try:
@@ -140,7 +139,6 @@ async def run_hall(session: Session, door: bool = False) -> tuple[str, Any] | No
         return await run_app(session, take_first_line(session))
     from net.house.admin import admin_runner
     from net.modes.hall import HallDoor
-    from net.ssh.keyring import KeyRing
 
     session.next_step = None
     hall = HallDoor(session, server.hall_board, admin=admin_runner(session), keys=KeyRing(session))
@@ -156,7 +154,7 @@ async def run_hall(session: Session, door: bool = False) -> tuple[str, Any] | No
     return step
 
 
-async def run_app(session: Session, first_line: str | None = None) -> tuple[str, Any] | None:
+async def run_app(session: SessionPort, first_line: str | None = None) -> tuple[str, Any] | None:
     """Run the player's own App until it ends; what to do next (watch a table, or nothing)."""
     session.next_step = None
     app = session.server.make_player_app(session)
@@ -191,7 +189,7 @@ async def run_app(session: Session, first_line: str | None = None) -> tuple[str,
     return session.next_step
 
 
-async def run_watch(session: Session, table_id: int) -> tuple[str, Any] | None:
+async def run_watch(session: SessionPort, table_id: int) -> tuple[str, Any] | None:
     """Among table ``table_id``'s watchers until he leaves; what next."""
     session.hand_over(WatchMode(session, session.watch))
     try:
@@ -200,7 +198,7 @@ async def run_watch(session: Session, table_id: int) -> tuple[str, Any] | None:
         session.hand_over(Between(session))
 
 
-async def run_text(session: Session, first: str) -> tuple[str, Any] | None:
+async def run_text(session: SessionPort, first: str) -> tuple[str, Any] | None:
     """The text mode until the player quits or asks for the screen; what next."""
     from net.modes.text import TextChannel
 
@@ -222,7 +220,7 @@ async def run_text(session: Session, first: str) -> tuple[str, Any] | None:
     return None if session.closed else session.next_step
 
 
-def left_club(session: Session, app: Any) -> None:
+def left_club(session: SessionPort, app: Any) -> None:
     """An App that ended without its unmount (a crash) still leaves the club: away, then a stand-in."""
     leave = getattr(app, "leave_club", None)  # tui.app.ClubApp.leave_club: a no-op once it left
     if leave is None:
@@ -233,7 +231,7 @@ def left_club(session: Session, app: Any) -> None:
         log.exception("the club could not hear that %s left", getattr(app, "player", None))
 
 
-async def run_in_turn(session: Session, app: Any) -> None:
+async def run_in_turn(session: SessionPort, app: Any) -> None:
     """Run the App; its start waits its turn: one App mounts at a time, server-wide.
 
     Mounting a ``ClubApp`` holds the loop 20-60 ms a step for ~0.15 s; ten
@@ -262,7 +260,7 @@ async def run_in_turn(session: Session, app: Any) -> None:
     await run
 
 
-def exit_app(session: Session, since: float | None = None) -> None:
+def exit_app(session: SessionPort, since: float | None = None) -> None:
     """End the App once its first screen is mounted (3 s at most).
 
     Textual's ``exit`` while a screen is still mounting removes its children
@@ -290,10 +288,9 @@ def app_ready(app: Any, entered: bool = False) -> bool:
         return True
 
 
-def club_app(session: Session) -> Any:
+def club_app(session: SessionPort) -> Any:
     """The player's own App: the club's ``ClubApp`` wired to this session (the default)."""
     from net.house.admin import admin_runner
-    from net.ssh.keyring import KeyRing
     from tui.app import ClubApp
 
     return ClubApp(
@@ -313,7 +310,7 @@ def club_app(session: Session) -> Any:
     )
 
 
-def on_hall(session: Session) -> None:
+def on_hall(session: SessionPort) -> None:
     """His App is back in the hall (or a new key just chose his name): a door from now on."""
     app = session.app
     if session.closed or app is None or not session.server.hall_doors:
@@ -325,7 +322,7 @@ def on_hall(session: Session) -> None:
     app.exit()
 
 
-def switch_mode(session: Session, mode: str) -> bool:
+def switch_mode(session: SessionPort, mode: str) -> bool:
     """``mode screen`` typed in the text mode, ``mode text`` on the screen: change now if this terminal can."""
     from net.modes.text import term_is_plain
 
@@ -345,7 +342,7 @@ def switch_mode(session: Session, mode: str) -> bool:
     return False
 
 
-def on_watch(session: Session, table_id: int) -> None:
+def on_watch(session: SessionPort, table_id: int) -> None:
     """``watch N`` typed in the App: end it and join the table's shared view."""
     if session.closed or session.name is None or table_id not in session.server.club.tables:
         return
