@@ -380,6 +380,12 @@ class Game(ABC):
         return validate_options(cls.options_spec, raw)
 
     @classmethod
+    def by_ear_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options of a session with someone at the table who plays by ear (the text mode): the same,
+        unless the game's clock would leave him no time to hear a window out before it closes."""
+        return dict(options)
+
+    @classmethod
     def player_range(cls, options: Mapping[str, Any]) -> tuple[int, int]:
         """Allowed player counts under these (validated) options."""
         return cls.min_players, cls.max_players

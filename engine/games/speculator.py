@@ -93,11 +93,21 @@ class Speculator(Game):
         Option("minPrice", 1, "minimum trade price (kopecks)", minimum=1, maximum=10**9),
     )
     verbs = {"reveal": "", "sell": "int?", "bid": "int", "accept": "name", "ready": ""}
+    BY_EAR_WINDOW = 45
+    """Seconds of a trade window when a text-mode player sits (R64 leaves the waiting time to the table)."""
     deck_size = 36
     stake_option = "s"
     clocked = True  # the trade windows run on the table's clock (R64)
     min_players = 3  # R60
     max_players = 10  # "Игроков не более 10 человек"
+
+    @classmethod
+    def by_ear_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+        # Longer automatically rather than a setting to ask for: a screen reader spends most of the
+        # default window speaking the lines that open it, and a newcomer by ear cannot know the option
+        # exists. Fixed for the session (its journal header keeps it, so a replay closes windows alike).
+        window = max(options["W"], cls.BY_EAR_WINDOW)
+        return {**options, "W": window, "Wmax": max(options["Wmax"], 2 * window)}
 
     @classmethod
     def make_options(cls, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:

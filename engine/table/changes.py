@@ -60,6 +60,7 @@ class Say:
 class Start:
     op: ClassVar[str] = "start"
     name: str
+    by_ear: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +120,7 @@ def apply_change(club: Club, table_id: int, change: Change, now: float) -> Any:
     if isinstance(change, Say):
         return table.say(change.name, change.text)
     if isinstance(change, Start):
-        return table.start(change.name, now)
+        return table.start(change.name, now, change.by_ear)
     if isinstance(change, Cut):
         return table.cut(change.name, change.text)
     if isinstance(change, Act):

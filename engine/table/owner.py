@@ -197,6 +197,9 @@ class Table:
         self.spectators: set[str] = set()
         self._watching: dict[str, int] = {}  # sessions of each spectator: two of one account count once
         self.ready: set[str] = set()
+        self.by_ear: set[str] = set()
+        """Those of ``ready`` who said so from the text mode: a session that starts with one of them
+        gets the game's ``by_ear_options`` (a longer Спекулянт window)."""
         self.game: Game | None = None
         self.money: dict[str, int] = {}
         self.carried_pot = 0
@@ -344,6 +347,7 @@ class Table:
             events = self._end_session() if self.game is not None else []
             self.seats[seat] = None
             self.ready.discard(name)
+            self.by_ear.discard(name)
             people = [n for n in self.seated() if not is_bot(n)]
             if self.seating.host == name:
                 self.seating.host = people[0] if people else None
@@ -458,8 +462,9 @@ class Table:
     def can_start(self) -> bool:
         return self.full() and not self.in_deal()
 
-    def start(self, name: str, now: float | None = None) -> Answer[list[Event]]:
-        """Say one is ready; the deal starts when every seat is filled and everyone is ready."""
+    def start(self, name: str, now: float | None = None, by_ear: bool = False) -> Answer[list[Event]]:
+        """Say one is ready; the deal starts when every seat is filled and everyone is ready.  ``by_ear``:
+        he said so from the text mode (a session starting now gives him time to hear a window out)."""
         if name not in self.seats:
             raise TableError("table.not_seated", "You do not sit at this table.")
         if self.in_deal():
@@ -473,6 +478,7 @@ class Table:
                 self.sit_bot()
         with self._saving():
             self.ready.add(name)
+            (self.by_ear.add if by_ear else self.by_ear.discard)(name)
             events = [Event("table_ready", self.seat_of(name), {"name": name})]
             if self.full() and all(n in self.ready or is_bot(n) for n in self.seated()):
                 events += self._start_deal(now)
@@ -542,7 +548,9 @@ class Table:
                                                      "cut": fair["cut"]})] + self._seal_next()
 
     def _start_deal(self, now: float | None) -> list[Event]:
+        by_ear = bool(self.by_ear & set(self.seated()))
         self.ready.clear()
+        self.by_ear.clear()
         drawn = self._seal_next() if self.sealed is None else []
         sealed = self.sealed
         assert sealed is not None
@@ -554,7 +562,8 @@ class Table:
                 self._dealer, lot = self.game_cls.draw_first_dealer(len(self.seats), sealed.lot())
                 drawn += lot
                 self.first_drawn = True
-            self.game = self.game_cls(self.names(), self.options, dealer=self._dealer, pot=self.carried_pot)
+            options = self.game_cls.by_ear_options(self.options) if by_ear else self.options
+            self.game = self.game_cls(self.names(), options, dealer=self._dealer, pot=self.carried_pot)
             self.journal.session_started(self.game)
         self._clock(now)
         self._decks = sealed.decks(self.game_cls.deck_size)
@@ -710,6 +719,7 @@ class Table:
         if not self.suspended:  # suspended, the journal is not written: his readiness stays as it says
             with self._saving():
                 self.ready.discard(name)
+                self.by_ear.discard(name)
         self.auto.went_away(name, now)
         self._emit([Event(kind, seat, {"name": name})], now)
 
@@ -818,7 +828,8 @@ class Table:
     def state(self) -> dict[str, Any]:
         """The table's own settings and state outside the game (JSON), for its journal."""
         return {
-            "seats": list(self.seats), "ready": sorted(self.ready), "money": dict(self.money),
+            "seats": list(self.seats), "ready": sorted(self.ready), "by_ear": sorted(self.by_ear),
+            "money": dict(self.money),
             "carried_pot": self.carried_pot, "dealer": self._dealer, "seed": self._seed,
             "seals": self._seals, "first_drawn": self.first_drawn,
             # the seed of the next (or current) deal: the journal keeps it secret until the deal ends
@@ -834,6 +845,7 @@ class Table:
             raise ValueError(f"table {self.id} has {len(self.seats)} seats, the journal {len(seats)}")
         self.seats = [str(n) if n else None for n in seats]
         self.ready = {str(n) for n in state.get("ready", [])}
+        self.by_ear = {str(n) for n in state.get("by_ear", [])} & self.ready
         self.money = {str(k): int(v) for k, v in state.get("money", {}).items()}
         self.carried_pot = int(state.get("carried_pot", 0))
         self._dealer = int(state.get("dealer", 0))

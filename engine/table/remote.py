@@ -52,8 +52,8 @@ class RemoteTable(Table):
     def say(self, name: str, text: str) -> Pending[bool]:
         return self._send(Say(name, text))
 
-    def start(self, name: str, now: float | None = None) -> Pending[list[Event]]:
-        return self._send(Start(name))
+    def start(self, name: str, now: float | None = None, by_ear: bool = False) -> Pending[list[Event]]:
+        return self._send(Start(name, by_ear))
 
     def cut(self, name: str, text: str) -> Pending[bool]:
         return self._send(Cut(name, text))

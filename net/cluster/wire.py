@@ -172,6 +172,7 @@ def _names(value: Any) -> tuple[str, ...]:
 _FIELD_CHECKS: dict[str, Callable[[Any], Any]] = {
     "str": lambda v: v if isinstance(v, str) and len(v) <= MAX_TEXT else _bad("a text"),
     "int | None": _seat,
+    "bool": lambda v: v if isinstance(v, bool) else _bad("true or false"),
     "str | int | bool | None": lambda v: v if v is None or isinstance(v, (str, int, bool)) else _bad("a setting"),
 }
 

@@ -13,7 +13,7 @@ from net.cluster.wire import (SCHEMA, AwayAsked, AwayState, BusError, Call, NewO
                               TableNews, decode, decode_change, decode_result, encode, encode_result)
 
 EVERY_CHANGE = [Sit("anna", 0), Sit("anna"), SitBot(None), SitBot(2), Stand("anna"), SetRule("anna", "private", "yes"),
-                Invite("anna", "boris"), Say("anna", "привет"), Start("anna"), Cut("anna", "верба 42"),
+                Invite("anna", "boris"), Say("anna", "привет"), Start("anna"), Start("anna", True), Cut("anna", "верба 42"),
                 Act("anna", "play Q♠"), Away("anna", "stepped_away"), Back("anna")]
 
 MESSAGES = [Call("B:1", "B", 1, change, until=1700000000.5) for change in EVERY_CHANGE] + [
@@ -81,3 +81,7 @@ def test_a_change_is_read_with_its_optional_arguments() -> None:
     assert decode_change("sit", ["anna"]) == Sit("anna")
     assert decode_change("away", ["anna"]) == Away("anna", "away")
     assert decode_change("set_rule", ["anna", "seats", 4]) == SetRule("anna", "seats", 4)
+    assert decode_change("start", ["anna"]) == Start("anna", by_ear=False)
+    assert decode_change("start", ["anna", True]) == Start("anna", by_ear=True)
+    with pytest.raises(ValueError, match="true or false"):
+        decode_change("start", ["anna", 1])

@@ -43,6 +43,9 @@ class TableVerbs:
     table: Table
     club_app: Any
 
+    by_ear = False
+    """The text mode's: his ``start`` asks for a session he can follow by ear (``Table.start``)."""
+
     def forget_chosen(self) -> None:
         """The cards he picked on the felt are spent by the move he sent (the text mode picks none)."""
 
@@ -61,7 +64,7 @@ class TableVerbs:
             if app.player not in self.table.seats:
                 self.error(self.t("cmd.spectator_no_act"))
                 return True
-            pending.after(self, self.table.start(app.player, now=app.clock()),
+            pending.after(self, self.table.start(app.player, now=app.clock(), by_ear=self.by_ear),
                           lambda started: any(e.kind == "deal_start" for e in started)
                           or self.say_line(self.t("cmd.ready")))
             return True

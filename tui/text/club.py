@@ -121,6 +121,8 @@ def felt_trump(table: Table) -> Any:
 class TextClub(TableVerbs, HallVerbs):
     """One person's club as lines of text (see the module docstring)."""
 
+    by_ear = True  # a session he starts gives him time to hear a trade window out (Table.start)
+
     def __init__(
         self,
         club: Any,
