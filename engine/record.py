@@ -10,6 +10,9 @@ and the worked-example tests rely on.
 from __future__ import annotations
 
 import json
+import mmap
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
@@ -78,11 +81,7 @@ def load_record(source: str | Path | Mapping[str, Any]) -> Record:
         if isinstance(source, Path) or not text.lstrip().startswith("{"):
             path = Path(source)
             try:
-                size = path.stat().st_size
-                if size > MAX_BYTES:
-                    raise RecordError(f"{path}: {size:,} bytes, more than a record may have "
-                                      f"({MAX_BYTES:,}); not read")
-                text = path.read_text(encoding="utf-8")
+                text = _read_text(path)
             except FileNotFoundError:
                 raise RecordError(f"{path}: no such file") from None
             except IsADirectoryError:
@@ -92,7 +91,7 @@ def load_record(source: str | Path | Mapping[str, Any]) -> Record:
         if len(text) > MAX_BYTES:
             raise RecordError(f"{len(text):,} characters, more than a record may have ({MAX_BYTES:,}); not read")
         try:
-            data = json.loads(text)
+            data = json.loads(text, object_hook=_DealReader())
             del text
         except json.JSONDecodeError as err:
             raise RecordError(f"not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
@@ -101,6 +100,75 @@ def load_record(source: str | Path | Mapping[str, Any]) -> Record:
         except ValueError as err:  # a number of more digits than Python converts (int_max_str_digits)
             raise RecordError(f"not a record: {_short(err)}") from None
     return _check(data)
+
+
+class _Read:
+    """A deal already checked while the JSON was parsed (``_DealReader``)."""
+
+    __slots__ = ("deal",)
+
+    def __init__(self, deal: RecordDeal) -> None:
+        self.deal = deal
+
+
+ACTION_MEMO = 8192
+"""Distinct action lines shared while reading: a game's lines repeat (names × verbs × cards), so a big
+record keeps each once; past this many a line is kept as read, so a hostile record cannot grow the memo."""
+
+
+class _DealReader:
+    """The parser's ``object_hook``: each deal is checked as soon as its object is parsed, so its deck
+    strings are let go at once and repeated action lines are kept once — a big record is never held as
+    a whole parse tree (memory stays a small multiple of the file)."""
+
+    def __init__(self) -> None:
+        self.lines: dict[str, str] = {}
+
+    def __call__(self, raw: dict[str, Any]) -> Any:
+        if "decks" not in raw or not raw.keys() <= {"decks", "actions", "fair"}:
+            return raw
+        try:
+            deal = _check_deal(0, raw)
+        except RecordError:
+            return raw  # checked again in its place, where the error can say which deal it is
+        lines = self.lines
+        for i, line in enumerate(deal.actions):
+            kept = lines.get(line)
+            if kept is not None:
+                deal.actions[i] = kept
+            elif len(lines) < ACTION_MEMO:
+                lines[line] = line
+        return _Read(deal)
+
+
+def _plain(value: Any) -> bool:
+    """No deal object inside ``value`` (a table option is never a deal)."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, _Read):
+            return False
+        if isinstance(item, Mapping):
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return True
+
+
+def _read_text(path: Path) -> str:
+    """The file's text, refused by its size before a byte is read.  A regular file is mapped, not
+    read into a buffer, and decoded from the map: the text is the only copy of it the process holds."""
+    with open(path, "rb") as file:
+        info = os.fstat(file.fileno())
+        if info.st_size > MAX_BYTES:
+            raise RecordError(f"{path}: {info.st_size:,} bytes, more than a record may have ({MAX_BYTES:,}); not read")
+        if not stat.S_ISREG(info.st_mode) or info.st_size == 0:  # a pipe or a device: read at most the bound
+            data = file.read(MAX_BYTES + 1)
+            if len(data) > MAX_BYTES:
+                raise RecordError(f"{path}: more than a record may have ({MAX_BYTES:,} bytes); not read")
+            return data.decode("utf-8")
+        with mmap.mmap(file.fileno(), info.st_size, access=mmap.ACCESS_READ) as mapped:
+            return str(mapped, "utf-8")
 
 
 def _short(err: BaseException) -> str:
@@ -136,7 +204,7 @@ def _check(data: Any) -> Record:
     if len(set(players)) != len(players):
         raise RecordError("'players' has the same name twice")
     options = data.get("options", {})
-    if not isinstance(options, Mapping):
+    if not isinstance(options, Mapping) or not _plain(options):
         raise RecordError("'options' must be an object of table options")
     dealer = data.get("dealer", 0)
     pot = data.get("pot", 0)
@@ -156,6 +224,8 @@ def _check(data: Any) -> Record:
 
 
 def _check_deal(number: int, raw: Any) -> RecordDeal:
+    if isinstance(raw, _Read):
+        return raw.deal
     if not isinstance(raw, Mapping):
         raise RecordError(f"deal {number} must be an object with 'decks' and 'actions'")
     decks_raw = raw.get("decks")

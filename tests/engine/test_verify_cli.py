@@ -176,17 +176,28 @@ def test_one_sealed_deal_copied_many_times_is_not_fair(tmp_path) -> None:
     assert status == 1 and "deal 2: NOT fair: the seal of deal 1 again: a copied deal" in out + err
 
 
-def test_a_record_past_the_bounds_is_refused_before_it_is_read(tmp_path) -> None:
-    import time
-
-    from engine.record import MAX_BYTES
+def test_a_record_past_the_bounds_is_refused_before_it_is_read(tmp_path, monkeypatch) -> None:
+    import engine.record
+    from engine.record import MAX_BYTES, RecordError, load_record
 
     huge = tmp_path / "huge.json"
     with open(huge, "wb") as f:  # 200 MB, sparse: what a hostile sender may post
         f.truncate(200 * 1024 * 1024)
-    started = time.monotonic()
     status, _, err = run("verify", str(huge))
-    assert status == 2 and "more than a record may have" in err and time.monotonic() - started < 10
+    assert status == 2 and "209,715,200 bytes, more than a record may have" in err and "not read" in err
+
+    class NoMap:  # the file is refused by its size: mapping (reading) it would fail this test
+        ACCESS_READ = 1
+
+        def mmap(self, *args: object, **kwargs: object) -> None:
+            raise AssertionError("the 200 MB record was read")
+
+    monkeypatch.setattr(engine.record, "mmap", NoMap())
+    with pytest.raises(RecordError, match="more than a record may have"):
+        load_record(huge)
+    small = write(tmp_path, sealed_record(deals=1), "small.json")
+    with pytest.raises(AssertionError, match="was read"):  # the same path does read a record within the bound
+        load_record(small)
     record = sealed_record(deals=1)
     record["deals"] = record["deals"] * 5001
     many = tmp_path / "many.json"
@@ -194,3 +205,24 @@ def test_a_record_past_the_bounds_is_refused_before_it_is_read(tmp_path) -> None
     assert many.stat().st_size < MAX_BYTES
     status, _, err = run("verify", str(many))
     assert status == 2 and "5,001 deals, more than a record may hold" in err
+
+
+def test_deals_are_checked_as_they_are_parsed_and_their_errors_still_name_the_deal(tmp_path) -> None:
+    from engine.record import RecordError, load_record
+
+    record = sealed_record(deals=3)
+    loaded = load_record(write(tmp_path, record))
+    assert [d.actions for d in loaded.deals] == [d["actions"] for d in record["deals"]]
+    assert loaded.to_json() == record  # nothing lost by reading deals as they are parsed
+    shared = {id(line) for deal in loaded.deals for line in deal.actions}
+    assert len(shared) == len({line for deal in loaded.deals for line in deal.actions})  # one copy of each line
+    bad = json.loads(json.dumps(record))
+    bad["deals"][2]["decks"][0][5] = "Z♠"
+    with pytest.raises(RecordError, match="deal 3, deck 1: 'Z♠' is not a card"):
+        load_record(write(tmp_path, bad, "bad.json"))
+    hidden = json.loads(json.dumps(record))
+    hidden["options"]["x"] = record["deals"][0]  # a deal where a table option belongs is no option
+    with pytest.raises(RecordError, match="'options' must be an object of table options"):
+        load_record(write(tmp_path, hidden, "hidden.json"))
+    status, _, err = run("verify", str(tmp_path / "hidden.json"))
+    assert status == 2 and "'options' must be an object of table options" in err
