@@ -79,6 +79,7 @@ class Config:
     admins: list[str] = field(default_factory=list)
     admin_keys: list[str] = field(default_factory=list)
     shutdown_grace: float = 60
+    name_hold_days: float = 30  # days a closed account keeps its name before a newcomer may take it
     store_url: str = ""  # "": the data folder's sukno.db (SQLite); "postgresql://…": that database
     store_synchronous_commit: str = "on"  # PostgreSQL only: "off" may lose ~0.6 s of moves if PostgreSQL crashes
     store_write_wait: float = 0.05  # seconds a write may wait for a lock another holds (the loop waits that long at most)
@@ -251,6 +252,7 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         admins=list(admin["accounts"]),
         admin_keys=[k.strip() for k in keys],
         shutdown_grace=_number("admin", "shutdown_grace", admin["shutdown_grace"], float),
+        name_hold_days=_number("admin", "name_hold_days", admin["name_hold_days"], float),
         store_url=store_url,
         store_synchronous_commit=sync,
         store_write_wait=write_wait,

@@ -199,6 +199,10 @@ class Account:
     last_seen: float | None
     keys: tuple[str, ...]
     balance: int
+    state: str = "active"
+    """``active``; ``disabled`` or ``closed``: he may not enter (``engine.store.accounts``)."""
+    free_at: float | None = None
+    """A closed account's name is freed at this wall time."""
 
 
 @dataclass(frozen=True)

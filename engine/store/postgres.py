@@ -98,6 +98,7 @@ from decimal import Decimal
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from engine.store.base import DEAL, LedgerError, StoreError, TableId
+from engine.store.accounts import migration as accounts_migration
 from engine.store.ratings import migration as ratings_migration
 from engine.store.sql import SqlStore, _check_table_id, _name_key, check_node
 
@@ -351,6 +352,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # skill ratings per game, the last record they count, and the analyses kept of records
     ratings_migration("DOUBLE PRECISION", "BIGINT"),
+    # the house's hold on an account: active, disabled or closed (its name freed at free_at)
+    accounts_migration("DOUBLE PRECISION"),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 PG_ONLY_TABLES = ("table_lease", "host_key")

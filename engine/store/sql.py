@@ -46,6 +46,7 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Self, Sequence
 
 from engine.record import Record, RecordError, load_record
+from engine.store import accounts as account_book
 from engine.store import ratings as rating_book
 from engine.store.base import (
     GRANTS,
@@ -75,7 +76,7 @@ FORGET_NODE = 300.0
 
 SETTING_MAX = 32
 
-_ACCOUNT = "SELECT id, name, language, role, created, last_seen FROM account"
+_ACCOUNT = "SELECT id, name, language, role, created, last_seen, state, free_at FROM account"
 _BAN = "SELECT kind, target_key, target, until, reason, by_whom, at FROM ban"
 _IN_BATCH = 500  # names in one ``IN (…)``: far under SQLite's 32,766 variables and PostgreSQL's 65,535
 
@@ -294,7 +295,7 @@ class SqlStore:
         """The account a public key belongs to (how a returning player is recognised)."""
         with self._read():
             row = self._x(
-                "SELECT a.id, a.name, a.language, a.role, a.created, a.last_seen FROM account a "
+                "SELECT a.id, a.name, a.language, a.role, a.created, a.last_seen, a.state, a.free_at FROM account a "
                 "JOIN account_key k ON k.account_id = a.id WHERE k.fingerprint = ?", (fingerprint,)).fetchone()
             return None if row is None else self._account(row)
 
@@ -304,11 +305,12 @@ class SqlStore:
             return [self._account(row) for row in rows]
 
     def _account(self, row: Sequence[Any]) -> Account:
-        account_id, name, language, role, created, last_seen = row
+        account_id, name, language, role, created, last_seen, state, free_at = row
         keys = tuple(k for (k,) in self._x(
             f"SELECT fingerprint FROM account_key WHERE account_id = ? ORDER BY added, fingerprint{self.COLLATE}",
             (account_id,)).fetchall())
-        return Account(name, language, role, created, last_seen, keys, self.balance(name))
+        return Account(name, language, role, created, last_seen, keys, self.balance(name), str(state),
+                       None if free_at is None else float(free_at))
 
     def _account_id(self, name: str) -> int | None:
         row = self._x("SELECT id FROM account WHERE name_key = ?", (_name_key(name),)).fetchone()
@@ -337,6 +339,28 @@ class SqlStore:
     def remove_key(self, fingerprint: str) -> None:
         with self._tx():
             self._x("DELETE FROM account_key WHERE fingerprint = ?", (fingerprint,))
+
+    # --- the house's hold on accounts (``engine.store.accounts``) -----------------------------
+
+    def set_account_state(self, name: str, state: str, *, free_at: float | None = None) -> str:
+        """Disable, close (the name freed at ``free_at``) or enable the account; its own spelling."""
+        return account_book.set_state(self, name, state, free_at)
+
+    def rename_account(self, old: str, new: str) -> tuple[str, str]:
+        """The account ``old`` is called ``new`` from now on (its id, records and ledger kept): both spelt."""
+        return account_book.rename(self, old, new, _name_key, _check_name)
+
+    def release_names(self, now: float | None = None) -> list[str]:
+        """Free the names of closed accounts whose waiting is over; the names freed."""
+        return account_book.release_names(self, now, _name_key)
+
+    def shut_accounts(self) -> dict[str, str]:
+        """The accounts that may not enter: name → ``disabled`` or ``closed``."""
+        return account_book.shut(self)
+
+    def account_list(self) -> list[tuple[str, str]]:
+        """Every account's name and state, by name."""
+        return account_book.listing(self)
 
     def set_language(self, name: str, language: str) -> None:
         _check_language(language)

@@ -74,6 +74,7 @@ from pathlib import Path
 from typing import Iterator
 
 from engine.store.base import StoreError
+from engine.store.accounts import migration as accounts_migration
 from engine.store.ratings import migration as ratings_migration
 from engine.store.sql import FORGET_NODE, SqlStore  # noqa: F401 - FORGET_NODE: defined here first
 
@@ -206,6 +207,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ("ALTER TABLE presence ADD COLUMN active REAL",),
     # 9: skill ratings per game, the last record they count, and the analyses kept of records
     ratings_migration("REAL", "INTEGER"),
+    # 10: the house's hold on an account: active, disabled or closed (its name freed at free_at)
+    accounts_migration("REAL"),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 _INT64 = 2**63

@@ -27,10 +27,11 @@ from engine.table.admin_ops import AdminError
 from engine.store.base import AccountError, StoreError
 from engine.table.owner import sanitize
 from net.house import figures
-from net.house import clubverbs, discipline
+from net.house import accountverbs, clubverbs, discipline
 from net.house.bans import AUDIT_NAME, BANS_NAME, AuditLog, BanList
 from net.house.discipline import ban_hits, ban_text
 from net.house.roster import broadcast, session_rows, sessions_text
+from net.house.shut import ShutAccounts, read_shut
 from net.house.verbs import COMMANDS, HELP, MAX_GRACE, READ_ONLY, Reply, UsageError, flag, need
 from net.ssh.identity import fold
 from net.modes.texts import text
@@ -54,7 +55,9 @@ class AdminCommands:
         self.on_shutdown = on_shutdown
         self.shutting_down = False
         self._shutdown_task: asyncio.Task[None] | None = None
-        server.gates.append(self._gate)
+        self.shut = ShutAccounts()
+        """The disabled and closed accounts (read by the store thread): refused at every door."""
+        server.gates += [self._gate, self.shut.gate]
         self._unsubscribe = self.club.subscribe(self._club_events)
         self.admin_keys = admin_keys(server.config, getattr(server, "store", None))
         """The keys whose sessions may type ``admin …`` (``net.house.admin.admin_runner``)."""
@@ -78,6 +81,7 @@ class AdminCommands:
 
             reads = StoreThread(store, "sukno bans", self.STORE_PROBE)
             reads.add("the bans", self.bans.read_pruned, self._bans_read)
+            reads.add("the shut accounts", read_shut, lambda got: self.shut.read_back(got, self.server, self.show_out))
             if getattr(self.server.config, "store_url", ""):  # a shared store: other nodes' mutes too
                 social = self.club.social
                 reads.add("the mutes", lambda own: (social.mutes_made, own.mutes()),
@@ -132,8 +136,7 @@ class AdminCommands:
             self.store_reads.stop(timeout=2.0)
             self.store_reads = None
         self._unsubscribe()
-        if self._gate in self.server.gates:
-            self.server.gates.remove(self._gate)
+        self.server.gates[:] = [g for g in self.server.gates if g not in (self._gate, self.shut.gate)]
 
     # -- running a command ----------------------------------------------------------
 
@@ -162,8 +165,8 @@ class AdminCommands:
         if verb not in COMMANDS:
             return Reply(False, f"unknown command {argv[0]!r}; commands: {', '.join(COMMANDS)}", status=2)
         try:
-            if verb in discipline.VERBS or verb in clubverbs.VERBS:
-                group = discipline if verb in discipline.VERBS else clubverbs
+            group = next((g for g in (discipline, clubverbs, accountverbs) if verb in g.VERBS), None)
+            if group is not None:
                 reply = await getattr(group, verb)(self, args, who)
             else:
                 reply = await getattr(self, f"do_{verb}")(args, who)
@@ -176,7 +179,7 @@ class AdminCommands:
             reply = Reply(False, "the command failed because of an error in the server; see its log", status=1)
         if verb not in READ_ONLY:
             try:
-                self.audit.write(who, argv, reply.ok, reply.text)
+                self.audit.write(who, argv, reply.ok, reply.audit or reply.text)
             except OSError as err:
                 log.error("cannot write the audit log: %s", err)
         return reply

@@ -78,8 +78,12 @@ def complete(line: str, *, tables: Iterable[int] = (), games: Iterable[str] = ()
         pool = [str(t) for t in tables]
     elif verb == "open" and position == 1:
         pool = list(games)
-    elif verb in ("kick", "ban", "unban", "grant", "mute", "unmute") and position == 1 or verb == "seat" and position == 3:
+    elif verb in ("kick", "ban", "unban", "grant", "mute", "unmute", "account") and position == 1 or verb == "seat" and position == 3:
         pool = list(names) + (["bot"] if verb == "seat" else [])
+    elif verb == "account" and position == 2:
+        pool = ["rename", "disable", "enable", "close", "key-code"]
+    elif verb == "key" and position == 1:
+        pool = ["add"]
     elif verb == "close":
         pool = ["--after-deal"]
     elif verb == "shutdown":

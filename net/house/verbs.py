@@ -34,14 +34,23 @@ grant NAME AMOUNT                       credit NAME with AMOUNT kopecks in the l
 metrics                                 the server's figures (Prometheus's text format)
 health                                  exit 0 when the club answers and its store takes a write
 ratings [GAME] [--recompute]            the skill ratings; --recompute: again from the records
+accounts [PATTERN]                      the accounts (a substring or a glob such as 'an*'): created,
+                                        last seen, balance, keys, state (active, disabled, closed)
+account NAME                            one account and its keys
+account NAME rename NEW                 a new name (the registration's rules); records and ledger stay his
+account NAME disable|enable             a disabled account is shown out and cannot enter until enabled
+account NAME close                      closed for good: shown out, his name freed after [admin]
+                                        name_hold_days; the ledger keeps his history
+account NAME key-code                   (also: key add NAME) a one-time code for a lost key: he types
+                                        key link CODE from his new key; the house never holds a key
 shutdown [--grace SECONDS]              no new deals; finish deals in play; save; exit
 help                                    this list"""
 
 COMMANDS = ("tables", "sessions", "open", "close", "seat", "kick", "ban", "unban", "bans", "say",
-            "mute", "unmute", "mutes", "watch", "grant", "metrics", "health", "ratings", "shutdown", "help")
+            "mute", "unmute", "mutes", "watch", "grant", "metrics", "health", "ratings", "accounts", "account", "key", "shutdown", "help")
 MAX_GRACE = 86400
 """The longest ``shutdown --grace`` (a day): deals in play finish within it."""
-READ_ONLY = frozenset({"tables", "sessions", "bans", "mutes", "help", "metrics", "health", "ratings"})
+READ_ONLY = frozenset({"tables", "sessions", "bans", "mutes", "help", "metrics", "health", "ratings", "accounts"})
 
 
 class UsageError(AdminError):
@@ -56,6 +65,8 @@ class Reply:
     text: str
     data: dict[str, Any] = field(default_factory=dict)
     status: int = 0
+    audit: str | None = None
+    """What the audit log keeps in place of ``text`` (a one-time code is said, never kept)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": self.ok, "status": self.status, "text": self.text, "data": self.data}
@@ -98,6 +109,8 @@ class House(Protocol):
     store_reads: Any
     shutting_down: bool
     """``net.ssh.offloop.StoreThread`` reading the bans and mutes off the loop, once started; else None."""
+    shut: Any
+    """``net.house.shut.ShutAccounts``: the disabled and closed accounts, refused at every door."""
 
     def account_name(self, name: str) -> str: ...
 

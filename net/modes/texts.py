@@ -38,6 +38,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "announce": "The house",
         "shutting_down": "The club closes in {grace} s: deals in play are finished, no new deal starts; your seat is kept.",
         "key_removed": "This key was removed from its account; connect with another key.",
+        "account_disabled": "The house has disabled your account; ask the house why.",
+        "account_closed": "Your account is closed; the club keeps its history.",
+        "account_renamed": "The house has renamed your account to {name}; connect again.",
     },
     "ru": {
         "no_pty": "sukno нужен терминал: входите так:  ssh -t -p {port} {host}  (или простыми строками: ssh -p {port} {host} text).",
@@ -68,6 +71,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "announce": "Хозяин клуба",
         "shutting_down": "Клуб закрывается через {grace} с: начатые сдачи доиграют, новых не будет; ваше место сохранено.",
         "key_removed": "Этот ключ убран из учётной записи; войдите с другим ключом.",
+        "account_disabled": "Хозяин клуба отключил вашу учётную запись; спросите у него почему.",
+        "account_closed": "Ваша учётная запись закрыта; клуб хранит её историю.",
+        "account_renamed": "Хозяин клуба переименовал вашу учётную запись в {name}; зайдите снова.",
     },
 }
 

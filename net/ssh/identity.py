@@ -149,6 +149,10 @@ class StoreAccounts:
         """On the loop: ``name`` is written in the book (nobody else may take it from now on)."""
         self._folded.add(fold(name.strip()))
 
+    def forget(self, name: str) -> None:
+        """On the loop: ``name`` is no account's any more (renamed, or a closed account's name freed)."""
+        self._folded.discard(fold(name.strip()))
+
     def store_failed(self, lang: str = "en") -> str:
         """The refusal of a name the store could not write (it failed, or did not answer in time)."""
         return TEXTS.get(lang, TEXTS["en"])["store"]
