@@ -32,6 +32,8 @@ from engine.table.pending import InOrder
 from engine.store.base import StoreError
 from net.modes.botasks import Asks
 from net.modes.botfeed import BotFeed
+from net.modes.bothall import HallMessages
+from net.modes.botwait import HallWait
 from net.modes.botwire import CLIENT_TYPES, MAX_LINE, MAX_SERVER_LINE, PROTOCOL, TooLong, WireError, decode, \
     error_message, plain, say, tables_parts
 
@@ -77,7 +79,7 @@ def refusal_text(err: IllegalAction, lang: str) -> str:
     return explain(err, lang)
 
 
-class BotSession:
+class BotSession(HallMessages):
     """One bot's conversation with the club (see the module docstring)."""
 
     def __init__(self, club: Club, accounts: Any, *, fingerprint: str | None, lang: str,
@@ -102,6 +104,8 @@ class BotSession:
         self.sent = 0
         self.feed = BotFeed(self.send, now)
         """The tables it follows: their events, its seat's state and turns."""
+        self.hall: HallWait | None = None
+        """Once welcomed: its ``table_started`` notices (``net.modes.botwait``)."""
         self.order = InOrder(self.handle)
         """The program's messages in order: one sent while a change waits for its answer waits too."""
 
@@ -255,6 +259,7 @@ class BotSession:
         self.club.robots.add(name)
         self.club.enter(name, now=self.now())
         self.entered = True
+        self.hall = HallWait(self.club, name, self.send, lambda table_id: table_id in self.feed.following)
         balance = known.balance  # read with the account, off the loop
         if balance is None or getattr(self.club, "store", None) is not self.accounts.store:
             balance = self.club.balance(name)
@@ -291,6 +296,8 @@ class BotSession:
         seat = table.seat_of(self.name)
 
         def seated(seat: int) -> None:
+            if self.hall is not None:
+                self.hall.seated()
             self.send({"type": "seated", "table": table.id, "seat": seat})
             self.feed.follow(table)
 
@@ -395,18 +402,6 @@ class BotSession:
         """Keep-alive: any line counts as input for the idle timeout; this one is answered at once."""
         self.send({"type": "pong", **({"data": message["data"]} if message.get("data") is not None else {})})
 
-    def _on_rules(self, message: dict[str, Any]) -> None:
-        """The game's rules as docs/rules writes them (the text a person's ``rules GAME`` stands for)."""
-        from engine.games import registry
-        from net.rulebook import rules_text
-
-        text = rules_text(message["game"])
-        if text is None:
-            self.error("bot.no_rules", say(self.lang, "bot.no_rules", game=message["game"],
-                                           games=", ".join(sorted(registry()))), reply="rules")
-            return
-        self.send({"type": "rules", "game": message["game"], "text": text})
-
     def _on_quit(self, message: dict[str, Any]) -> None:
         self.send({"type": "bye", "text": say(self.lang, "bot.bye")})
         if self._close:
@@ -418,6 +413,8 @@ class BotSession:
         """The connection is gone: stop following; the club hears he left (away, then a stand-in)."""
         self.ended = True
         self.feed.unfollow_all()
+        if self.hall is not None:
+            self.hall.end()
         if self.entered and self.name is not None:
             self.entered = False
             self.club.leave(self.name, now=self.now())

@@ -50,12 +50,14 @@ CLIENT_TYPES: dict[str, dict[str, tuple[str, bool]]] = {
     "sync": {"table": ("int", True)},
     "ping": {"data": ("str", False)},
     "rules": {"game": ("str", True)},
+    "wait": {"game": ("str", False)},
+    "export": {"record": ("int", False), "table": ("int", False), "from": ("int", False), "to": ("int", False)},
     "quit": {},
 }
 """Every message a client may send, with its fields."""
 
 SERVER_TYPES = ("hello", "welcome", "error", "tables", "seated", "stood", "left", "state", "event", "turn",
-                "deal_end", "ack", "said", "pong", "rules", "bye")
+                "deal_end", "ack", "said", "pong", "rules", "waiting", "table_started", "export", "bye")
 """Every message the server sends."""
 
 TEXTS: dict[str, dict[str, str]] = {
@@ -88,6 +90,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "bot.too_slow": "You did not read what the club sent you; the connection is closed (your seat is kept).",
         "bot.bye": "Goodbye; your seat is kept.",
         "bot.no_rules": "There is no game {game!r}; the club's games: {games}.",
+        "bot.no_game": "There is no game {game!r} to wait for; the club's games: {games}.",
+        "bot.no_record": "Game {record} is not among your {history} newest finished games.",
+        "bot.no_records": "You have no finished game to export yet.",
+        "bot.no_records_at": "You have no finished game of table {table} to export yet.",
+        "bot.export_range": "Game {record} has {of} deals, numbered from 1: ask for deals within them, from ≤ to.",
+        "bot.export_too_big": "Deal {deal} of game {record} is longer than a line of the club; it cannot be sent.",
     },
     "ru": {
         "bot.bad_json": "Эта строка — не JSON: {reason}.",
@@ -117,6 +125,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "bot.too_slow": "Вы не читали, что присылал клуб; соединение закрыто (место за вами).",
         "bot.bye": "До свидания; место за вами.",
         "bot.no_rules": "Игры {game!r} нет; в клубе играют: {games}.",
+        "bot.no_game": "Игры {game!r} нет, ждать нечего; в клубе играют: {games}.",
+        "bot.no_record": "Партии {record} нет среди ваших {history} последних законченных.",
+        "bot.no_records": "У вас пока нет законченной партии для выгрузки.",
+        "bot.no_records_at": "У вас пока нет законченной партии за столом {table} для выгрузки.",
+        "bot.export_range": "В партии {record} сдач {of}, они пронумерованы с 1: просите сдачи в этих пределах, from ≤ to.",
+        "bot.export_too_big": "Сдача {deal} партии {record} длиннее строки клуба; её нельзя прислать.",
     },
 }
 

@@ -10,7 +10,8 @@ from net.modes.botwire import TEXTS
 
 ROOT = Path(__file__).parent.parent.parent
 DOC = ROOT / "docs" / "bot-protocol.md"
-TEXT_ONLY = {"bot.bye", "bot.too_slow", "bot.stale_ask_none", "bot.store", "bot.no_seat", "bot.seat_taken"}
+TEXT_ONLY = {"bot.bye", "bot.too_slow", "bot.stale_ask_none", "bot.store", "bot.no_seat", "bot.seat_taken",
+             "bot.no_records_at"}
 """Texts of the protocol that are not keys of their own (a ``bye``'s words, another key's wording)."""
 
 
@@ -32,7 +33,7 @@ def engine_keys() -> set[str]:
 def protocol_keys() -> set[str]:
     """The keys the bot's side sends by name (``error("…"``) and the wire's catalogue."""
     found = {k for k in TEXTS["en"] if k not in TEXT_ONLY}
-    for name in ("bot.py", "botwire.py"):
+    for name in sorted(p.name for p in (ROOT / "net" / "modes").glob("bot*.py")):
         text = (ROOT / "net" / "modes" / name).read_text(encoding="utf-8")
         found |= set(re.findall(r'error\(\s*"([a-z0-9_.]+)"', text))
         found |= set(re.findall(r'WireError\(\s*"([a-z0-9_.]+)"', text))
