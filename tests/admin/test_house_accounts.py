@@ -212,3 +212,63 @@ async def test_key_code_lets_a_new_key_in_without_the_old_one(config):
         assert status == 2 and "never takes a key" in err
         status, _, err = await sukno_admin(config.data, "key", "add", "Nobody")
         assert status == 1 and "no account named 'Nobody'" in err
+
+
+async def test_a_disabled_bot_account_is_refused_at_its_hello_in_its_language(config):
+    """The bot protocol asks the same gate: a disabled bot's hello gets an error, in the language it asked."""
+    from net.cli.botclient import BotClient
+
+    key = new_key()
+    async with admin_server(config) as server:
+        bot = await BotClient.connect("127.0.0.1", server.port, key, lang="en")
+        welcome = await bot.hello("Robot7", "en")
+        assert welcome["type"] == "welcome" and welcome["bot"] is True
+        status, out, _ = await sukno_admin(config.data, "account", "Robot7", "disable")
+        assert status == 0 and "1 session(s) ended" in out
+        await until(lambda: not server.club.is_online("Robot7"), what="the bot gone")
+        await bot.close()
+        for lang, words in (("en", "The house has disabled your account"),
+                            ("ru", "Хозяин клуба отключил вашу учётную запись")):
+            again = await BotClient.connect("127.0.0.1", server.port, key, lang=lang)
+            refusal = await again.hello(None, lang)
+            assert refusal["type"] == "error" and refusal["key"] == "full" and words in refusal["text"], refusal
+            await again.close()
+        assert not server.club.is_online("Robot7")
+
+
+def test_completion_of_the_account_verbs():
+    from net.house.console import complete
+
+    assert complete("account An", names=["Anna", "Boris"]) == ("account Anna ", [])
+    assert complete("account Anna di") == ("account Anna disable ", [])
+    assert complete("account Anna ") == ("account Anna ", ["close", "disable", "enable", "key-code", "rename"])
+    assert complete("key a") == ("key add ", [])
+    assert complete("accou")[1] == ["account", "accounts"]
+
+
+async def test_the_console_lists_and_disables_at_80_by_24(config):
+    """What the house types in ``sukno admin``'s console and the lines it reads back."""
+    from net.house.admin import socket_path
+    from net.house.console import AdminConsole, Link
+
+    async with admin_server(config) as server:
+        server.store.create_account("Anna", key="SHA256:anna", grant=700)
+        app = AdminConsole(Link(socket_path(config.data)), every=0.1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            async def type_line(line: str, shown: str) -> str:
+                app.query_one("#cmd").value = line
+                await pilot.press("enter")
+                for _ in range(300):
+                    lines = [strip.text for strip in app.query_one("#out").lines]
+                    if any(shown in row for row in lines):
+                        return "\n".join(lines)
+                    await pilot.pause(0.02)
+                raise AssertionError(f"{shown!r} not shown after {line!r}: {lines}")
+
+            said_lines = await type_line("accounts an", "Anna")
+            assert any(row.startswith("Anna") and "active" in row and "700 kop" in row
+                       for row in said_lines.splitlines())
+            await type_line("account Anna disable", "disabled Anna")
+            await type_line("account Anna rename help", "That name is reserved")
+            await type_line("accounts", "disabled")
+        assert server.store.account("Anna").state == "disabled"
