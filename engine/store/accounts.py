@@ -42,9 +42,12 @@ def set_state(store: Any, name: str, state: str, free_at: float | None) -> str:
         raise AccountError(f"an account's state is one of {', '.join(STATES)}, not {state!r}")
     with store._tx():
         account_id = store._existing(name)
-        spelled = str(store._x("SELECT name FROM account WHERE id = ?", (account_id,)).fetchone()[0])
+        spelled, was = store._x("SELECT name, state FROM account WHERE id = ?", (account_id,)).fetchone()
+        spelled = str(spelled)
         if ":" in spelled:
             raise AccountError(f"{spelled} was closed and its name freed; it changes no more")
+        if state == "closed" == was:  # closing again would put the freeing of his name off
+            raise AccountError(f"{spelled} is closed already")
         store._x("UPDATE account SET state = ?, free_at = ? WHERE id = ?",
                  (state, free_at if state == "closed" else None, account_id))
     return spelled

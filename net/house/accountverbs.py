@@ -89,6 +89,9 @@ async def _rename(house: House, name: str, new: str) -> Reply:
         problem = accounts_book.precheck(new) if hasattr(accounts_book, "precheck") else check_name(new)
     if problem:
         raise AdminError(f"{new!r} cannot be a name: {problem}")
+    far = _nodes_of(house, name)
+    if far:  # his session there would go on under a name whose purse has moved
+        raise AdminError(f"{name} is connected on node {', '.join(far)}; kick him (kick {name}) and rename then")
     old, spelled = await _store(house, lambda own: _renamed(own, name, new))
     if hasattr(accounts_book, "forget"):
         accounts_book.forget(old)
@@ -209,6 +212,15 @@ def _move_mute(house: House, old: str, new: str) -> None:
         social.unmute(old, keep=False)
         left = None if mute.until is None else max(0.0, mute.until - social.wall())
         social.mute(new, left, mute.reason, mute.by, keep=False)
+
+
+def _nodes_of(house: House, name: str) -> list[str]:
+    """The other nodes where ``name`` has a session, as this node last read their presence."""
+    presence = getattr(house.server, "presence", None)
+    if presence is None:
+        return []
+    wanted = fold(name)
+    return sorted({row.node for row in presence.elsewhere() if fold(row.name) == wanted})
 
 
 async def _show_out(house: House, name: str, farewell: Callable[[Any], str]) -> int:

@@ -187,6 +187,9 @@ async def test_close_holds_the_name_for_the_waiting_period(config):
         await client.close()
         status, _, err = await sukno_admin(config.data, "account", "Anna", "key-code")
         assert status == 1 and "closed" in err
+        status, _, err = await sukno_admin(config.data, "account", "Anna", "close")
+        assert status == 1 and "Anna is closed already" in err  # the wait is not put off
+        assert server.store.account("Anna").free_at == reply["data"]["free_at"]
 
 
 async def test_key_code_lets_a_new_key_in_without_the_old_one(config):

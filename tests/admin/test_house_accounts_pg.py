@@ -1,5 +1,6 @@
-"""The house's accounts on PostgreSQL: the migration from the schema before them, and a disable made on
-one node that shuts the account out of another (every node reads the shut accounts off its loop)."""
+"""The house's accounts on PostgreSQL: the migration from the schema before them, a disable made on one
+node that shuts the account out of another (every node reads the shut accounts off its loop), and a
+rename refused while the person is connected on another node."""
 
 from __future__ import annotations
 
@@ -39,6 +40,10 @@ async def test_a_disable_on_one_node_shuts_him_out_of_another(pg_url, tmp_path) 
     async with node(pg_url, tmp_path, "north", exclusive=True) as north, \
             node(pg_url, tmp_path, "south", exclusive=False) as south:
         anna = await arrive(south.port, "Anna", key=key)
+        await until(lambda: any(p.name == "Anna" for p in north.presence.elsewhere()), timeout=20,
+                    what="north sees Anna on south")
+        status, _, err = await sukno_admin(north.config.data, "account", "Anna", "rename", "Anya")
+        assert status == 1 and "connected on node south; kick him" in err  # her purse would move under her
         status, out, _ = await sukno_admin(north.config.data, "--json", "account", "Anna", "disable")
         reply = json.loads(out)
         assert status == 0 and reply["data"]["state"] == "disabled" and reply["data"]["ended"] == 0

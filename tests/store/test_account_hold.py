@@ -27,6 +27,8 @@ def test_disable_close_and_the_name_freed_after_its_wait(store) -> None:
     assert store.shut_accounts() == {}
     # closed: the name is held until free_at, the ledger and record untouched
     store.set_account_state("Anna", "closed", free_at=500.0)
+    with pytest.raises(AccountError, match="closed already"):
+        store.set_account_state("Anna", "closed", free_at=9000.0)
     assert store.account("Anna").free_at == 500.0 and store.shut_accounts() == {"Anna": "closed"}
     assert store.release_names(now=499.0) == []
     with pytest.raises(AccountError, match="taken"):
