@@ -99,6 +99,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from engine.store.base import DEAL, LedgerError, StoreError, TableId
 from engine.store.accounts import migration as accounts_migration
+from engine.store.moderation import migration as moderation_migration
 from engine.store.ratings import migration as ratings_migration
 from engine.store.sql import SqlStore, _check_table_id, _name_key, check_node
 
@@ -354,6 +355,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ratings_migration("DOUBLE PRECISION", "BIGINT"),
     # the house's hold on an account: active, disabled or closed (its name freed at free_at)
     accounts_migration("DOUBLE PRECISION"),
+    # the chat log and the reports (engine.store.moderation)
+    moderation_migration("DOUBLE PRECISION", "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 PG_ONLY_TABLES = ("table_lease", "host_key")

@@ -47,7 +47,9 @@ from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Self, S
 
 from engine.record import Record, RecordError, load_record
 from engine.store import accounts as account_book
+from engine.store import moderation
 from engine.store import ratings as rating_book
+from engine.store.moderation import ChatLine, ChatQuery, Report
 from engine.store.base import (
     GRANTS,
     ROLES,
@@ -793,6 +795,32 @@ class SqlStore:
     def league(self, game: str, since: float, limit: int = 10) -> list[tuple[str, int]]:
         """Money won at ``game`` since ``since`` by account, most first."""
         return rating_book.league(self, game, since, limit)
+
+    # --- the chat log and the reports (engine.store.moderation) ---------------------------
+
+    def log_chat(self, lines: Sequence[ChatLine]) -> None:
+        """Keep lines that passed the speech gate."""
+        moderation.log_chat(self, lines)
+
+    def chat_lines(self, query: ChatQuery) -> list[ChatLine]:
+        """The chat log's lines of one person or one table since a time, oldest first."""
+        return moderation.chat_lines(self, query)
+
+    def prune_chat(self, before: float) -> int:
+        """Forget the chat log's lines said before ``before``; how many went."""
+        return moderation.prune_chat(self, before)
+
+    def add_report(self, report: Report) -> int:
+        """Keep a new report; its number."""
+        return moderation.add_report(self, report)
+
+    def reports(self, every: bool = False, limit: int = moderation.LIST_MAX) -> list[Report]:
+        """The open reports (``every``: the closed ones too), oldest first."""
+        return moderation.reports(self, every, limit)
+
+    def close_report(self, report_id: int, by: str, at: float) -> bool:
+        """Close an open report; False when no open report has that number."""
+        return moderation.close_report(self, report_id, by, at)
 
 
 # --- checks both backends make -----------------------------------------------------------

@@ -75,6 +75,7 @@ from typing import Iterator
 
 from engine.store.base import StoreError
 from engine.store.accounts import migration as accounts_migration
+from engine.store.moderation import migration as moderation_migration
 from engine.store.ratings import migration as ratings_migration
 from engine.store.sql import FORGET_NODE, SqlStore  # noqa: F401 - FORGET_NODE: defined here first
 
@@ -209,6 +210,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ratings_migration("REAL", "INTEGER"),
     # 10: the house's hold on an account: active, disabled or closed (its name freed at free_at)
     accounts_migration("REAL"),
+    # 11: the chat log and the reports (engine.store.moderation)
+    moderation_migration("REAL", "INTEGER PRIMARY KEY"),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 _INT64 = 2**63
