@@ -37,6 +37,8 @@ NOT_CONFIG = frozenset({"SUKNO_LOOP_PROBE"})
 """Environment variables of sukno's that are not configuration keys."""
 
 
+MOTD_MAX = 500
+"""Characters of the message of the day (it is shown whole to everyone arriving)."""
 _FINGERPRINT = re.compile(r"^SHA256:[A-Za-z0-9+/]{43}=?$")
 
 
@@ -88,6 +90,9 @@ class Config:
     node_call_timeout: float = 2.0  # seconds a move sent to a table's owner node may go unanswered (then refused)
     reuse_port: bool = False  # a worker of ``sukno serve --workers N`` (net/cluster/workers.py): SO_REUSEPORT, not a key
     metrics_listen: str = ""  # "HOST:PORT": Prometheus figures served there (net/metrics.py); "": off
+    motd: str = ""  # the message of the day: plain text shown once to each arrival
+    keep_days: float = 14  # days the chat log keeps a line; 0: none kept
+    keep_private: bool = False  # whispers kept in the chat log too
     new: bool = False  # ``sukno serve --new``: an empty sukno.db may start a new club (not a config key)
 
 
@@ -230,6 +235,15 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
     listen = merged["metrics"]["listen"]
     if not isinstance(listen, str) or (listen and not re.fullmatch(r"(\[[0-9A-Fa-f:.]+\]|[\w.-]+):\d{1,5}", listen)):
         raise ConfigError(f"metrics.listen is \"\" (off) or HOST:PORT, e.g. \"127.0.0.1:9122\", not {listen!r}")
+    motd = server["motd"]
+    if not isinstance(motd, str) or len(motd) > MOTD_MAX:
+        raise ConfigError(f"server.motd is one line of text of at most {MOTD_MAX} characters")
+    moderation = merged["moderation"]
+    keep_days = _number("moderation", "keep_days", moderation["keep_days"], float)
+    if keep_days > 3650:
+        raise ConfigError(f"moderation.keep_days is 0–3650 days, not {keep_days!r}")
+    if not isinstance(moderation["keep_private"], bool):
+        raise ConfigError("moderation.keep_private is true or false")
     floats = ("idle_timeout", "max_session_time", "chat_lines_per_second")
     ints = {k: _number("limits", k, v, int) for k, v in limits.items() if k not in floats}
     return Config(
@@ -260,6 +274,9 @@ def from_mapping(raw: Mapping[str, Any]) -> Config:
         node_lease_ttl=lease_ttl,
         node_call_timeout=call_timeout,
         metrics_listen=listen,
+        motd=motd,
+        keep_days=keep_days,
+        keep_private=moderation["keep_private"],
         **ints,
     )
 

@@ -23,7 +23,7 @@ ASK_VERBS = ("hand", "trick", "table", "pot", "score", "time", "last", "log")
 SETTING_VERBS = ("brief", "bell", "cards", "mode", "colour")
 """A person's own settings (``tui.text.prefs``), kept in the store for an account."""
 
-SOCIAL_VERBS = ("tell", "ignore", "unignore", "away", "back", "invite", "key")
+SOCIAL_VERBS = ("tell", "ignore", "unignore", "away", "back", "invite", "key", "report")
 """The social club's verbs (``tui.social``): valid everywhere."""
 
 HALL_VERBS = ("look", "tables", "who", "sit", "watch", "stand", "leave", "say", "help", "rules", "lang",
@@ -56,6 +56,7 @@ ALIASES: dict[str, str] = {
     "шепнуть": "tell", "шепни": "tell", "шепчу": "tell", "игнор": "ignore", "игнорировать": "ignore",
     "простить": "unignore", "неигнор": "unignore", "отойти": "away", "отошёл": "away", "отошел": "away",
     "вернуться": "back", "вернулся": "back", "пригласить": "invite", "позвать": "invite", "ключ": "key",
+    "пожаловаться": "report", "жалоба": "report",
     # the games
     "ход": "play", "играть": "play", "хожу": "play", "пас": "pass", "пасую": "pass",
     "взять": "take", "беру": "take", "снести": "discard", "сношу": "discard", "сброс": "discard",
@@ -83,7 +84,7 @@ RU_VERB: dict[str, str] = {
     "hand": "рука", "trick": "взятка", "table": "стол", "pot": "банк", "score": "очки", "time": "время",
     "last": "последняя", "log": "журнал", "brief": "кратко", "bell": "звонок", "cards": "карты", "mode": "режим", "colour": "цвет",
     "tell": "шепнуть", "ignore": "игнор", "unignore": "простить", "away": "отойти", "back": "вернуться",
-    "invite": "пригласить", "key": "ключ", "top": "лучшие", "rating": "рейтинг", "league": "лига", "analyse": "анализ",
+    "invite": "пригласить", "key": "ключ", "report": "пожаловаться", "top": "лучшие", "rating": "рейтинг", "league": "лига", "analyse": "анализ",
 }
 """The Russian spelling shown for a verb (hints, completion)."""
 

@@ -1,4 +1,4 @@
-"""The social club's verbs and lines: tell, ignore, away, invite, table rules, keys, the bell.
+"""The social club's verbs and lines: tell, ignore, away, invite, table rules, keys, report, the bell.
 
 ``handle(screen, command)`` is called by ``ClubScreen.handle_club`` first, so
 the hall, a table and the text mode (which borrows ``handle_club``) all
@@ -66,6 +66,8 @@ def handle(screen: Lines, command: Command) -> bool:
         _rule(screen, command)
     elif verb == "key":
         _key(screen, command)
+    elif verb == "report":
+        _report(screen, command)
     else:
         return False
     return True
@@ -96,6 +98,18 @@ def _tell(screen: Any, command: Any) -> None:
         screen.error(screen.t("social.tell_usage"))
         return
     app.club.tell(app.player, name[:NAME_MAX], text)
+
+
+def _report(screen: Any, command: Any) -> None:
+    """``report NAME words``: the house gets it with what of his words this person could see."""
+    app = screen.club_app
+    name, _, words = command.rest.partition(" ")
+    if not name or not words.strip():
+        screen.error(screen.t("report.usage"))
+        return
+    app.club.speech.mark(app.player)  # counted as a line: a flood of reports is slowed as chat is
+    report = app.club.report(named(app), name[:NAME_MAX], words)
+    screen.say_line(screen.t("report.filed", name=report.target))
 
 
 def _ignore(screen: Any, command: Any) -> None:

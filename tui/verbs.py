@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import time
+import weakref
 from typing import TYPE_CHECKING, Any, Literal
 
 from rich.text import Text
@@ -47,6 +48,10 @@ HERE_MAX = 20
 def at_a_table(app: Host, name: str) -> bool:
     """Seated or watching somewhere: such a person is not standing in the hall."""
     return app.club.where(name) is not None or any(name in t.spectators for t in app.club.tables.values())
+
+
+_MOTD_TOLD: weakref.WeakSet[Any] = weakref.WeakSet()
+"""The arrivals told the message of the day: each is told it once, however often he comes to the hall."""
 
 
 class HallVerbs:
@@ -370,6 +375,15 @@ class HallVerbs:
 
 
     # -- the hall's own -----------------------------------------------------------------
+
+    def tell_motd(self, arrival: object) -> None:
+        """The house's message of the day, once for each ``arrival`` (a session, or an App on its own);
+        plain text in the catalogue's line, never markup."""
+        motd = str(getattr(self.club_app.club, "motd", "") or "")
+        if not motd or arrival in _MOTD_TOLD:
+            return
+        _MOTD_TOLD.add(arrival)
+        self.say_line(self.t("motd.line", text=motd))
 
     def describe_hall(self) -> None:
         """``look`` in the hall: the room, who stands in it, each table, one's own seat."""

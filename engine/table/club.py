@@ -64,7 +64,9 @@ from engine.games import registry
 from engine.table.keeper import TableKeeper
 from engine.table.pending import Answer, Pending
 from engine.table.social import AWAY_MAX, Seating, Social, SocialError, name_key
+from engine.table.chatlog import Reports
 from engine.table.speech import Speech
+from engine.store.moderation import Report
 from engine.store.base import Store, StoreError, TableNumberTaken
 from engine.feed import Callback, Feed, LogEntry
 from engine.table.owner import Table, TableError, sanitize
@@ -127,6 +129,10 @@ class Club:
         self.social = Social(store)
         self.speech = Speech(self.social)
         """The one gate every person's words pass (mute, chat limit), here and at each table."""
+        self.reports = Reports(self.speech.log)
+        """``report NAME words``: complaints for the house (``engine.table.chatlog``)."""
+        self.motd = ""
+        """The message of the day (``[server] motd``, ``admin motd``): shown once to each arrival."""
         self._seed = seed
         if tables_config is None:
             tables_config = [{"game": name} for name in registry()]
@@ -387,6 +393,7 @@ class Club:
             raise TableError("chat.empty", "Say what? Type say and your words.")
         self.speech.words(name)
         self._emit([Event("say", None, {"name": name, "text": clean})])
+        self.speech.log.heard(name, "hall", clean)
 
     def online_name(self, name: str) -> str | None:
         """The spelling of an online name typed in any case, or None."""
@@ -410,7 +417,20 @@ class Club:
                                   "tell him when the deal is over.", name=to, table=table.id)
         self.speech.words(sender)
         self.social.deliver(sender, to, clean)
+        self.speech.log.heard(sender, "private", clean, to=to)
         return to
+
+    def report(self, reporter: str, target: str, words: str) -> Report:
+        """``report NAME words``: kept with the lines of his the reporter could see; the house is told.
+        NAME is someone online, heard lately, or seated where the reporter sits or watches."""
+        mine = [t for t in self.tables.values() if reporter in t.seats or reporter in t.spectators]
+        wanted = name_key(target)
+        seated = (n for t in mine for n in t.seats if n and name_key(n) == wanted)
+        named = self.online_name(target) or self.speech.log.spoke(target) or next(seated, None)
+        if named is None:
+            raise SocialError("report.nobody", f"Nobody named {target} is here or was heard lately.", name=target)
+        watched = [t.id for t in mine if reporter in t.spectators]
+        return self.reports.file(reporter, named, words, [t.id for t in mine], watched)
 
     def set_away(self, name: str, note: str = "", now: float | None = None) -> None:
         """``away [text]``: a note beside the name; at a table the stand-in plays his turns."""

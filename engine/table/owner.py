@@ -453,9 +453,16 @@ class Table:
             if self.seating.rail == "after" and len(self._rail_deal) < RAIL_KEEP:
                 self._rail_deal.append((name, clean))
             self.feed.notify([Event("rail", None, {})])  # watchers redraw; nothing of it is in the log
+            self._heard(name, "rail", clean)
             return True
         self._emit([Event("say", None, {"name": name, "text": clean})])
+        self._heard(name, "table", clean)
         return False
+
+    def _heard(self, name: str, place: str, text: str) -> None:
+        """Words said here, for the house's chat log (``engine.table.chatlog``)."""
+        if self.speech is not None:
+            self.speech.log.heard(name, place, text, table=self.id if isinstance(self.id, int) else None)
 
     # -- deals ----------------------------------------------------------------------
 

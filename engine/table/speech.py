@@ -14,6 +14,7 @@ import hashlib
 import time
 from typing import Callable
 
+from engine.table.chatlog import ChatLog
 from engine.table.social import Social, SocialError
 
 RATE = 1.0
@@ -58,6 +59,8 @@ class Speech:
         self.clock = clock
         self.limiter = limiter
         """None: no chat limit (a club on its own, as tests and local play use it; the server sets one)."""
+        self.log = ChatLog(social, social.wall)
+        """What passed the gate: the last minutes for reports, the chat log for the house."""
 
     def limit(self, rate: float = RATE, burst: float = BURST) -> None:
         """Set the chat limit (the server does, from its config's ``[limits]``)."""
@@ -81,7 +84,11 @@ class Speech:
     def note(self, name: str, note: str) -> str:
         """``away NOTE``: counted as a line; a muted person keeps the mark, never the note."""
         self._count(name)
-        return "" if self.social.muted(name) is not None else note
+        if self.social.muted(name) is not None:
+            return ""
+        if note:
+            self.log.heard(name, "away", note)
+        return note
 
     def mark(self, name: str) -> None:
         """``back``: no words, but a line others see, so it is counted."""

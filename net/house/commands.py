@@ -27,7 +27,7 @@ from engine.table.admin_ops import AdminError
 from engine.store.base import AccountError, StoreError
 from engine.table.owner import sanitize
 from net.house import figures
-from net.house import accountverbs, clubverbs, discipline
+from net.house import accountverbs, clubverbs, discipline, moderation
 from net.house.bans import AUDIT_NAME, BANS_NAME, AuditLog, BanList
 from net.house.discipline import ban_hits, ban_text
 from net.house.roster import broadcast, session_rows, sessions_text
@@ -58,7 +58,8 @@ class AdminCommands:
         self.shut = ShutAccounts()
         """The disabled and closed accounts (read by the store thread): refused at every door."""
         server.gates += [self._gate, self.shut.gate]
-        self._unsubscribe = self.club.subscribe(self._club_events)
+        unhear, unlisten = self.club.subscribe(self._club_events), moderation.listen(self)  # admins hear reports
+        self._unsubscribe = lambda: (unhear(), unlisten())
         self.admin_keys = admin_keys(server.config, getattr(server, "store", None))
         """The keys whose sessions may type ``admin …`` (``net.house.admin.admin_runner``)."""
         self._probe: asyncio.Task[None] | None = None
@@ -165,7 +166,7 @@ class AdminCommands:
         if verb not in COMMANDS:
             return Reply(False, f"unknown command {argv[0]!r}; commands: {', '.join(COMMANDS)}", status=2)
         try:
-            group = next((g for g in (discipline, clubverbs, accountverbs) if verb in g.VERBS), None)
+            group = next((g for g in (discipline, clubverbs, accountverbs, moderation) if verb in g.VERBS), None)
             if group is not None:
                 reply = await getattr(group, verb)(self, args, who)
             else:

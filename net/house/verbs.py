@@ -31,6 +31,10 @@ unmute NAME                             give NAME his words back
 mutes                                   the mutes in force
 watch TABLE                             every hand at a table and its rail (logged)
 grant NAME AMOUNT                       credit NAME with AMOUNT kopecks in the ledger
+reports [--all]                         the players' reports (open ones; --all: closed too)
+report N close                          close report N once it is dealt with
+chatlog NAME|table N [--since ISO-TIME] what NAME said (or was said at table N), from the chat log
+motd [TEXT … | --clear]                 the message of the day shown to each arrival (alone: show it)
 metrics                                 the server's figures (Prometheus's text format)
 health                                  exit 0 when the club answers and its store takes a write
 ratings [GAME] [--recompute]            the skill ratings; --recompute: again from the records
@@ -47,10 +51,13 @@ shutdown [--grace SECONDS]              no new deals; finish deals in play; save
 help                                    this list"""
 
 COMMANDS = ("tables", "sessions", "open", "close", "seat", "kick", "ban", "unban", "bans", "say",
-            "mute", "unmute", "mutes", "watch", "grant", "metrics", "health", "ratings", "accounts", "account", "key", "shutdown", "help")
+            "mute", "unmute", "mutes", "watch", "grant", "reports", "report", "chatlog", "motd", "metrics", "health",
+            "ratings", "accounts", "account", "key", "shutdown", "help")
 MAX_GRACE = 86400
 """The longest ``shutdown --grace`` (a day): deals in play finish within it."""
-READ_ONLY = frozenset({"tables", "sessions", "bans", "mutes", "help", "metrics", "health", "ratings", "accounts"})
+READ_ONLY = frozenset({"tables", "sessions", "bans", "mutes", "help", "metrics", "health", "ratings", "accounts",
+                       "reports"})
+"""Not in the audit log (``chatlog`` is: reading what someone said, as ``watch``, is an act of the house)."""
 
 
 class UsageError(AdminError):

@@ -125,7 +125,7 @@ class BotSession(HallMessages):
             known = self.fingerprint is not None and self.accounts.store.account_by_key(self.fingerprint) is not None
         self.send({"type": "hello", "protocol": PROTOCOL, "server": "sukno", "max_line": MAX_LINE,
                    "max_server_line": MAX_SERVER_LINE,
-                   "known": known, "types": list(CLIENT_TYPES)})
+                   "known": known, "types": list(CLIENT_TYPES), "motd": str(getattr(self.club, "motd", ""))})
 
     def _ask(self, work: Callable[[Any], Any]) -> Any:
         """``work(store)`` in the store's thread (a ``Pending`` of its result, or of ``_Failed``), or here."""
@@ -344,6 +344,13 @@ class BotSession(HallMessages):
         table = self._table(message)
         if table is not None:
             self._after(message, table.say(self.name, message["text"]), lambda _rail: None)
+
+    def _on_report(self, message: dict[str, Any]) -> None:
+        """As a person's ``report NAME words``: the house gets it with the lines of his the bot could see."""
+        assert self.name is not None
+        self.club.speech.mark(self.name)  # counted as a line, as a person's report is
+        report = self.club.report(self.name, message["name"], message["text"])
+        self.send({"type": "reported", "name": report.target})
 
     def _on_sync(self, message: dict[str, Any]) -> None:
         table = self._table(message)

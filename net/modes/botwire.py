@@ -52,12 +52,13 @@ CLIENT_TYPES: dict[str, dict[str, tuple[str, bool]]] = {
     "rules": {"game": ("str", True)},
     "wait": {"game": ("str", False)},
     "export": {"record": ("int", False), "table": ("int", False), "from": ("int", False), "to": ("int", False)},
+    "report": {"name": ("str", True), "text": ("str", True)},
     "quit": {},
 }
 """Every message a client may send, with its fields."""
 
 SERVER_TYPES = ("hello", "welcome", "error", "tables", "seated", "stood", "left", "state", "event", "turn",
-                "deal_end", "ack", "said", "pong", "rules", "waiting", "table_started", "export", "bye")
+                "deal_end", "ack", "said", "reported", "pong", "rules", "waiting", "table_started", "export", "bye")
 """Every message the server sends."""
 
 TEXTS: dict[str, dict[str, str]] = {

@@ -113,6 +113,7 @@ class HallDoor(HallVerbs, HallRows):
             self._add(item)
         try:
             self.describe()
+            self.tell_motd(session)
             self.hint(self.t("hall.hint"))
             return await self.open_screen(first)
         finally:

@@ -167,6 +167,7 @@ class TextChannel:
             store_read=session.read_off_loop,
         )
         self.club.wake = self._schedule
+        self.club.arrival = session  # the message of the day once a session, whichever mode he is in
 
     # -- life ------------------------------------------------------------------------------
 

@@ -302,14 +302,14 @@ class Watch:
         return self.club.tables.get(self.table_id) if self.table_id is not None else None
 
     def _social(self, line: str) -> bool:
-        """tell, ignore, unignore, away, bell in the watcher's row: the club's own handlers (``tui.social``)."""
+        """tell, ignore, unignore, away, bell, report in the watcher's row: the club's own handlers (``tui.social``)."""
         from tui import commands, social
 
         try:
             command = commands.parse(line)
         except commands.UnknownCommand:
             return False
-        if command is None or command.verb not in ("tell", "ignore", "unignore", "away", "bell"):
+        if command is None or command.verb not in ("tell", "ignore", "unignore", "away", "bell", "report"):
             return False
         self._said = []
         try:

@@ -11,6 +11,8 @@ import asyncio
 import logging
 from typing import Any, Callable
 
+from engine.table.owner import sanitize
+from net.config import MOTD_MAX
 from net.ssh.identity import StoreAccounts
 
 log = logging.getLogger("sukno.server")
@@ -45,6 +47,9 @@ def start_services(server: Any) -> None:
         server.ratings.start()
         club.ratings = server.ratings
     club.league_reset = config.league_reset
+    club.motd = sanitize(config.motd, MOTD_MAX)
+    club.speech.log.keep_days = config.keep_days
+    club.speech.log.keep_private = config.keep_private
     if hasattr(store, "beat"):  # who is online here, for every node of the club (net/cluster/presence.py)
         from net.cluster.presence import PresenceKeeper, node_name
 

@@ -749,7 +749,7 @@ MESSAGES: dict[str, str] = {
         "whisper, your table's start). Watchers' say during a deal goes to the rail: the players hear it after "
         "the deal, or never. At your table: invite NAME, table private|public, table watchers all|none|friends, "
         "table rail after|never (set by who sat first, between deals). Keys: key add, key link CODE, key list, "
-        "key remove FINGERPRINT."
+        "key remove FINGERPRINT. Trouble: report NAME words (the house reads it, with what of his words you saw)."
     ),
     "help.verb.tell": "tell NAME words (шепнуть): a whisper to one person, wherever he is; a watcher cannot whisper to a player of his table mid-deal.",
     "help.verb.ignore": "ignore NAME (игнор): his chat, rail and whispers no longer reach you; ignore alone lists whom you ignore.",
@@ -760,5 +760,12 @@ MESSAGES: dict[str, str] = {
     "help.verb.top": "top [GAME] (лучшие): the best players of a game by skill rating (a question mark: provisional).",
     "help.verb.rating": "rating [NAME] (рейтинг): your skill rating in each game you play, or someone else's.",
     "help.verb.league": "league [GAME] (лига): money won at a game since this league began.",
+    "help.verb.report": "report NAME words (пожаловаться): tell the house about someone; it gets his last words you could see.",
+    "report.usage": "Type report, a name and what happened: report Boris rude at table 2.",
+    "report.self": "You cannot report yourself.",
+    "report.nobody": "Nobody named {name} is here or was heard lately.",
+    "report.filed": "Thank you: the house has your report about {name}, with his last words you could see.",
+    "report.arrived": "A report from {reporter} about {target}: {words} (admin reports lists it).",
+    "motd.line": "Notice of the house: {text}",
     "help.verb.key": "key add | key link CODE | key list | key remove FINGERPRINT (ключ): a second key for your name.",
 }

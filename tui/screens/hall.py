@@ -43,6 +43,8 @@ class HallScreen(ClubScreen):
         self.relang()
         self.describe()
         app = self.club_app
+        if getattr(app, "on_hall", None) is None:  # a session's hall door told it already
+            self.tell_motd(app)
         line, app.first_line = getattr(app, "first_line", None), None
         if line:  # a command net's hall door handed to this App (a replay); the door echoed it
             self.run_line(line, echo=False)

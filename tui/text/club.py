@@ -146,6 +146,8 @@ class TextClub(TableVerbs, HallVerbs):
         self.club = club
         self.player = name
         self.write = write
+        self.arrival: object = self
+        """Who is told the message of the day once (the session, when net runs this club)."""
         self.lang = lang if lang in LANGS else "en"
         self.ascii = ascii
         self.guest = guest
@@ -277,6 +279,7 @@ class TextClub(TableVerbs, HallVerbs):
         self._inbox_seq = inbox.last_seq
         self._inbox_off = inbox.subscribe(lambda events: self.wake())
         self.say_line(self.t("text.welcome", name=self.player))
+        self.tell_motd(self.arrival)
         seated = self.club.where(self.player)
         if seated is not None:
             self.show_table(seated.id)
