@@ -17,6 +17,8 @@ def add_parser(sub: Any) -> None:
     bot.add_argument("--local", metavar="GAME",
                      help="no club: speak the protocol on stdin/stdout to one table of GAME (house bots around)")
     bot.add_argument("--seats", type=int, help="--local: the table's seats (default: the game's fewest)")
+    bot.add_argument("--option", action="append", default=[], metavar="K=V",
+                     help="--local: one of the game's options, e.g. variant=v (again for another)")
     bot.add_argument("--think", type=float, default=0.0, help="--local: the house bots' pause (0 s)")
     bot.add_argument("--name", help="the bot's name, for a new key (a known key keeps its name)")
     bot.add_argument("--table", type=int, default=1, metavar="N", help="the table to sit at (1)")

@@ -22,11 +22,45 @@ from net.modes.botsession import BotSession
 from net.modes.botwire import LineBuffer, encode
 
 
+def local_options(game: str, words: list[str]) -> dict[str, Any]:
+    """``--option K=V`` words as the game's checked options; ``ValueError`` says what is wrong."""
+    from engine.game import validate_options
+    from engine.games import registry
+
+    games = registry()
+    if game not in games:
+        raise ValueError(f"there is no game {game!r}; games: {', '.join(sorted(games))}")
+    options: dict[str, Any] = {}
+    for word in words:
+        key, equals, value = word.partition("=")
+        if not equals or not key:
+            raise ValueError(f"--option takes K=V (e.g. variant=v), not {word!r}")
+        options[key] = value
+    validate_options(games[game].options_spec, options)  # OptionError is a ValueError
+    return options
+
+
+def check_seats(game: str, options: dict[str, Any], seats: int | None) -> None:
+    """``--seats`` within what the game (with these options) is played by; ``ValueError`` if not."""
+    from engine.games import registry
+
+    cls = registry()[game]
+    low, high = cls.player_range(cls.make_options(options))
+    if seats is not None and not low <= seats <= high:
+        raise ValueError(f"{game} with these options is played by {low}–{high} players, not {seats}")
+
+
 def run_local(args: Any) -> int:
     from engine.table.club import Club
     from engine.store.opening import open_store
     from net.ssh.identity import StoreAccounts
 
+    try:
+        options = local_options(args.local, list(getattr(args, "option", None) or []))
+        check_seats(args.local, options, args.seats)
+    except ValueError as err:
+        print(f"sukno bot: {err}", file=sys.stderr)
+        return 2
     out = sys.stdout.buffer
     stdin = sys.stdin.buffer.fileno()
     stopped: list[bool] = []
@@ -40,7 +74,7 @@ def run_local(args: Any) -> int:
         # Practice money: a program under test plays as many deals as it asks for, so a losing run
         # plays on credit (R5's table option) instead of being refused its next deal.
         table: dict[str, Any] = {"game": args.local, "bots": "fill", "think": args.think, "clock": 0,
-                                 "at_zero": "debt"}
+                                 "at_zero": "debt", "options": options}
         if args.seats:
             table["seats"] = args.seats
         club = Club([table], store=store, now=time.monotonic())

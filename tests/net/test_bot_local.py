@@ -59,3 +59,19 @@ async def test_a_program_plays_a_deal_over_stdin_and_stdout():
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
+
+
+@pytest.mark.parametrize("words,said", [
+    (["--option", "variant=c"], "sukno bot: option 'variant' must be one of a, b, v, g, not 'c'"),
+    (["--option", "colour=red"], "sukno bot: unknown option"),
+    (["--option", "variant"], "sukno bot: --option takes K=V (e.g. variant=v), not 'variant'"),
+    (["--option", "variant=g", "--seats", "7"], "sukno bot: stukolka with these options is played by 4–5 players, "
+                                                 "not 7"),
+])
+def test_a_bad_option_or_seat_count_is_refused_before_anything_starts(words, said):
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", "net.cli.main", "bot", "--local", "stukolka", *words], cwd=ROOT,
+                          input="", capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(said) and "Traceback" not in done.stderr, done.stderr
