@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from rich.text import Text
 
 from engine.game import Event, IllegalAction
+from engine.games import registry
 from engine.table.owner import Table
 from tui import commands, fair, pending, ratings, refusals, social
 from tui.social import named
@@ -30,6 +31,7 @@ from tui.commands import BOT_WORDS, GAME_VERBS, HALL_VERBS, Command, UnknownComm
 from tui.i18n import LANGS, has, tr
 from tui.limits import quote
 from tui.ratings import short_mark
+from tui.rulebook import brief, plain_lines
 from tui.text.answers import ask
 from tui.titles import game_title, stakes
 
@@ -52,6 +54,8 @@ def at_a_table(app: Host, name: str) -> bool:
 
 _MOTD_TOLD: weakref.WeakSet[Any] = weakref.WeakSet()
 """The arrivals told the message of the day: each is told it once, however often he comes to the hall."""
+WHOLE_WORDS = ("all", "full", "все", "всё", "полностью", "целиком")
+"""The last word of ``rules GAME all``: the whole rules, not the brief."""
 
 
 class HallVerbs:
@@ -359,20 +363,37 @@ class HallVerbs:
 
         pending.after(self, analyst.ask(app.player, int(word), app.lang, lines_of_json), show)
 
-    def show_rules(self, game: str) -> None:
+    def show_rules(self, words: str) -> None:
+        """``rules GAME``: the rules in brief, then how to hear them whole; ``rules GAME all``: the whole
+        text, line by line.  Both read docs/rules (``tui.rulebook``), the text the bot protocol sends."""
+        lang = self.club_app.lang
         games = sorted({t.game_name for t in self.club_app.club.tables.values()})
+        words = " ".join(words.split())
+        head, _, last = words.rpartition(" ")
+        whole = (last or words).casefold() in WHOLE_WORDS
+        if whole:
+            words = head if last else ""
         table = self.table_here()
-        if not game and table is not None:
-            game = table.game_name
-        if not game:
+        if not words and table is not None:
+            words = table.game_name
+        if not words:
             self.say_line(self.t("rules.list", games=", ".join(games)))
             return
-        game = game_by_words(game)
-        if not has(self.club_app.lang, f"rules.{game.lower()}"):
-            self.error(self.t("cmd.no_rules", game=game, games=", ".join(games)))
+        game = game_by_words(words)
+        short = brief(game, lang)
+        if short is None and not has(lang, f"rules.{game.lower()}"):
+            self.error(self.t("cmd.no_rules", game=words, games=", ".join(games)))
             return
-        self.say_line(self.t(f"rules.{game.lower()}"))
-
+        if short is None:  # a game without a file of rules (the test game): its line of the catalogue
+            self.say_line(self.t(f"rules.{game.lower()}"))
+            return
+        if whole:
+            for line in plain_lines(game, lang) or []:
+                self.say_line(line)
+            return
+        self.say_line(short)
+        title = getattr(registry().get(game), "title", {}).get(lang, game).lower()
+        self.say_line(self.t("rules.whole", game=title))
 
     # -- the hall's own -----------------------------------------------------------------
 
@@ -483,8 +504,6 @@ def who_line(app: Host) -> str:
 def game_by_words(typed: str) -> str:
     """A game named as a person says it, in either language: ``стуколка``, ``французская``, ``спекулянта``
     (its title, a word of its title, or the start of one); else the name as typed."""
-    from engine.games import registry
-
     word = typed.casefold().strip()
     if not word:
         return typed

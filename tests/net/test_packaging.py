@@ -59,7 +59,8 @@ def test_the_wheel_installs_only_sukno_and_lives_beside_net_and_tui(tmp_path: Pa
     assert {name.split("/")[0] for name in names} == {"sukno", wheel.name.split("-py3")[0] + ".dist-info"}
     assert "sukno/_app/net/cli/main.py" in names and "sukno/_app/net/sukno.toml" in names
     assert "sukno/_app/tui/sukno.tcss" in names and "sukno/_app/engine/games/__init__.py" in names
-    assert "sukno/_app/docs/rules/stukolka.md" in names  # `rules GAME` reads them (net/rulebook.py)
+    assert "sukno/_app/docs/rules/stukolka.md" in names  # `rules GAME` reads them (tui/rulebook.py)
+    assert "sukno/_app/docs/rules/ru/stukolka.md" in names  # and in Russian
 
     # A fresh venv; the dependencies (textual, asyncssh…) are borrowed from this one's site-packages by a
     # path line, which does not run this venv's own .pth files (so its editable sukno is not seen).
@@ -92,6 +93,8 @@ def test_the_wheel_installs_only_sukno_and_lives_beside_net_and_tui(tmp_path: Pa
     code = "import sukno; sukno.use_app_folder(); from net.rulebook import rules_text; print(rules_text('stukolka'))"
     assert _run([str(python), "-c", code], cwd=elsewhere, env=env).stdout == \
         (ROOT / "docs" / "rules" / "stukolka.md").read_text(encoding="utf-8") + "\n"
+    code = "import sukno; sukno.use_app_folder(); from tui.rulebook import brief; print(brief('kopilka', 'ru'))"
+    assert _run([str(python), "-c", code], cwd=elsewhere, env=env).stdout.startswith("Копилка: 4 игрока")
 
 
 def test_a_checkout_runs_its_own_code_from_any_folder(tmp_path: Path) -> None:

@@ -343,7 +343,7 @@ MESSAGES: dict[str, str] = {
     "help.topics": "hall, table, social, cards, russian, fair, kitty, or a game's word (help golets, help buy)",
     "help.hall": (
         "In the hall: look (describe the room), tables (list them), who (who is online), "
-        "sit N [seat], watch N, say … (or ' …), rules [game], lang ru|en, help [topic], quit. "
+        "sit N [seat], watch N, say … (or ' …), rules [game] [all], lang ru|en, help [topic], quit. "
         "Your money: balance; your games: history, replay N, verify N (fair deals: help fair). "
         "Who plays best: top GAME, rating [NAME], league [GAME]. "
         "People: tell NAME …, ignore NAME, away, back, key add (help social)."
@@ -405,38 +405,8 @@ MESSAGES: dict[str, str] = {
     "fair.verify_need": "Verify which game? Type verify and its number from history.",
     "fair.verify_none": "You have no finished game to verify yet.",
     # rules in brief
+    "rules.whole": "The whole rules, line by line: rules {game} all.",
     "rules.list": "The club plays: {games}. Type rules and a game's name.",
-    "rules.stukolka": (
-        "Stukolka: 4–7 players, 52 cards, 3 cards each, the next card shows trumps. In turn each player knocks "
-        "to play or passes; in the base game one may take the golets, a blind hand. Each trick takes a third of "
-        "the pot; who played and took no trick is in remiz and pays the pot's worth into the next pot. "
-        "Follow suit and beat if you can; else trump and beat if you can. The dealer antes every deal. "
-        "Variants: б — buying; в — the shlejf: the dealer keeps the trump card face down and announces its suit, "
-        "with dark and razrez where the table allows; г — compulsory deals. The house opens one: "
-        "open stukolka variant=v dark=yes razrez=yes seats=5 (variant=b, variant=g); tables shows each table's variant."
-    ),
-    "rules.kopilka": (
-        "The Kitty: 4 players, 5 cards each and a stock. Long suits are exchanged before play; in tricks a player "
-        "void in the led suit draws from the stock. Payments go into and out of the kitty each deal; "
-        "the partiya is settled at its end."
-    ),
-    "rules.french3": (
-        "French three-hander: 3 players and a widow. Each in turn may buy from the widow; the deal is played in "
-        "tricks and scored above and below the line; money moves when a game is settled."
-    ),
-    "rules.ukr_pairs": (
-        "Ukrainian pairs: 2 against 2, 36 cards, 9 each, partners sit opposite (team A: seats 1 and 3, team B: 2 and 4). "
-        "Trumps, high to low: 6♣ J♣ J♠ J♥ J♦ A♣ K♣ Q♣ 10♣ 9♣ 8♣ 7♣; the twelve trumps are one suit, so a jack "
-        "follows trumps, not its own suit (R26). Plain suits: A K Q 10 9 8 7 6. Follow the led suit; void, play any card. "
-        "Each team starts with a record of 12 and writes points off it: 8:1 tricks writes off 1, 6:3 writes off 3, "
-        "7:2 and 5:4 nothing; 9:0 wins the match at once. The first team at 0 wins; each loser pays his team's "
-        "record left (R27–R30)."
-    ),
-    "rules.speculator": (
-        "Speculator: everyone antes and gets 3 face-down cards nobody sees. Cards are turned up one by one round "
-        "the table as one trick, diamonds trump. The holder of the best card may sell it while the others bid; "
-        "the K♠ turned up forces a redeal. The best card at the end takes the pot."
-    ),
     "rules.highcard": "High card: a test game. Knock, then play; the highest card of the led suit wins.",
     # the store: balance, history, replay
     "store.gone": "The club's book is gone from the disk: nothing can be written until the house restarts the club, so that did not happen.",
