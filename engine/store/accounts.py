@@ -88,7 +88,7 @@ def release_names(store: Any, now: float | None, key_of: Any) -> list[str]:
     freed = []
     with store._tx():
         for account_id, name in due:
-            _respell(store, account_id, name, released_name(account_id, name), key_of)
+            _respell(store, account_id, name, released_name(account_id, name), key_of, follow=False)
             freed.append(name)
     return freed
 
@@ -107,8 +107,9 @@ def listing(store: Any) -> list[tuple[str, str]]:
     return [(str(n), str(s)) for n, s in rows]
 
 
-def _respell(store: Any, account_id: int, old: str, new: str, key_of: Any) -> None:
-    """Inside a transaction: the account, its purse and entries, ratings and mute spelt ``new``."""
+def _respell(store: Any, account_id: int, old: str, new: str, key_of: Any, follow: bool = True) -> None:
+    """Inside a transaction: the account, its purse and entries and ratings spelt ``new``; his mute and
+    the ignore lists that name him follow (``follow``) or, his name freed, are dropped."""
     store._x("UPDATE account SET name = ?, name_key = ? WHERE id = ?", (new, key_of(new), account_id))
     row = store._x("SELECT balance FROM purse WHERE name = ?", (old,)).fetchone()
     if row is not None and old != new:
@@ -117,9 +118,16 @@ def _respell(store: Any, account_id: int, old: str, new: str, key_of: Any) -> No
         store._x("DELETE FROM purse WHERE name = ?", (old,))
     store._x("DELETE FROM rating WHERE name = ? AND bot = 0", (new,))
     store._x("UPDATE rating SET name = ? WHERE name = ? AND bot = 0", (new, old))
+    if not follow:  # his name is freed: nobody's list and no mute may catch the newcomer who takes it
+        store._x("DELETE FROM mute WHERE name_key = ?", (key_of(old),))
+        store._x("DELETE FROM account_ignore WHERE other_key = ?", (key_of(old),))
+        return
     if key_of(old) != key_of(new):
         store._x("DELETE FROM mute WHERE name_key = ?", (key_of(new),))
         store._x("UPDATE mute SET name_key = ?, name = ? WHERE name_key = ?", (key_of(new), new, key_of(old)))
+        store._x("DELETE FROM account_ignore WHERE other_key = ? AND account_id IN "
+                 "(SELECT account_id FROM account_ignore WHERE other_key = ?)", (key_of(new), key_of(old)))
+    store._x("UPDATE account_ignore SET other_key = ?, other = ? WHERE other_key = ?", (key_of(new), new, key_of(old)))
 
 
 def _seated_at(store: Any, name: str, key_of: Any) -> Any:

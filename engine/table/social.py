@@ -253,6 +253,22 @@ class Social:
             else:
                 _keep_ignore(self.store, who, other, on)
 
+    def renamed(self, old: str, new: str | None) -> None:
+        """The house renamed an account (the store moved its rows): his own list, every list in memory
+        that ignores him and his mute follow the new name; ``None``: his name was freed, they are dropped."""
+        for names in self._ignores.values():
+            hit = {n for n in names if name_key(n) == name_key(old)}
+            if hit:
+                names.difference_update(hit)
+                names.update([new] if new else [])
+        own = self._ignores.pop(name_key(old), None)
+        mute = self._mutes.pop(name_key(old), None)
+        if new is not None and own is not None:
+            self._ignores[name_key(new)] = own
+        if new is not None and mute is not None:
+            mute.name = new
+            self._mutes[name_key(new)] = mute
+
     # -- mutes -------------------------------------------------------------------------
 
     def mute(self, name: str, seconds: float | None, reason: str, by: str, *, keep: bool = True) -> Mute:

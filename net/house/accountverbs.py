@@ -96,7 +96,7 @@ async def _rename(house: House, name: str, new: str) -> Reply:
     if hasattr(accounts_book, "forget"):
         accounts_book.forget(old)
         accounts_book.named(spelled)
-    _move_mute(house, old, spelled)
+    house.club.social.renamed(old, spelled)  # the store moved his mute and the lists ignoring him
     shut = getattr(house, "shut", None)
     state = shut.state_of(old) if shut is not None else None
     if shut is not None and state:
@@ -202,16 +202,6 @@ def _line(row: dict[str, Any]) -> str:
 
 def _date(at: float) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(at))
-
-
-def _move_mute(house: House, old: str, new: str) -> None:
-    """The store moved his mute with his name; this node's memory of it follows."""
-    social = house.club.social
-    mute = social.muted(old)
-    if mute is not None:
-        social.unmute(old, keep=False)
-        left = None if mute.until is None else max(0.0, mute.until - social.wall())
-        social.mute(new, left, mute.reason, mute.by, keep=False)
 
 
 def _nodes_of(house: House, name: str) -> list[str]:

@@ -46,10 +46,11 @@ class ShutAccounts:
 
     def read_back(self, got: tuple[list[str], dict[str, str]], server: Any,
                   show_out: Callable[[list[Any], Callable[[Any], str]], Coroutine[Any, Any, None]]) -> None:
-        """On the loop, ``read_shut``'s answer: the names freed are forgotten by the book of names, and an
-        account shut on another node loses his sessions here."""
+        """On the loop, ``read_shut``'s answer: the names freed are forgotten by the book of names and by
+        the ignore lists and mutes in memory, and an account shut on another node loses his sessions here."""
         for name in got[0]:
             getattr(server.accounts, "forget", lambda _name: None)(name)
+            server.club.social.renamed(name, None)  # no list in memory may catch the newcomer
         if self.take(got[1]):
             hit = [s for s in server.sessions if not s.closed and self.gate(s)]
             if hit:

@@ -83,12 +83,19 @@ async def test_rename_keeps_his_key_money_and_records_and_obeys_the_name_rules(c
     async with admin_server(config, player_app=_player) as server:
         anna = await arrive(server.port, "Anna", key=key)
         server.store.create_account("Boris", grant=5)
+        social = server.club.social
+        social.ignore("Boris", "Anna")
+        assert (await sukno_admin(config.data, "mute", "Anna", "rude"))[0] == 0
         before = server.store.balance("Anna")
         status, reply = await admin_json(config.data, "account", "anna", "rename", "Anya")
         assert status == 0 and reply["data"] == {"name": "Anya", "was": "Anna", "ended": 1}
         await asyncio.wait_for(anna.session.closed.wait(), 10)
         assert "The house has renamed your account to Anya; connect again." in said(anna)
         assert server.store.account("Anna") is None and server.store.balance("Anya") == before
+        assert social.hides("Boris", "Anya") and social.muted("Anya").reason == "rude"  # they follow him
+        assert not social.hides("Boris", "Anna") and social.muted("Anna") is None
+        await until(lambda: server.store.ignores("Boris") == ["Anya"], what="Boris's list in the store")
+        assert [m[0] for m in server.store.mutes()] == ["Anya"]
         again = await connect(server.port, key=key)
         await again.wait("HALL Anya")
         await again.close()
@@ -157,6 +164,10 @@ async def test_close_holds_the_name_then_frees_it_and_the_ledger_still_sums_to_z
     async with admin_server(config, player_app=_player) as server:
         anna = await arrive(server.port, "Anna", key=key)
         server.store.post([("Anna", -70), (GRANTS, 70)], reason="a test")
+        social = server.club.social
+        server.store.create_account("Boris")
+        social.ignore("Boris", "Anna")
+        assert (await sukno_admin(config.data, "mute", "Anna"))[0] == 0
         left = server.store.balance("Anna")
         status, reply = await admin_json(config.data, "account", "Anna", "close")
         assert status == 0 and reply["data"]["state"] == "closed" and reply["data"]["ended"] == 1
@@ -169,6 +180,7 @@ async def test_close_holds_the_name_then_frees_it_and_the_ledger_still_sums_to_z
         freed = next(a for a in server.store.accounts() if a.name.startswith("closed:"))
         assert freed.balance == left and freed.state == "closed"
         newcomer = await arrive(server.port, "Anna")  # the name is free again, with a grant of his own
+        assert not social.hides("Boris", "Anna") and social.muted("Anna") is None  # nothing of the old one
         assert server.store.balance("Anna") == config.grant
         assert server.store.ledger_sum() == 0
         server.store.check_ledger()

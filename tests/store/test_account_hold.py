@@ -33,7 +33,10 @@ def test_disable_close_and_the_name_freed_after_its_wait(store) -> None:
     assert store.release_names(now=499.0) == []
     with pytest.raises(AccountError, match="taken"):
         store.create_account("ANNA", key="SHA256:other")
+    store.set_ignore("Boris", "Anna", True)
+    store.set_mute("Anna", None, "rude", "house")
     assert store.release_names(now=500.0) == ["Anna"]
+    assert store.ignores("Boris") == [] and store.mutes() == []  # nothing catches the next Anna
     freed = [a for a in store.accounts() if a.name.startswith("closed:")]
     assert len(freed) == 1 and freed[0].name.endswith(":Anna") and freed[0].balance == 850
     assert freed[0].keys == ("SHA256:anna",) and freed[0].state == "closed"
@@ -51,7 +54,12 @@ def test_disable_close_and_the_name_freed_after_its_wait(store) -> None:
 
 def test_rename_keeps_the_id_the_records_and_the_ledger(store) -> None:
     club(store)
+    store.set_ignore("Boris", "Anna", True)
+    store.set_ignore("Anna", "Boris", True)
+    store.set_mute("Anna", 5000.0, "rude", "house")
     assert store.rename_account("anna", "Anya") == ("Anna", "Anya")
+    assert store.ignores("Boris") == ["Anya"] and store.ignores("Anya") == ["Boris"]
+    assert store.mutes() == [("Anya", 5000.0, "rude", "house")]
     assert store.account("Anna") is None
     anya = store.account("anya")
     assert anya.name == "Anya" and anya.balance == 850 and anya.keys == ("SHA256:anna",)
