@@ -356,7 +356,7 @@ class French3(RoundTricks, Game):
         led = self.trick[0][1].suit
         if any(c.suit == led for c in hand):
             return refuse("french3.follow",
-                          f"{led.symbol} was led and you hold {led.symbol}, so you must follow suit (§3.5).", suit=led)
+                          f"{led.symbol} was led and you hold {led.symbol}, so you must follow suit (R20).", suit=led)
         assert self.trump is not None
         return refuse("french3.trump",
                       f"You have no {led.symbol} but hold a trump, so you must play a trump {self.trump.symbol} (R20).",

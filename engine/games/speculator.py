@@ -436,7 +436,7 @@ class Speculator(Game):
         if verb == "reveal":
             return refuse("speculator.window_open",
                           "A trade window is open: nobody may turn up a card while a deal can still be "
-                          "made (§6.5). It closes when its time runs out or when everyone is ready.")
+                          "made (R64). It closes when its time runs out or when everyone is ready.")
         if not self._window:
             return self._why_not_now(seat, action)
         if verb == "bid" and seat == self._holder:

@@ -230,7 +230,7 @@ class UkrPairs(RoundTricks, Game):
             return refuse("ukr_pairs.jack_is_trump",
                           f"{card} is a trump, not a {symbol} (R26); you hold a {symbol}, so you must follow {symbol}.",
                           card=card, suit=suit)
-        return refuse("ukr_pairs.follow", f"{symbol} was led and you hold a {symbol}, so you must follow suit (§4.4).",
+        return refuse("ukr_pairs.follow", f"{symbol} was led and you hold a {symbol}, so you must follow suit.",
                       suit=suit)
 
     # ------------------------------------------------------------------ session

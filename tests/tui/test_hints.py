@@ -85,8 +85,8 @@ async def to_follow(pilot, club: Club) -> None:
     await pilot.pause()
 
 
-@pytest.mark.parametrize("lang,reason", [("en", "— you must follow {suit} (§3.5)"),
-                                         ("ru", "— нужно ходить в масть {suit} (§3.5)")])
+@pytest.mark.parametrize("lang,reason", [("en", "— you must follow {suit} (R20)"),
+                                         ("ru", "— нужно ходить в масть {suit} (R20)")])
 async def test_the_hint_says_why_the_cards_are_narrowed_before_any_refusal(lang, reason):
     club = Club([{"game": "french3", "clock": 0}], seed=232)
     app = ClubApp(club, "anna", lang=lang)

@@ -195,7 +195,7 @@ def test_french3_follow_and_trump_in_russian_and_ascii() -> None:
     game = from_record("french3_B1", 4)  # A led A♠; B holds spades
     err = refusal(game, "B", "play A♥")
     assert err.key == "french3.follow"
-    assert explain(err, "ru") == "Ход в ♠, а у вас есть ♠: нужно ходить в масть (§3.5)."
+    assert explain(err, "ru") == "Ход в ♠, а у вас есть ♠: нужно ходить в масть (R20)."
     err = refusal(game, "B", "play 5♠")
     assert err.key == "refuse.not_held" and explain(err, "ru", ascii=True) == "У вас нет 5S."
 
@@ -225,8 +225,8 @@ def test_ukr_pairs_follow_suit_and_not_held_in_russian() -> None:
     game = from_record("ukr_pairs_C2", 1)  # P2 led A♠
     err = refusal(game, "P3", "play 7♦")
     assert err.key == "ukr_pairs.follow"
-    assert explain(err, "ru") == "Ход в ♠, а у вас есть ♠: нужно ходить в масть (§4.4)."
-    assert explain(err, "en", ascii=True) == "S was led and you hold a S, so you must follow suit (§4.4)."
+    assert explain(err, "ru") == "Ход в ♠, а у вас есть ♠: нужно ходить в масть."
+    assert explain(err, "en", ascii=True) == "S was led and you hold a S, so you must follow suit."
     err = refusal(game, "P3", "play A♣")
     assert err.key == "refuse.not_held" and explain(err, "ru") == "У вас нет A♣."
 
@@ -267,7 +267,7 @@ def test_speculator_turn_and_window_refusals_in_russian() -> None:
     err = refusal(game, "Vera", "reveal")
     assert err.key == "speculator.window_open"
     assert explain(err, "ru") == (
-        "Идёт торг: пока сделка ещё возможна, карту не вскрывают (§6.5). "
+        "Идёт торг: пока сделка ещё возможна, карту не вскрывают (R64). "
         "Торг закроется, когда выйдет время или все скажут «готов»."
     )
     act(game, "Vera: ready")

@@ -19,8 +19,8 @@ from tui.text.answers import view_at, why_text
 from tui.text.club import TextClub
 
 REASONS = {
-    ("en", "french3.follow"): "— you must follow {suit} (§3.5).",
-    ("ru", "french3.follow"): "— нужно ходить в масть {suit} (§3.5).",
+    ("en", "french3.follow"): "— you must follow {suit} (R20).",
+    ("ru", "french3.follow"): "— нужно ходить в масть {suit} (R20).",
     ("en", "stukolka.follow"): "— you must follow {suit} (R41).",
     ("ru", "stukolka.follow"): "— нужно ходить в масть {suit} (R41).",
     ("en", "stukolka.trump"): "— you have no {suit}, so you must trump (R41).",

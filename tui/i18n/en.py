@@ -184,20 +184,20 @@ MESSAGES: dict[str, str] = {
     "french3.widow_empty": "The widow is empty, so you cannot exchange: write 'buy' alone (R19).",
     "french3.widow_one": "The widow has only 1 card left, so you may exchange at most 1 (R19).",
     "french3.widow_left": "The widow has only {left:plural:# card|# cards} left, so you may exchange at most {left} (R19).",
-    "french3.follow": "{suit} was led and you hold {suit}, so you must follow suit (§3.5).",
+    "french3.follow": "{suit} was led and you hold {suit}, so you must follow suit (R20).",
     "french3.trump": "You have no {suit} but hold a trump, so you must play a trump {trump} (R20).",
     "ukr_pairs.follow_trump": (
         "A trump was led (all jacks and clubs are trumps, R26) and you hold a trump, so you must play one."
     ),
     "ukr_pairs.jack_is_trump": "{card} is a trump, not a {suit} (R26); you hold a {suit}, so you must follow {suit}.",
-    "ukr_pairs.follow": "{suit} was led and you hold a {suit}, so you must follow suit (§4.4).",
+    "ukr_pairs.follow": "{suit} was led and you hold a {suit}, so you must follow suit.",
     "speculator.not_your_reveal": "It is {who}'s turn to turn up a card, not yours (R61).",
     "speculator.no_window": (
         "No trade window is open: trading happens after a reveal, until the window closes (R64). "
         "Now {who} is to turn up the next card."
     ),
     "speculator.window_open": (
-        "A trade window is open: nobody may turn up a card while a deal can still be made (§6.5). "
+        "A trade window is open: nobody may turn up a card while a deal can still be made (R64). "
         "It closes when its time runs out or when everyone is ready."
     ),
     "speculator.own_card": "You hold the best card {card} yourself; you cannot bid for your own card (R63).",
@@ -236,9 +236,9 @@ MESSAGES: dict[str, str] = {
     "why.kopilka.follow": "you must follow {suit} (R10)",
     "why.kopilka.lead_other": "you took the {suit} trick: lead another suit (R13)",
     "why.kopilka.void": "you have no {suit} (R9, R11)",
-    "why.french3.follow": "you must follow {suit} (§3.5)",
+    "why.french3.follow": "you must follow {suit} (R20)",
     "why.french3.trump": "you have no {suit}, so you must trump {trump} (R20)",
-    "why.ukr_pairs.follow": "you must follow {suit} (§4.4)",
+    "why.ukr_pairs.follow": "you must follow {suit}",
     "why.ukr_pairs.follow_trump": "trumps were led: play a trump (R26)",
     "why.ukr_pairs.jack_is_trump": "jacks are trumps; you must follow {suit} (R26)",
     "action.suggest": "{reason} You may: {actions}.",
