@@ -10,16 +10,15 @@ and the worked-example tests rely on.
 from __future__ import annotations
 
 import json
-import mmap
 import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, BinaryIO, Iterator, Mapping
 
 from engine.cards import CardError, parse_card
 from engine.game import DeckError, Game, IllegalAction, OptionError
 from engine.games import get_game
+from engine.jsonstream import read_object
 from engine.playback import ACTION, DEAL, Move, ReplayError, play, replay_all
 from engine.shuffle import DealCheck, FairError, check_fair, verify_deal
 
@@ -78,25 +77,20 @@ def load_record(source: str | Path | Mapping[str, Any]) -> Record:
         data: Any = source
     else:
         text = str(source)
-        if isinstance(source, Path) or not text.lstrip().startswith("{"):
-            path = Path(source)
-            try:
-                text = _read_text(path)
-            except FileNotFoundError:
-                raise RecordError(f"{path}: no such file") from None
-            except IsADirectoryError:
-                raise RecordError(f"{path}: is a directory, not a record file") from None
-            except (OSError, UnicodeDecodeError) as err:
-                raise RecordError(f"{path}: cannot be read ({err})") from None
-        if len(text) > MAX_BYTES:
-            raise RecordError(f"{len(text):,} characters, more than a record may have ({MAX_BYTES:,}); not read")
         try:
-            data = json.loads(text, object_hook=_DealReader())
-            del text
+            if isinstance(source, Path) or not text.lstrip().startswith("{"):
+                data = _read_file(Path(source))
+            else:
+                if len(text) > MAX_BYTES:
+                    raise RecordError(f"{len(text):,} characters, more than a record may have ({MAX_BYTES:,}); "
+                                      "not read")
+                data = json.loads(text, object_hook=_DealReader())
         except json.JSONDecodeError as err:
             raise RecordError(f"not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
         except RecursionError:
             raise RecordError("not a record: its JSON is nested too deeply") from None
+        except RecordError:
+            raise
         except ValueError as err:  # a number of more digits than Python converts (int_max_str_digits)
             raise RecordError(f"not a record: {_short(err)}") from None
     return _check(data)
@@ -155,20 +149,36 @@ def _plain(value: Any) -> bool:
     return True
 
 
-def _read_text(path: Path) -> str:
-    """The file's text, refused by its size before a byte is read.  A regular file is mapped, not
-    read into a buffer, and decoded from the map: the text is the only copy of it the process holds."""
-    with open(path, "rb") as file:
-        info = os.fstat(file.fileno())
-        if info.st_size > MAX_BYTES:
-            raise RecordError(f"{path}: {info.st_size:,} bytes, more than a record may have ({MAX_BYTES:,}); not read")
-        if not stat.S_ISREG(info.st_mode) or info.st_size == 0:  # a pipe or a device: read at most the bound
-            data = file.read(MAX_BYTES + 1)
-            if len(data) > MAX_BYTES:
-                raise RecordError(f"{path}: more than a record may have ({MAX_BYTES:,} bytes); not read")
-            return data.decode("utf-8")
-        with mmap.mmap(file.fileno(), info.st_size, access=mmap.ACCESS_READ) as mapped:
-            return str(mapped, "utf-8")
+def _read_file(path: Path) -> Any:
+    """The file's JSON, refused by its size before a byte is read, then read a window at a time and
+    its deals one by one (``engine.jsonstream``): what is held at once is the record being built, one
+    window and one deal, never the whole text or its whole parse tree."""
+    try:
+        with open(path, "rb") as file:
+            size = os.fstat(file.fileno()).st_size
+            if size > MAX_BYTES:
+                raise RecordError(f"{path}: {size:,} bytes, more than a record may have ({MAX_BYTES:,}); not read")
+            return read_object(_Bounded(file, path), "deals", _DealReader())
+    except FileNotFoundError:
+        raise RecordError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise RecordError(f"{path}: is a directory, not a record file") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise RecordError(f"{path}: cannot be read ({err})") from None
+
+
+class _Bounded:
+    """A file read at most ``MAX_BYTES`` far, whatever its size said (a pipe, a file still growing)."""
+
+    def __init__(self, file: BinaryIO, path: Path) -> None:
+        self.file, self.path, self.left = file, path, MAX_BYTES
+
+    def read(self, size: int) -> bytes:
+        chunk = self.file.read(min(size, self.left + 1))
+        self.left -= len(chunk)
+        if self.left < 0:
+            raise RecordError(f"{self.path}: more than a record may have ({MAX_BYTES:,} bytes); not read")
+        return chunk
 
 
 def _short(err: BaseException) -> str:

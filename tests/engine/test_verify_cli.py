@@ -186,13 +186,10 @@ def test_a_record_past_the_bounds_is_refused_before_it_is_read(tmp_path, monkeyp
     status, _, err = run("verify", str(huge))
     assert status == 2 and "209,715,200 bytes, more than a record may have" in err and "not read" in err
 
-    class NoMap:  # the file is refused by its size: mapping (reading) it would fail this test
-        ACCESS_READ = 1
+    def read(*args: object) -> None:  # the file is refused by its size: reading it would fail this test
+        raise AssertionError("the 200 MB record was read")
 
-        def mmap(self, *args: object, **kwargs: object) -> None:
-            raise AssertionError("the 200 MB record was read")
-
-    monkeypatch.setattr(engine.record, "mmap", NoMap())
+    monkeypatch.setattr(engine.record, "read_object", read)
     with pytest.raises(RecordError, match="more than a record may have"):
         load_record(huge)
     small = write(tmp_path, sealed_record(deals=1), "small.json")
@@ -226,3 +223,15 @@ def test_deals_are_checked_as_they_are_parsed_and_their_errors_still_name_the_de
         load_record(write(tmp_path, hidden, "hidden.json"))
     status, _, err = run("verify", str(tmp_path / "hidden.json"))
     assert status == 2 and "'options' must be an object of table options" in err
+
+
+def test_a_record_from_a_pipe_is_read_up_to_the_bound_and_no_further() -> None:
+    from engine.record import MAX_BYTES
+
+    record = json.dumps(sealed_record(deals=2), ensure_ascii=False).encode("utf-8")
+    for sent, status, said in ((record, 0, "deal 2: fair"), (b" " * (MAX_BYTES + 1) + record, 2,
+                                                             "more than a record may have (8,388,608 bytes); not read")):
+        proc = subprocess.run([sys.executable, "-m", "net.cli.main", "verify", "/dev/stdin"], input=sent,
+                              capture_output=True, timeout=60)
+        out = (proc.stdout + proc.stderr).decode("utf-8")
+        assert proc.returncode == status and said in out and "Traceback" not in out, out
