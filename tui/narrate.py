@@ -16,7 +16,7 @@ from engine.cards import Card, Suit
 from engine.game import Event
 from tui.commands import verb_word
 from tui.i18n import CATALOGUES, money, render, tr
-from tui.i18n.names import genitive
+from tui.i18n.names import decline
 
 FACTS = ("trump", "widow", "price")
 """What the felt shows beside an event's own words (the trumps, the widow, a trade's price): said even when
@@ -25,8 +25,6 @@ NO_TRUMP = "NT"
 MONEY_KEYS = {"amount", "pot", "stake", "share", "each", "won", "price", "kitty", "deposit", "ante", "funds", "fine"}
 PER_SEAT = {"tricks", "above", "below", "points"}
 SEAT_KEYS = {"seller", "buyer", "giver"}
-GENITIVE_KEYS = ("who", "name", "seller", "buyer", "giver")
-"""Names a Russian sentence may need in the genitive: ``{who_gen}``; without one its ``.alt`` is told."""
 
 
 def show(value: Any, names: Sequence[str], lang: str, ascii: bool, key: str = "") -> str:
@@ -81,13 +79,14 @@ def sentence(event: Event, names: Sequence[str], lang: str, ascii: bool = False)
     catalogue = CATALOGUES.get(lang, {})
     for key in (f"ev.{event.kind}", f"ev.{event.kind}.alt", f"ev.{event.kind}.alt2"):  # the same kind, other data
         template = catalogue.get(key)
-        if template is None:
-            continue
+        declined = decline(template, params) if template is not None else None  # «Время Ани вышло»
+        if declined is None:
+            continue  # no entry, or a name whose case its ending does not tell: the .alt says it plainly
         try:
-            told = _tidy(render(lang, template, params))
+            told = _tidy(render(lang, template, declined))
         except (KeyError, IndexError, ValueError):
             continue
-        return with_facts(told, template, event, params, lang)
+        return with_facts(told, template, event, declined, lang)
     return None
 
 
@@ -116,12 +115,6 @@ def _params(event: Event, names: Sequence[str], lang: str, ascii: bool) -> dict[
     if isinstance(action, (list, tuple)) and action and isinstance(action[0], str):  # a verb and its args
         params["action"] = " ".join([verb_word(action[0], lang)] + [show(a, names, lang, ascii) for a in action[1:]])
     params["who"] = who
-    if lang == "ru":  # «Время Ани вышло»: a name in the genitive where the ending tells it (tui.i18n.names)
-        for key in GENITIVE_KEYS:
-            value = params.get(key)
-            declined = genitive(value) if isinstance(value, str) and value else None
-            if declined:
-                params[f"{key}_gen"] = declined
     if event.seat is not None:
         params["seatno"] = event.seat + 1
     card = event.data.get("card")

@@ -3,7 +3,9 @@
 ``tr(lang, key, **params)`` formats a catalogue entry; a missing key falls back
 to English and then to the key itself, so a missing text shows up as a visible
 key in tests rather than a traceback on someone's screen.  A count is written
-``{n:plural:# card|# cards}`` (Russian: one|few|many, by CLDR; see ``plural``).
+``{n:plural:# card|# cards}`` (Russian: one|few|many, by CLDR; see ``plural``).  A name in another case
+is written ``{name_gen}``/``{name_acc}`` and declined from ``name`` (``names``); where its ending does not
+tell how, the entry's ``.alt`` says the sentence with the name as it is.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import re
 from typing import Any
 
 from tui.i18n import en, ru
+from tui.i18n.names import decline
 from tui.i18n.plural import category, plural, render
 
 __all__ = ["CATALOGUES", "LANGS", "category", "has", "money", "pick_lang", "plural", "render", "tr"]
@@ -45,7 +48,15 @@ def _one_stop(text: str, params: dict[str, Any]) -> str:
 
 
 def tr(lang: str, key: str, **params: Any) -> str:
-    text = CATALOGUES.get(lang, en.MESSAGES).get(key) or en.MESSAGES.get(key) or key
+    catalogue = CATALOGUES.get(lang, en.MESSAGES)
+    text = catalogue.get(key) or en.MESSAGES.get(key) or key
+    if "_gen" in text or "_acc" in text:  # a Russian name in the case the sentence needs (tui.i18n.names)
+        declined = decline(text, params)
+        alt = catalogue.get(f"{key}.alt")
+        if declined is None and alt:
+            text = alt  # the same words with the name in the nominative («Игорь: сейчас не в клубе»)
+        else:
+            params = declined if declined is not None else decline(text, params, or_nominative=True) or params
     try:
         return render(lang, _one_stop(text, params), params)
     except (KeyError, IndexError, ValueError):
