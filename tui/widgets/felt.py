@@ -211,10 +211,10 @@ def _round(view: View, me: int | None, lang: str, ascii: bool, width: int,
         block = _fit(seat_block(view, right, me, lang, ascii), half)
         _put(parts, 2, max(half + 1, width - 1 - _width(block)), block)
     trump = _trump(view, lang, ascii)
-    room = width - (14 if trump else 2)
+    room = width - (TRUMP_COLUMNS + 1 if trump else 2)
     _trick(view, names=view.names, ascii=ascii, row=4, left=1, room=room, parts=parts)
     if trump:
-        _put(parts, 4, width - 13, trump)
+        _put(parts, 4, width - TRUMP_COLUMNS, trump)
     _face_down(view, lang, ascii, width, room, parts, trump is None)
     if score.plain and len(top) > 1:
         parts[7].append((max(0, width - score.cell_len - 1), score))
@@ -260,7 +260,8 @@ def _roster(view: View, me: int | None, lang: str, ascii: bool, width: int,
             shown.append(backs(1, ascii), style="dim")
     cards_w = max((t.cell_len for t in played.values()), default=0)
     lines = []
-    for s, name, c, w in zip(seats, names, cash, words):
+    limits = _roster_limits(view, width)
+    for s, name, c, w, limit in zip(seats, names, cash, words, limits):
         line = Text(" ")
         line.append_text(name)
         line.append(" " * (name_w - name.cell_len + 2))
@@ -271,20 +272,47 @@ def _roster(view: View, me: int | None, lang: str, ascii: bool, width: int,
             line.append_text(mine)
             line.append(" " * (cards_w - mine.cell_len))
         if w:
-            line.append("  " + w, style="italic")
+            said = Text("  " + w, style="italic")
+            said.truncate(max(0, limit - line.cell_len), overflow="ellipsis")
+            line.append_text(said)
         lines.append(line)
     roster_w = max(line.cell_len for line in lines)
     for i, line in enumerate(lines):
         parts[i].append((0, line))
+    if roster_w > limits[0]:  # a long line below the trick: the trick keeps its place beside the rows it is on
+        roster_w = max(line.cell_len for line in lines[:TRICK_ROWS])
     left = roster_w + 3
     trump = _trump(view, lang, ascii)
     room = width - left - 1
     _trick(view, names=view.names, ascii=ascii, row=0, left=left, room=room, parts=parts)
     if trump:
-        _put(parts, 5, max(left, width - 13), trump)
+        _put(parts, 5, width - TRUMP_COLUMNS, trump)  # its rows' words stop short of it (_roster_limits)
     score = score_text(view, lang)
     if score.plain:
         parts[9].append((max(left, width - score.cell_len - 1), score))
+
+
+TRUMP_COLUMNS = 13
+"""The trump's place at the felt's right edge: its label (``козырь``, the longest) and a card box."""
+
+
+TRICK_ROWS = 4
+"""The roster's rows the trick is drawn beside (its boxes and the names under them); the trump is on the
+three after the next."""
+
+
+def _roster_limits(view: View, width: int) -> list[int]:
+    """How far each roster line may reach: long state words (``держит старшую · просит 10 р. 50 к. · …``)
+    are cut short with an ellipsis on a row where they would push the trick's newest two cards or the
+    trump off the felt, and only there."""
+    shown = min(len(view.trick.cards), 2)
+    trick = width - (shown * (BOX_WIDTH + 1) - 1) - 4 if shown else width
+    trump = width - TRUMP_COLUMNS - 2 if _has_trump(view) else width
+    return [trick] * TRICK_ROWS + [width, trump, trump, trump, width, width]
+
+
+def _has_trump(view: View) -> bool:
+    return view.trump_card is not None or view.trump is not None
 
 
 def _trick(view: View, *, names: Sequence[str], ascii: bool, row: int, left: int, room: int,
