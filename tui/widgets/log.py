@@ -56,8 +56,25 @@ class EventLog(Rows):
         self._draw()
 
     def page(self, pages: int) -> None:
-        """Scroll back (``pages`` > 0) or forward by whole pages, never past the oldest line kept."""
-        self.back_to(self.back + pages * max(1, self._height() - 1))
+        """Scroll back (``pages`` > 0) or forward by whole pages, never past the oldest line kept.
+
+        A page starts at a line's first row: a sentence wrapped over a page's edge is shown whole on the
+        next page rather than cut on both (a four-row sentence in a five-row log was never whole)."""
+        height = self._height()
+        total = sum(len(self._rows_of(line)) for line in self.lines)
+        back = max(0, min(self.back + pages * max(1, height - 1), total - height))
+        if back:
+            top = total - back - height  # the page's first row, counted from the oldest row kept
+            start = 0
+            for line in self.lines:
+                rows = len(self._rows_of(line))
+                if start + rows > top:
+                    break
+                start += rows
+            snapped = total - height - start  # the same page, begun at that line's first row
+            if (snapped - self.back) * pages > 0:  # only if it still moves the way he asked
+                back = snapped
+        self.back_to(back)
 
     def show_last(self, count: int) -> None:
         """``log N``: scroll so the ``count``-th newest line is at the top (no scrolling when all fit)."""
