@@ -135,8 +135,9 @@ async def test_a_disabled_account_is_shown_out_refused_in_his_language_and_enabl
         assert "HALL" not in text_mode
         _, reply = await admin_json(config.data, "accounts", "anna")
         assert reply["data"]["accounts"][0]["state"] == "disabled"
-        status, out, _ = await sukno_admin(config.data, "account", "Anna", "enable")
-        assert status == 0 and out.strip() == "enabled Anna"
+        status, reply = await admin_json(config.data, "account", "Anna", "enable")
+        assert status == 0 and reply["text"] == "enabled Anna"
+        assert reply["data"] == {"name": "Anna", "state": "active", "ended": 0, "free_at": None}
         back = await connect(server.port, key=key)
         await back.wait("HALL Anna")
         await back.close()
@@ -223,6 +224,8 @@ async def test_key_code_lets_a_new_key_in_without_the_old_one(config):
         await client.close()
         status, out, _ = await sukno_admin(config.data, "account", "Anna", "key-code")
         assert status == 0 and "one-time code for Anna" in out
+        status, reply = await admin_json(config.data, "account", "anna", "key-code")
+        assert status == 0 and reply["data"]["name"] == "Anna" and reply["data"]["expires_in"] == 600
         status, _, err = await sukno_admin(config.data, "key", "add", "Anna", "SHA256:abc")
         assert status == 2 and "never takes a key" in err
         status, _, err = await sukno_admin(config.data, "key", "add", "Nobody")
@@ -286,4 +289,9 @@ async def test_the_console_lists_and_disables_at_80_by_24(config):
             await type_line("account Anna disable", "disabled Anna")
             await type_line("account Anna rename help", "That name is reserved")
             await type_line("accounts", "disabled")
-        assert server.store.account("Anna").state == "disabled"
+            await type_line("account Anna enable", "enabled Anna")
+            await type_line("account Anna key-code", "a one-time code for Anna")
+            await type_line("account Anna rename Anya", "renamed Anna to Anya")
+            await type_line("account Anya close", "closed Anya; his name is free for newcomers from")
+            await type_line("account Anya", "closed")
+        assert server.store.account("Anya").state == "closed"
