@@ -38,8 +38,9 @@ class HallMessages:
                    reply=message["type"])
 
     def _on_rules(self, message: dict[str, Any]) -> None:
-        """The game's rules as docs/rules writes them: the same text a person's ``rules GAME`` shows."""
-        text = rules_text(message["game"])
+        """The game's rules as docs/rules writes them, in the bot's language: the text a person's
+        ``rules GAME all`` reads."""
+        text = rules_text(message["game"], self.lang)
         if text is None:
             self._no_game("bot.no_rules", message)
             return

@@ -1,5 +1,5 @@
-"""``rules GAME`` over the bot protocol answers the repository's own rules text (docs/rules/GAME.md), and an
-unknown game is refused with the club's games named."""
+"""``rules GAME`` over the bot protocol answers the repository's own rules text (docs/rules/GAME.md, in Russian
+docs/rules/ru/GAME.md), and an unknown game is refused with the club's games named."""
 
 from __future__ import annotations
 
@@ -30,3 +30,9 @@ def test_rules_of_every_game_is_the_files_text_and_an_unknown_game_is_refused(tm
     assert "'poker'" in refusal["text"] and "stukolka" in refusal["text"]
     wire.send({"type": "rules", "game": "../README"})  # never a path outside the games
     assert [m["key"] for m in wire.take()] == ["bot.no_rules"]
+    wire.send({"type": "hello", "lang": "ru"})  # the language of its texts, rules too
+    wire.take()
+    wire.send({"type": "rules", "game": "kopilka"})
+    (answer,) = wire.take()
+    assert answer["text"] == (RULES / "ru" / "kopilka.md").read_text(encoding="utf-8")
+    assert answer["text"].startswith("# Копилка (`kopilka`)\n\nЧетверо игроков")
