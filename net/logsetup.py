@@ -30,6 +30,37 @@ class NodeFilter(logging.Filter):
         return True
 
 
+REPEAT_QUIET = 30.0
+"""Seconds within which a warning said again in the same words (its template) is counted, not written."""
+
+
+class RepeatFilter(logging.Filter):
+    """Writes a warning (or worse) once, then only counts the ones said again in the same words within
+    ``REPEAT_QUIET`` s; the next one written after that says how many were left out.  An outage makes
+    every table and thread fail each of its writes: thousands of one line a second otherwise."""
+
+    def __init__(self, quiet: float = REPEAT_QUIET) -> None:
+        super().__init__()
+        self.quiet = quiet
+        self._shown: dict[tuple[str, int, str], list[float]] = {}  # template → [when written, left out]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING:
+            return True
+        key = (record.name, record.levelno, str(record.msg)[:200])
+        now = record.created
+        seen = self._shown.get(key)
+        if seen is not None and now - seen[0] < self.quiet:
+            seen[1] += 1
+            return False
+        if seen is not None and seen[1]:
+            record.msg = f"{record.msg} [and {int(seen[1])} more like it in the {self.quiet:g} s before]"
+        if len(self._shown) > 1000:
+            self._shown.clear()
+        self._shown[key] = [now, 0]
+        return True
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object per line: time (UTC, ISO 8601), level, logger, node, message (and a traceback)."""
 
@@ -50,6 +81,7 @@ def setup_logging(level: str = "info", fmt: str = "text", node: str = "") -> log
     """Send the server's log to standard error as asked; asyncssh's own chatter from warnings up."""
     handler = logging.StreamHandler(sys.__stderr__)
     handler.addFilter(NodeFilter(node))
+    handler.addFilter(RepeatFilter())
     if fmt == "json":
         handler.setFormatter(JsonFormatter())
     else:

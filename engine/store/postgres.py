@@ -100,6 +100,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 from engine.store.base import DEAL, LedgerError, StoreError, TableId
 from engine.store.accounts import migration as accounts_migration
 from engine.store.moderation import migration as moderation_migration
+from engine.store.outage import outage_of
 from engine.store.ratings import migration as ratings_migration
 from engine.store.sql import SqlStore, _check_table_id, _name_key, check_node
 
@@ -120,6 +121,74 @@ def _load() -> bool:
         psycopg, _conninfo, _pgerrors = module, conninfo, errors
     return True
 
+
+def application_name(role: str) -> str:
+    """What ``pg_stat_activity`` shows for a sukno connection: ``sukno/NODE/ROLE`` (an operator sees
+    which node and which of its threads holds a lock or sits idle in a transaction)."""
+    return f"sukno/{NODE_LABEL}/{role}"[:63]
+
+
+NODE_LABEL = "main"
+"""This process's node in ``application_name`` (``sukno serve --node NAME`` sets it; one server: main)."""
+
+
+class WaitDeadline(Exception):
+    """Inside the store: PostgreSQL did not answer a wait within its deadline (the connection is closed)."""
+
+
+_bounded_class: Any = None
+
+
+def _bounded() -> Any:
+    """psycopg's ``Connection`` whose every wait may have a deadline (``deadline`` seconds, None: none).
+
+    PostgreSQL's own timeouts need a PostgreSQL that runs: a stopped (SIGSTOP), crashed-but-listening or
+    black-holed server never answers, and the thread waiting for it waits for ever.  This wait polls the
+    socket itself and, past the deadline, closes the connection and raises ``OperationalError`` (its
+    transaction is lost with it: PostgreSQL rolls back an open one when it sees the socket closed)."""
+    global _bounded_class
+    if _bounded_class is not None:
+        return _bounded_class
+    import select
+
+    from psycopg.waiting import Ready, Wait
+
+    masks = {Wait.R: select.POLLIN, Wait.W: select.POLLOUT, Wait.RW: select.POLLIN | select.POLLOUT}
+
+    class BoundedConnection(psycopg.Connection):  # type: ignore[misc,name-defined]
+        deadline: float | None = None
+
+        def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
+            limit = self.deadline
+            if limit is None:
+                return super().wait(gen, interval) if timeout is None else super().wait(gen, interval, timeout)
+            end = time.monotonic() + limit
+            fileno = self.pgconn.socket
+            poller = select.poll()
+            try:
+                state = next(gen)
+                poller.register(fileno, masks[state])
+                while True:
+                    left = end - time.monotonic()
+                    if left <= 0:
+                        self.pgconn.finish()
+                        raise _pgerrors.OperationalError(
+                            f"PostgreSQL did not answer within {limit * 1000:.0f} ms; the connection was closed")
+                    events = poller.poll(max(1, int(left * 1000)))
+                    if not events:
+                        continue
+                    mask = events[0][1]
+                    ready = (Ready.R if mask & select.POLLIN else 0) | (Ready.W if mask & select.POLLOUT else 0)
+                    if mask & ~(select.POLLIN | select.POLLOUT):
+                        ready = Ready.RW  # an error or a hang-up: libpq reads it
+                    state = gen.send(Ready(ready))
+                    poller.modify(fileno, masks[state])
+            except StopIteration as done:
+                return done.value
+
+    _bounded_class = BoundedConnection
+    return BoundedConnection
+
 log = logging.getLogger("sukno.store")
 
 WRITE_WAIT = 0.05
@@ -131,8 +200,14 @@ IDLE_IN_TRANSACTION = 5.0
 """Seconds PostgreSQL lets a session sit idle inside a transaction before ending it (a paused node)."""
 """How long a starting server waits for the one-server lock: a server killed a moment ago holds it
 until PostgreSQL notices its connection closed."""
-RETRY_FIRST, RETRY_MAX = 1.0, 30.0
-"""After a failed connect, writes are refused at once for this long (doubling up to the max)."""
+RETRY_FIRST, RETRY_MAX = 0.25, 2.0
+"""After a failed connect, writes are refused at once for this long (doubling up to the max): a
+database back from a restart is found within ``RETRY_MAX`` s."""
+SLACK = 2.0
+"""Seconds a wait off the loop may last past the longest wait PostgreSQL itself is asked to bound
+(``statement_timeout``, the start's lock waits): the client's own deadline for a silent server."""
+LOOP_SLACK = 0.05
+"""Seconds a wait on the event loop may last past ``write_wait`` (one round trip on a loaded machine)."""
 TCP_DEFAULTS = {"tcp_user_timeout": 2000, "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
                 "keepalives_count": 2}
 """libpq options for TCP (ignored on a Unix socket) unless the URL sets them: a cut network fails fast."""
@@ -424,6 +499,12 @@ def _pg_sql(sql: str) -> str:
     return text
 
 
+_LOGIN_REFUSED = ("role \"", "password authentication failed", "no pg_hba.conf entry", "permission denied",
+                  "is not permitted to log in", "authentication failed", "no password supplied")
+"""libpq's words for a login PostgreSQL refuses for good (with ``FATAL``): a configuration to mend (78),
+not a database to wait for (75, which a supervisor answers by starting sukno again and again)."""
+
+
 class _RowBusy(Exception):
     """Inside the store only: a row another session holds locked (``NOWAIT``)."""
 
@@ -493,6 +574,7 @@ class PgStore(SqlStore):
         statement_timeout: float = 5.0,
         idle_timeout: float = IDLE_IN_TRANSACTION,
         node: str | None = None,
+        role: str | None = None,
     ):
         if not _load():
             raise StoreError("a PostgreSQL store needs psycopg 3: pip install 'sukno[pg]'", 78)
@@ -501,6 +583,9 @@ class PgStore(SqlStore):
                              f"not {synchronous_commit!r}")
         self.url = url
         self.path = shown_url(url)  # what messages name (like SqliteStore.path)
+        self.role = role or ("serve" if exclusive else "store")
+        """This connection's part in ``application_name`` (``sukno/NODE/ROLE``)."""
+        self.outage = outage_of(url, f"PostgreSQL {self.path}")
         self.synchronous_commit = synchronous_commit
         self.exclusive = exclusive
         if node is not None:
@@ -528,6 +613,11 @@ class PgStore(SqlStore):
         self._tx_seqs: dict[str, int | None] = {}  # … as this transaction leaves it (None: forget it)
         self._waited = _Waited(self)
         self._answered = 0.0  # when the database last answered inside the transaction (monotonic s)
+        self._made_at = 0.0  # when the connection in use was made (monotonic s)
+        self._loop_thread: int | None = None  # the event loop's thread, once ``bound_on_loop`` is called
+        self._loop_deadline: float | None = None
+        self._reconnecting = False
+        self._far_deadline = max(statement_timeout, HOST_KEY_WAIT, SERVER_LOCK_WAIT) + SLACK
         self.gone: str | None = None
         """Never set here: a database that cannot be reached is tried again at the next write."""
         try:
@@ -546,18 +636,23 @@ class PgStore(SqlStore):
         now = time.monotonic()
         if now < self._retry_at:
             raise StoreError(self._unreachable, 75)
-        options: dict[str, Any] = {"connect_timeout": max(2, int(self._connect_timeout))}
+        options: dict[str, Any] = {"connect_timeout": max(2, int(self._connect_timeout)),
+                                   "application_name": application_name(self.role)}
         given = _conninfo.conninfo_to_dict(self.url)
         options.update({key: value for key, value in TCP_DEFAULTS.items() if key not in given})
         try:
-            db = psycopg.connect(self.url, autocommit=True, **options)
+            db = _bounded().connect(self.url, autocommit=True, **options)
         except psycopg.Error as err:
             failure = self._translate(err)
+            if failure.exit_status == 78:
+                raise failure from None  # no such role or database, no permission: no retry will mend it
             self._backoff = min(RETRY_MAX, self._backoff * 2) if self._backoff else RETRY_FIRST
             self._retry_at = time.monotonic() + self._backoff
             self._unreachable = f"{failure.message} (tried again in {self._backoff:g} s)"
+            self.outage.failed(failure.message)
             raise failure from None
         self._backoff, self._retry_at = 0.0, 0.0
+        db.deadline = self._far_deadline
         try:
             db.execute(f"SET synchronous_commit = {self.synchronous_commit}")
             db.execute(f"SET lock_timeout = {self._lock_ms}")
@@ -568,7 +663,55 @@ class PgStore(SqlStore):
         except BaseException:
             db.close()
             raise
+        self._made_at = time.monotonic()
+        self.outage.back()
         return db
+
+    def bound_on_loop(self, write_wait: float) -> None:
+        """From now on, a call made on this thread (the server's event loop) waits for PostgreSQL at
+        most ``write_wait`` (+ ``LOOP_SLACK``) at each wait, whatever the database does (stopped,
+        paused, a silent network): past it the connection is closed and the call refused
+        (``StoreError``, 75).  A lost connection is then made again in a thread of its own, never on
+        the loop: calls made meanwhile are refused at once.  (Called once the server has started: its
+        restore reads whole journals, which may take longer.)"""
+        self._loop_thread = threading.get_ident()
+        self._loop_deadline = write_wait + LOOP_SLACK
+
+    def _on_loop(self) -> bool:
+        return self._loop_thread is not None and threading.get_ident() == self._loop_thread
+
+    def _reconnect_soon(self) -> None:
+        """Make the connection again in a thread (the loop must not wait for a connect)."""
+        if self._reconnecting or self._closed:
+            return
+        self._reconnecting = True
+        threading.Thread(target=self._reconnect, name="sukno store reconnect", daemon=True).start()
+
+    def _reconnect(self) -> None:
+        try:
+            while not self._closed:
+                wait = self._retry_at - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+                try:
+                    db = self._connect()
+                except StoreError:
+                    continue  # counted by the outage; tried again after the backoff
+                except Exception:  # pragma: no cover - a bug must not end the reconnecting for good
+                    log.exception("%s: connecting again failed", self.path)
+                    time.sleep(RETRY_MAX)
+                    continue
+                with self._lock:
+                    if self._closed:
+                        db.close()
+                    elif self._db is None or self._db.closed or self._db.broken:
+                        self._drop()
+                        self._db = db
+                    else:
+                        db.close()  # another thread connected meanwhile
+                return
+        finally:
+            self._reconnecting = False
 
     def _lock_server(self, db: Any) -> None:
         """One ``sukno serve`` per database, or several nodes of distinct names (``node``): a node
@@ -696,10 +839,16 @@ class PgStore(SqlStore):
         """The connection, made again if PostgreSQL dropped it (a restart, a cut network)."""
         if self._closed:
             raise StoreError("the store is closed", 70)
+        on_loop = self._on_loop()
         if self._db is None or self._db.closed or self._db.broken:
             self._drop()
+            if on_loop:
+                self._reconnect_soon()
+                self.outage.refuse()
+                raise StoreError(f"{self.path} cannot be reached just now (connecting again); nothing was "
+                                 "written", 75)
             self._db = self._connect()
-            log.info("%s: connected again", self.path)
+        self._db.deadline = self._loop_deadline if on_loop and self._loop_deadline else self._far_deadline
         return self._db
 
     # A transaction (``SqlStore._tx``) is sent as one psycopg pipeline: its statements go out as they
@@ -803,7 +952,11 @@ class PgStore(SqlStore):
         refusal sukno itself would have raised, anything else through ``_translate``."""
         state = getattr(err, "sqlstate", None) or ""
         if not state.startswith("SK"):
-            return self._translate(err)
+            failure = self._translate(err)
+            if isinstance(err, psycopg.OperationalError) and failure.exit_status == 75 and \
+                    (self._db is None or self._db.closed or self._db.broken):
+                self.outage.failed(failure.message, self._made_at)  # told once per outage, counted after
+            return failure
         try:
             info = json.loads(err.diag.message_detail or "{}")  # type: ignore[attr-defined]
             table = _tid_out(info.get("table"))
@@ -843,6 +996,12 @@ class PgStore(SqlStore):
             return StoreError(f"{where} refused sukno: {first}", 78)
         if isinstance(err, _pgerrors.InvalidCatalogName):
             return StoreError(f"{where}: there is no such database (create it: createdb): {first}", 78)
+        if isinstance(err, psycopg.OperationalError) and not getattr(err, "sqlstate", None):
+            said = str(err)  # a refused login has no SQLSTATE in psycopg: libpq's words say which
+            if "database \"" in said and "does not exist" in said:
+                return StoreError(f"{where}: there is no such database (create it: createdb): {first}", 78)
+            if any(words in said for words in _LOGIN_REFUSED):
+                return StoreError(f"{where} refused sukno: {first}", 78)
         if isinstance(err, psycopg.OperationalError):
             return StoreError(f"{where} cannot be reached: {first}", 75)
         if isinstance(err, psycopg.DataError):

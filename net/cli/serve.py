@@ -60,6 +60,10 @@ async def run(config: Config) -> int:
                                    else {"write_wait": config.store_write_wait})
         if config.node:
             options["node"] = config.node
+        if config.store_url:
+            from engine.store import postgres
+
+            postgres.NODE_LABEL = config.node or "main"  # every connection says which node it is
         store = open_store(config.data, exclusive=True, new=fresh or config.new, url=config.store_url or None,
                            **options)
     except OSError as err:
@@ -150,6 +154,9 @@ async def _serve(config: Config, server: Any) -> int:
     except OSError as err:
         print(f"sukno serve: cannot listen on {config.host}:{config.port}: {err.strerror or err}", file=sys.stderr)
         return 75
+    bound = getattr(server.store, "bound_on_loop", None)
+    if bound is not None:  # restored: from now on no store call holds the loop past write_wait
+        bound(config.store_write_wait)
     stop = asyncio.Event()
     from net.house.admin import start_admin
 

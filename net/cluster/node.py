@@ -407,7 +407,7 @@ class Node:
         while not self._stop.wait(0 if own is None else every):
             try:
                 if own is None:
-                    own = PgStore(self.url, statement_timeout=every, connect_timeout=every)
+                    own = PgStore(self.url, statement_timeout=every, connect_timeout=every, role="leases")
                 for table_id, epoch in list(self.owned.items()):
                     if not own.renew_for(table_id, self.name, epoch, self.ttl):
                         self._hand(self._lost, table_id)

@@ -44,18 +44,36 @@ MAX_PAYLOAD = 7999
 """PostgreSQL's limit on a NOTIFY payload (8000 bytes, less one)."""
 POLL = 0.2
 """How often the listening thread looks up from ``notifies`` (new channels, stop)."""
-RETRY = (0.2, 5.0)
+RETRY = (0.2, 2.0)
 """The listener's reconnect delay after a lost connection: first, at most (doubling)."""
+SEND_WAIT = 2.0
+"""Seconds a notice may take to send before its connection is given up (PostgreSQL paused, a silent
+network): the sender's wait is bounded, never for ever."""
 
 
 class NoticeError(Exception):
     """A notice could not be sent or the listener could not start (the text says why)."""
 
 
-def _connect(url: str) -> Any:
-    import psycopg
+def _options(url: str, role: str) -> dict[str, Any]:
+    """libpq's options for a notices connection: a deadline to connect, its ``sukno/NODE/ROLE`` name,
+    and TCP keepalives unless the URL sets them (a cut network is found out, not waited on)."""
+    from psycopg import conninfo
 
-    return psycopg.connect(url, autocommit=True, connect_timeout=5)
+    from engine.store.postgres import TCP_DEFAULTS, application_name
+
+    given = conninfo.conninfo_to_dict(url)
+    extra = {key: value for key, value in TCP_DEFAULTS.items() if key not in given}
+    return {"autocommit": True, "connect_timeout": 5, "application_name": application_name(role), **extra}
+
+
+def _connect(url: str, role: str, deadline: float | None = None) -> Any:
+    from engine.store.postgres import _bounded, _load
+
+    _load()
+    db = _bounded().connect(url, **_options(url, role))
+    db.deadline = deadline
+    return db
 
 
 class Notices:
@@ -140,19 +158,26 @@ class Notices:
     def _listen(self) -> None:
         delay = RETRY[0]
         first = True
+        failing = False
         while not self._stop.is_set():
             try:
-                db = _connect(self.url)
+                db = _connect(self.url, "listen")
             except Exception as err:
                 if first:
                     self._failed = f"cannot listen for notices: {str(err).splitlines()[0][:200]}"
                     self._ready.set()
                     return
-                log.warning("notices: cannot reconnect (%s); again in %.1f s", type(err).__name__, delay)
+                if not failing:  # once per outage, not once per try
+                    log.warning("notices: cannot reconnect (%s); trying again every %.1f s or less",
+                                type(err).__name__, RETRY[1])
+                failing = True
                 self._stop.wait(delay)
                 delay = min(RETRY[1], delay * 2)
                 continue
             delay = RETRY[0]
+            if failing:
+                log.info("notices: listening again")
+            failing = False
             self._listening = set()
             try:
                 self._subscribe(db)
@@ -245,8 +270,10 @@ class Notices:
                 for attempt in (1, 2):  # a connection PostgreSQL dropped is made again once
                     try:
                         if db is None or db.closed or db.broken:
-                            db = await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5)
-                        await db.execute("SELECT pg_notify(%s, %s)", (channel, payload))
+                            db = await asyncio.wait_for(psycopg.AsyncConnection.connect(
+                                self.url, **_options(self.url, "post")), SEND_WAIT * 3)
+                        await asyncio.wait_for(db.execute("SELECT pg_notify(%s, %s)", (channel, payload)),
+                                               SEND_WAIT)
                         break
                     except Exception as err:
                         if db is not None:
@@ -277,7 +304,7 @@ class Notices:
             for attempt in (1, 2):  # a connection PostgreSQL dropped is made again once
                 try:
                     if self._sender is None or self._sender.closed or self._sender.broken:
-                        self._sender = _connect(self.url)
+                        self._sender = _connect(self.url, "notify", SEND_WAIT)
                     self._sender.execute("SELECT pg_notify(%s, %s)", (channel, payload))
                     return
                 except Exception as err:

@@ -66,12 +66,13 @@ class Job(asyncio.Future):  # type: ignore[type-arg]
             return True
 
 
-def own_store(store: Any, timeout: float) -> tuple[Any, bool]:
-    """A store connection for a thread, and whether it is a new one (to be closed after)."""
+def own_store(store: Any, timeout: float, role: str = "thread") -> tuple[Any, bool]:
+    """A store connection for a thread, and whether it is a new one (to be closed after); ``role`` names
+    it in PostgreSQL's ``application_name`` (``sukno/NODE/ROLE``)."""
     pg = sys.modules.get("engine.store.postgres")
     if pg is not None and isinstance(store, pg.PgStore):
         return pg.PgStore(store.url, synchronous_commit=store.synchronous_commit, statement_timeout=timeout,
-                          connect_timeout=timeout), True
+                          connect_timeout=timeout, role=role), True
     return store, False
 
 
@@ -140,7 +141,7 @@ class StoreThread:
         while True:
             if store is None:
                 try:
-                    store, ours = own_store(self.store, self.timeout)
+                    store, ours = own_store(self.store, self.timeout, self.name.removeprefix("sukno ")[:20])
                 except StoreError as err:
                     self._failed("connect", err)
                     self._refuse_asked(err)  # whoever awaits a job hears it now, not at the next try

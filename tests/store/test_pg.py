@@ -205,20 +205,23 @@ def test_an_unreachable_database_is_not_tried_again_at_every_write(pg_url: str, 
     store = PgStore(pg_url)
     store.create_account("Anna", grant=100)
     tries = []
-    real = psycopg.connect
+    from engine.store import postgres
+
+    connection = postgres._bounded()  # noqa: SLF001 - the class the store connects with
+    real = connection.connect
 
     def refused(*args, **kwargs):  # PostgreSQL is away
         tries.append(1)
         raise psycopg.OperationalError("connection refused")
 
     store._db.close()  # noqa: SLF001 - the connection is lost ...
-    monkeypatch.setattr(psycopg, "connect", refused)  # ... and the database cannot be reached
+    monkeypatch.setattr(connection, "connect", refused)  # ... and the database cannot be reached
     for _ in range(5):
         with pytest.raises(StoreError, match="cannot be reached") as err:
             store.touch("Anna")
         assert err.value.exit_status == 75
-    assert len(tries) == 1 and "tried again in 1 s" in (store.reachable() or "")
-    monkeypatch.setattr(psycopg, "connect", real)
+    assert len(tries) == 1 and "tried again in 0.25 s" in (store.reachable() or "")
+    monkeypatch.setattr(connection, "connect", real)
     store._retry_at = 0.0  # noqa: SLF001 - the second is over
     store.touch("Anna", now=7.0)
     assert store.account("Anna").last_seen == 7.0  # type: ignore[union-attr]
