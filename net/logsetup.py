@@ -47,6 +47,9 @@ class RepeatFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno < logging.WARNING:
             return True
+        if record.exc_info and _store_trouble(record.exc_info[1]):
+            record.msg = f"{record.msg}: " + str(record.exc_info[1]).replace("%", "%%")  # a store that cannot be reached is no bug:
+            record.exc_info, record.exc_text = None, None  # its one line, not a traceback
         key = (record.name, record.levelno, str(record.msg)[:200])
         now = record.created
         seen = self._shown.get(key)
@@ -59,6 +62,13 @@ class RepeatFilter(logging.Filter):
             self._shown.clear()
         self._shown[key] = [now, 0]
         return True
+
+
+def _store_trouble(error: BaseException | None) -> bool:
+    """A store error that is the database's state (unreachable, refused: 75), not a fault of the code."""
+    from engine.store.base import StoreError
+
+    return isinstance(error, StoreError) and error.exit_status == 75
 
 
 class JsonFormatter(logging.Formatter):

@@ -54,9 +54,9 @@ class Outage:
     def back(self) -> None:
         """A connection works again."""
         with self._lock:
-            self.back_at = time.monotonic()
             if self.since is None:
                 return
+            self.back_at = time.monotonic()
             since, lasted, refused = self.since, self.back_at - self._began, self.refused
             self.since, self.refused = None, 0
         log.warning("%s back after %.1f s (unreachable since %s), %d writes refused", self.what, lasted,

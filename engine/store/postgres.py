@@ -200,7 +200,7 @@ IDLE_IN_TRANSACTION = 5.0
 """Seconds PostgreSQL lets a session sit idle inside a transaction before ending it (a paused node)."""
 """How long a starting server waits for the one-server lock: a server killed a moment ago holds it
 until PostgreSQL notices its connection closed."""
-RETRY_FIRST, RETRY_MAX = 0.25, 2.0
+RETRY_FIRST, RETRY_MAX = 0.25, 1.0
 """After a failed connect, writes are refused at once for this long (doubling up to the max): a
 database back from a restart is found within ``RETRY_MAX`` s."""
 SLACK = 2.0
@@ -663,8 +663,8 @@ class PgStore(SqlStore):
         except BaseException:
             db.close()
             raise
-        self._made_at = time.monotonic()
         self.outage.back()
+        self._made_at = time.monotonic()  # after the return: a connection made since is not stale
         return db
 
     def bound_on_loop(self, write_wait: float) -> None:

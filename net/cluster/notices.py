@@ -44,7 +44,7 @@ MAX_PAYLOAD = 7999
 """PostgreSQL's limit on a NOTIFY payload (8000 bytes, less one)."""
 POLL = 0.2
 """How often the listening thread looks up from ``notifies`` (new channels, stop)."""
-RETRY = (0.2, 2.0)
+RETRY = (0.2, 1.0)
 """The listener's reconnect delay after a lost connection: first, at most (doubling)."""
 SEND_WAIT = 2.0
 """Seconds a notice may take to send before its connection is given up (PostgreSQL paused, a silent

@@ -43,7 +43,7 @@ class Node:
     def __init__(self, name: str, folder: Path, url: str, ttl: float = 3.0, call_timeout: float = 2.0,
                  write_wait: float = 0.05) -> None:
         self.name = name
-        data = folder / f"data-{name}"
+        data = self.data = folder / f"data-{name}"
         data.mkdir(parents=True, exist_ok=True)
         config = folder / "sukno.toml"
         if not config.exists():

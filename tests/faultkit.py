@@ -1,0 +1,555 @@
+"""A club under faults, for the fault-injection test and the soak bench.
+
+Two nodes (``tests/net/nodekit.py``) on a PostgreSQL of their own (``tests/pgkit.py``: its own
+cluster, since it is crashed and paused), several tables that play by themselves: one bot-protocol
+player per table (``net.cli.botclient``: the protocol exactly as a third party's program speaks it)
+says ``start`` and the house's bots fill the other seats.  Each player keeps what the club
+acknowledged to him: his own action told back as an event.  An echo probe on each node (a bot
+session asking ``tables``, answered from memory on the node's loop) times how long another session
+waits while a fault lasts.
+
+The faults: PostgreSQL crash-stopped (``pg_ctl -m immediate stop``) and started again; PostgreSQL
+paused (SIGSTOP of the postmaster and its children) and resumed; the owner of most tables killed
+(kill -9) and started again once its tables were taken over; a node paused past its lease.
+
+``Checks`` after each: every table's journal replays; every acknowledged action is in the journal
+(lost: those that are not); each node's tables (the admin socket's ``tables``) agree with the
+journal's replay; the ledger sums to zero and balances; play resumes by itself (a new journal entry
+of every table) — how long after the fault ended.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+for extra in (HERE, HERE / "net"):
+    if str(extra) not in sys.path:
+        sys.path.insert(0, str(extra))
+
+from nodekit import Node  # noqa: E402
+from pgkit import PgCluster  # noqa: E402
+
+NAMES = ("Kolya", "Misha", "Petya", "Sasha", "Grisha", "Tolya")
+CONFIG = """
+[server]
+host = "127.0.0.1"
+[limits]
+idle_timeout = 0
+connections_per_minute = 100000
+connection_burst = 1000
+[node]
+lease_ttl = {ttl}
+call_timeout = 2.0
+[store]
+write_wait = 0.05
+"""
+TABLE = """
+[[tables]]
+game = "stukolka"
+options = {{}}
+bots = "fill"
+think = {think}
+clock = 20
+"""
+
+
+# --- PostgreSQL's processes ----------------------------------------------------------------
+
+
+def postgres_pids(cluster: PgCluster) -> list[int]:
+    """The postmaster and every process it started (its backends and helpers)."""
+    assert cluster.folder is not None
+    first = int((cluster.folder / "data" / "postmaster.pid").read_text().split()[0])
+    pids = [first]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == first:
+                pids.append(int(entry.name))
+    return pids
+
+
+def pg_signal(cluster: PgCluster, sig: int) -> None:
+    for pid in postgres_pids(cluster):
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            pass
+
+
+def pg_crash(cluster: PgCluster) -> None:
+    cluster._run(["pg_ctl", "-D", str(cluster.folder / "data"), "-m", "immediate", "-w", "stop"], timeout=60)  # type: ignore[operator]  # noqa: SLF001
+
+
+def pg_start(cluster: PgCluster) -> None:
+    assert cluster.folder is not None
+    options = {"listen_addresses": "''", "unix_socket_directories": f"'{cluster.folder}'",
+               "port": str(cluster.port), **cluster.settings}
+    flags = " ".join(f"-c {k}={v}" for k, v in options.items())
+    cluster._run(["pg_ctl", "-D", str(cluster.folder / "data"), "-l", str(cluster.folder / "log"), "-w",  # noqa: SLF001
+                  "-t", "60", "-o", flags, "start"], timeout=90)
+
+
+# --- the players and the probes ---------------------------------------------------------------
+
+
+@dataclass
+class Ack:
+    table: int
+    deal: int
+    seat: int
+    action: str
+    at: float
+
+
+class Player:
+    """One bot-protocol player at one table: says start, answers each turn, keeps his acknowledgements."""
+
+    def __init__(self, club: FaultClub, table: int, name: str, node: int, seed: int) -> None:
+        import asyncssh
+
+        self.club, self.table, self.name, self.node = club, table, name, node
+        self.key = asyncssh.generate_private_key("ssh-ed25519")
+        self.rng = random.Random(seed)
+        self.acks: list[Ack] = []
+        self.refused = 0
+        self.errors: list[str] = []
+        self.task: asyncio.Task[None] | None = None
+        self.seat: int | None = None
+        self._asked: tuple[int, str, int] | None = None  # (deal, action, ask) sent, not yet told back
+        self.connected = False
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        from net.cli.botclient import BotClient
+
+        while True:
+            node = self.club.nodes[self.node % len(self.club.nodes)]
+            try:
+                if node.proc.poll() is not None or not node.port:
+                    raise ConnectionError("node down")
+                client = await asyncio.wait_for(BotClient.connect("127.0.0.1", node.port, self.key), 10)
+            except (OSError, asyncio.TimeoutError, ConnectionError, Exception):
+                self.node += 1  # the other node
+                await asyncio.sleep(0.5)
+                continue
+            try:
+                await self._play(client)
+            except (asyncio.TimeoutError, AssertionError, OSError, ConnectionError):
+                pass
+            except asyncio.CancelledError:
+                client.conn.abort()
+                raise
+            finally:
+                self.connected = False
+                client.conn.abort()
+            self.node += 1
+            await asyncio.sleep(0.3)
+
+    async def _play(self, client: Any) -> None:
+        welcome = await client.hello(self.name)
+        if welcome.get("type") != "welcome":
+            self.errors.append(str(welcome.get("text")))
+            await asyncio.sleep(1)
+            return
+        self.connected = True
+        client.send({"type": "sit", "table": self.table})
+        client.send({"type": "start", "table": self.table})
+        deal = 0
+        last_start = time.monotonic()
+        while True:
+            try:
+                message = await client.recv(timeout=3.0)
+            except asyncio.TimeoutError:
+                message = {"type": "quiet"}
+            if message is None:
+                return
+            kind = message.get("type")
+            if kind in ("state", "turn"):
+                view = message.get("view") or {}
+                deal = int(view.get("deal_no") or deal)
+                if isinstance(view.get("seat"), int):
+                    self.seat = view["seat"]
+            if kind == "seated":
+                self.seat = message.get("seat")
+            elif kind == "turn" and message.get("table") == self.table:
+                action = self.rng.choice(message["legal"])
+                self._asked = (deal, action, message["ask"])
+                client.send({"type": "act", "table": self.table, "ask": message["ask"], "action": action})
+            elif kind == "event" and message.get("table") == self.table:
+                if message.get("kind") == "deal_start":
+                    deal = int((message.get("data") or {}).get("deal") or deal + 1)
+                asked = self._asked
+                if asked is not None and message.get("seat") == self.seat and asked[1].split()[0] == message.get("kind"):
+                    self.acks.append(Ack(self.table, asked[0], int(self.seat or 0), asked[1], time.monotonic()))
+                    self._asked = None
+            elif kind == "deal_end":
+                client.send({"type": "start", "table": self.table})
+                last_start = time.monotonic()
+            elif kind == "error":
+                self.refused += 1
+                if message.get("reply") == "act":
+                    self._asked = None
+                    await asyncio.sleep(0.2)
+                    client.send({"type": "sync", "table": self.table})  # the turn again, once it can be
+                if message.get("reply") in ("start", "sit"):
+                    await asyncio.sleep(0.5)
+                    client.send({"type": "sit", "table": self.table})
+                    client.send({"type": "start", "table": self.table})
+            if time.monotonic() - last_start > 5 and kind != "turn":
+                client.send({"type": "start", "table": self.table})  # between deals, a start may be lost
+                client.send({"type": "sync", "table": self.table})
+                last_start = time.monotonic()
+
+
+class Probe:
+    """Another session on one node: asks ``tables`` every ``EVERY`` s and times each answer."""
+
+    EVERY = 0.05
+
+    def __init__(self, club: FaultClub, node: int, name: str) -> None:
+        import asyncssh
+
+        self.club, self.node, self.name = club, node, name
+        self.key = asyncssh.generate_private_key("ssh-ed25519")
+        self.samples: list[tuple[float, float]] = []  # (sent at, seconds to the answer)
+        self.task: asyncio.Task[None] | None = None
+        self.down = False
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        from net.cli.botclient import BotClient
+
+        while True:
+            node = self.club.nodes[self.node]
+            try:
+                if node.proc.poll() is not None:
+                    raise ConnectionError
+                client = await asyncio.wait_for(BotClient.connect("127.0.0.1", node.port, self.key), 10)
+                welcome = await client.hello(self.name)
+                if welcome.get("type") != "welcome":
+                    raise ConnectionError(welcome)
+            except Exception:
+                self.down = True
+                await asyncio.sleep(0.5)
+                continue
+            self.down = False
+            try:
+                while True:
+                    sent = time.monotonic()
+                    client.send({"type": "tables"})
+                    while True:
+                        message = await client.recv(timeout=60)
+                        if message is None:
+                            raise ConnectionError
+                        if message.get("type") == "tables":
+                            break
+                    self.samples.append((sent, time.monotonic() - sent))
+                    await asyncio.sleep(self.EVERY)
+            except asyncio.CancelledError:
+                client.conn.abort()
+                raise
+            except Exception:
+                client.conn.abort()
+                self.down = True
+
+    def stalls(self, since: float, until: float) -> list[float]:
+        return [took for at, took in self.samples if since <= at <= until]
+
+
+# --- the club ---------------------------------------------------------------------------------
+
+
+@dataclass
+class FaultResult:
+    fault: str
+    began: float
+    ended: float
+    resumed: float | None = None  # seconds after the end until every table wrote again
+    lost: list[Any] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    stalls: list[float] = field(default_factory=list)
+    log_lines: dict[str, int] = field(default_factory=dict)
+    each: dict[int, float] = field(default_factory=dict)  # table → seconds from the end to its first new entry
+
+
+class FaultClub:
+    def __init__(self, folder: Path, tables: int = 3, ttl: float = 3.0, think: float = 0.05, seed: int = 1) -> None:
+        self.folder = folder
+        self.tables = list(range(1, tables + 1))
+        self.ttl = ttl
+        self.think = think
+        self.rng = random.Random(seed)
+        self.cluster = PgCluster({"fsync": "off", "full_page_writes": "off"})
+        self.url = ""
+        self.nodes: list[Node] = []
+        self.players: list[Player] = []
+        self.probes: list[Probe] = []
+        self.reader: Any = None
+        self.results: list[FaultResult] = []
+
+    async def start(self) -> None:
+        from engine.store.postgres import PgStore
+
+        self.cluster.start()
+        self.url = self.cluster.url("club")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        text = CONFIG.format(ttl=self.ttl) + "".join(TABLE.format(think=self.think) for _ in self.tables)
+        (self.folder / "sukno.toml").write_text(text, "utf-8")
+        for name in ("A", "B"):
+            node = Node(name, self.folder, self.url, ttl=self.ttl)
+            self.nodes.append(node)
+            await node.ready(60)
+        self.reader = PgStore(self.url, role="checker")
+        for i, table in enumerate(self.tables):
+            player = Player(self, table, NAMES[i % len(NAMES)] + ("" if i < len(NAMES) else str(i)), i + 1, seed=i)
+            self.players.append(player)
+            player.start()
+        for i in range(len(self.nodes)):
+            probe = Probe(self, i, f"Echo{'AB'[i]}")
+            self.probes.append(probe)
+            probe.start()
+        await self.wait_playing(60)
+
+    async def stop(self) -> None:
+        for task in [p.task for p in self.players] + [p.task for p in self.probes]:
+            if task is not None:
+                task.cancel()
+        for node in self.nodes:
+            node.kill()
+        if self.reader is not None:
+            self.reader.close()
+        self.cluster.stop()
+
+    # -- reading the truth -------------------------------------------------------------------
+
+    def _read(self, work: Any, tries: int = 50) -> Any:
+        """A read of the checker's own connection, tried again while PostgreSQL comes back."""
+        from engine.store.base import StoreError
+
+        for attempt in range(tries):
+            try:
+                return work(self.reader)
+            except StoreError:
+                if attempt == tries - 1:
+                    raise
+                time.sleep(0.2)
+
+    def journal_lengths(self) -> dict[int, tuple[Any, int]]:
+        def read(store: Any) -> dict[int, tuple[Any, int]]:
+            out = {}
+            for live in store.live_tables():
+                entries = store.journal(live.table_id)
+                out[live.table_id] = (json.dumps(live.header.to_json(), sort_keys=True, default=str),
+                                      entries[-1].seq if entries else 0)
+            return out
+
+        return self._read(read)
+
+    async def wait_playing(self, timeout: float, since: dict[int, tuple[Any, int]] | None = None) -> float | None:
+        """Seconds until every table wrote a journal entry past ``since`` (None: not within ``timeout``)."""
+        began = time.monotonic()
+        base = since if since is not None else await asyncio.to_thread(self.journal_lengths)
+        waiting = set(self.tables)
+        self.resumed_at: dict[int, float] = {}
+        while waiting:
+            if time.monotonic() - began > timeout:
+                return None
+            now = await asyncio.to_thread(self.journal_lengths)
+            for table in [t for t in waiting if now.get(t) != base.get(t)]:
+                self.resumed_at[table] = time.monotonic()
+                waiting.discard(table)
+            if waiting:
+                await asyncio.sleep(0.1)
+        return time.monotonic() - began
+
+    def check(self) -> tuple[list[Any], list[str]]:
+        """(acknowledged actions not in the journal, other problems) as the store has it now."""
+        from engine.store.base import replay_journal
+
+        problems: list[str] = []
+        lost: list[Any] = []
+        try:
+            self._read(lambda s: s.check_ledger())
+            total = self._read(lambda s: s.ledger_sum())
+            if total != 0:
+                problems.append(f"the ledger sums to {total}")
+        except Exception as err:
+            problems.append(f"ledger: {err}")
+        lives = {live.table_id: live for live in self._read(lambda s: s.live_tables())}
+        for table in self.tables:
+            live = lives.get(table)
+            if live is None:
+                problems.append(f"table {table} has no live journal")
+                continue
+            entries = self._read(lambda s: s.journal(table))
+            try:
+                game = replay_journal(live, entries).game
+            except Exception as err:
+                problems.append(f"table {table}'s journal does not replay: {err}")
+                continue
+            for player in self.players:
+                if player.table != table:
+                    continue
+                lost += self._lost(player, game)
+        return lost, problems
+
+    @staticmethod
+    def _lost(player: Player, game: Any) -> list[Ack]:
+        """Acknowledgements of ``player`` that the replayed game does not hold (in order, per deal)."""
+        if game is None:
+            return list(player.acks)
+        out: list[Ack] = []
+        by_deal: dict[int, list[Ack]] = {}
+        for ack in player.acks:
+            by_deal.setdefault(ack.deal, []).append(ack)
+        for deal, acks in by_deal.items():
+            if not 1 <= deal <= len(game.deals):
+                out += acks
+                continue
+            done = [(s, a.text()) for s, a in game.deals[deal - 1].actions]
+            at = 0
+            for ack in acks:  # a subsequence, in order: an acknowledgement missed on the way is no loss
+                while at < len(done) and done[at] != (ack.seat, ack.action):
+                    at += 1
+                if at == len(done):
+                    out.append(ack)
+                    at = 0
+                else:
+                    at += 1
+        return out
+
+    async def node_tables(self, node: Node) -> list[dict[str, Any]] | None:
+        from net.house.admin import socket_path
+
+        path = socket_path(node.data)
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(str(path)), 2)
+            writer.write(json.dumps({"argv": ["tables"]}).encode() + b"\n")
+            await writer.drain()
+            line = await asyncio.wait_for(reader.readline(), 2)
+            writer.close()
+            return [{k: row.get(k) for k in ("id", "seats", "in_deal", "deal_no", "pot")}
+                    for row in json.loads(line)["data"]["tables"]]
+        except Exception:
+            return None
+
+    async def replicas_agree(self, timeout: float = 10.0) -> str | None:
+        """None once every live node shows the same tables (seats, deal, pot); else what differed last."""
+        deadline = time.monotonic() + timeout
+        last = "no node answered"
+        while time.monotonic() < deadline:
+            live = [n for n in self.nodes if n.proc.poll() is None]
+            seen = await asyncio.gather(*(self.node_tables(n) for n in live))
+            if all(s is not None for s in seen) and all(s == seen[0] for s in seen):
+                return None
+            last = "; ".join(f"{n.name}: {s}" for n, s in zip(live, seen))
+            await asyncio.sleep(0.1)
+        return last
+
+    # -- the faults --------------------------------------------------------------------------------
+
+    def owner_of_most(self) -> Node:
+        leases = self._read(lambda s: s.leases())
+        counts: dict[str, int] = {}
+        for table in self.tables:
+            if table in leases and leases[table][2] > 0:
+                counts[leases[table][0]] = counts.get(leases[table][0], 0) + 1
+        name = max(counts, key=counts.get) if counts else self.nodes[0].name  # type: ignore[arg-type]
+        return next(n for n in self.nodes if n.name == name)
+
+    async def fault(self, kind: str, hold: float = 10.0) -> FaultResult:
+        """Inject one fault, hold it ``hold`` s, end it; then wait for play and check everything."""
+        marks = {n.name: len(n.lines) for n in self.nodes}
+        paused = ""  # a paused node's own probe waits with it: it is no other session
+        began = time.monotonic()
+        if kind == "pg_crash":
+            await asyncio.to_thread(pg_crash, self.cluster)
+            await asyncio.sleep(hold)
+            await asyncio.to_thread(pg_start, self.cluster)
+        elif kind == "pg_pause":
+            pg_signal(self.cluster, signal.SIGSTOP)
+            await asyncio.sleep(hold)
+            pg_signal(self.cluster, signal.SIGCONT)
+        elif kind == "owner_kill":
+            victim = self.owner_of_most()
+            victim.kill()
+            marks.pop(victim.name, None)
+            base = await asyncio.to_thread(self.journal_lengths)  # the dead write nothing more
+            taken_over = asyncio.get_running_loop().create_task(self.wait_playing(60, since=base))
+            await asyncio.sleep(self.ttl + 1.5)
+            index = self.nodes.index(victim)
+            fresh = Node(victim.name, self.folder, self.url, ttl=self.ttl)
+            self.nodes[index] = fresh
+            await fresh.ready(60)
+        elif kind == "node_pause":
+            victim = self.owner_of_most()
+            paused = victim.name
+            victim.proc.send_signal(signal.SIGSTOP)
+            await asyncio.sleep(hold)
+            victim.proc.send_signal(signal.SIGCONT)
+        else:
+            raise ValueError(kind)
+        ended = time.monotonic()
+        result = FaultResult(kind, began, ended)
+        if kind == "owner_kill":  # play must resume within lease_ttl + 1 s of the death, not of the restart
+            result.resumed = await taken_over
+        else:
+            result.resumed = await self._resumed_after(ended)
+        result.each = {t: round(at - (began if kind == "owner_kill" else ended), 2)
+                       for t, at in getattr(self, "resumed_at", {}).items()}
+        await asyncio.sleep(1.0)
+        result.lost, result.problems = await asyncio.to_thread(self.check)
+        differ = await self.replicas_agree()
+        if differ is not None:
+            result.problems.append(f"the nodes disagree: {differ}")
+        result.stalls = [s for p in self.probes if self.nodes[p.node].name != paused
+                         for s in p.stalls(began, time.monotonic())]
+        result.log_lines = {n.name: len(n.lines) - marks[n.name] for n in self.nodes if n.name in marks}
+        self.results.append(result)
+        return result
+
+    async def _resumed_after(self, ended: float) -> float | None:
+        """Seconds from ``ended`` until every table has written something new (None: not in 60 s)."""
+        base: dict[int, tuple[Any, int]] | None = None
+        while base is None:
+            try:
+                base = await asyncio.to_thread(self.journal_lengths)
+            except Exception:
+                await asyncio.sleep(0.1)
+        took = await self.wait_playing(60, since=base)
+        return None if took is None else time.monotonic() - ended
+
+    def acknowledged(self) -> int:
+        return sum(len(p.acks) for p in self.players)
+
+
+def p99(values: list[float]) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+def summary(values: list[float]) -> str:
+    if not values:
+        return "no samples"
+    return f"p50 {statistics.median(values) * 1000:.0f} ms, p99 {p99(values) * 1000:.0f} ms, max {max(values) * 1000:.0f} ms"
