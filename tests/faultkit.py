@@ -480,6 +480,7 @@ class FaultClub:
         """Inject one fault, hold it ``hold`` s, end it; then wait for play and check everything."""
         marks = {n.name: len(n.lines) for n in self.nodes}
         paused = ""  # a paused node's own probe waits with it: it is no other session
+        ended: float | None = None
         began = time.monotonic()
         if kind == "pg_crash":
             await asyncio.to_thread(pg_crash, self.cluster)
@@ -500,6 +501,18 @@ class FaultClub:
             fresh = Node(victim.name, self.folder, self.url, ttl=self.ttl)
             self.nodes[index] = fresh
             await fresh.ready(60)
+        elif kind == "owner_kill_pg_pause":  # both at once: the owner dies while PostgreSQL sleeps
+            victim = self.owner_of_most()
+            pg_signal(self.cluster, signal.SIGSTOP)
+            victim.kill()
+            marks.pop(victim.name, None)
+            await asyncio.sleep(hold)
+            pg_signal(self.cluster, signal.SIGCONT)
+            ended = time.monotonic()  # the other node takes the tables over now: the victim is no part of it
+            index = self.nodes.index(victim)
+            fresh = Node(victim.name, self.folder, self.url, ttl=self.ttl)
+            self.nodes[index] = fresh
+            await fresh.ready(60)
         elif kind == "node_pause":
             victim = self.owner_of_most()
             paused = victim.name
@@ -508,7 +521,7 @@ class FaultClub:
             victim.proc.send_signal(signal.SIGCONT)
         else:
             raise ValueError(kind)
-        ended = time.monotonic()
+        ended = ended or time.monotonic()
         result = FaultResult(kind, began, ended)
         if kind == "owner_kill":  # play must resume within lease_ttl + 1 s of the death, not of the restart
             result.resumed = await taken_over

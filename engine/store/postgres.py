@@ -97,9 +97,9 @@ from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from engine.store.base import DEAL, LedgerError, StoreError, TableId
 from engine.store.accounts import migration as accounts_migration
 from engine.store.moderation import migration as moderation_migration
+from engine.store.base import DEAL, JournalEntry, LedgerError, StoreError, TableId
 from engine.store.outage import outage_of
 from engine.store.ratings import migration as ratings_migration
 from engine.store.sql import SqlStore, _check_table_id, _name_key, check_node
@@ -611,6 +611,7 @@ class PgStore(SqlStore):
         self._fenced: set[str] = set()  # tables whose lease row this transaction holds FOR SHARE
         self._seqs: dict[str, int] = {}  # table (JSON id) → its journal's last seq, as committed here
         self._tx_seqs: dict[str, int | None] = {}  # … as this transaction leaves it (None: forget it)
+        self._unsure: set[str] = set()  # tables a journal write of failed: not written until read again
         self._waited = _Waited(self)
         self._answered = 0.0  # when the database last answered inside the transaction (monotonic s)
         self._made_at = 0.0  # when the connection in use was made (monotonic s)
@@ -828,6 +829,9 @@ class PgStore(SqlStore):
     def _drop(self) -> None:
         db, self._db = self._db, None
         if db is not None:
+            # Lost with its connection: whether a commit under way landed, and whether a table played on
+            # in memory past a write refused meanwhile.  Each table reads its journal before it writes.
+            self._unsure.update(self._seqs, self._leases)
             try:
                 db.close()
             except Exception:  # pragma: no cover
@@ -892,6 +896,8 @@ class PgStore(SqlStore):
                 self._seqs.pop(tid, None)
             else:
                 self._seqs[tid] = seq
+            if seq is None or seq == 0:
+                self._unsure.discard(tid)  # closed, or a new session: nothing before it counts
 
     def _abort(self, err: BaseException) -> BaseException:
         db = self._db
@@ -909,6 +915,9 @@ class PgStore(SqlStore):
             self._rollback()
         for tid in (*self._tx_seqs, *self._fenced):  # perhaps a stale guess: asked again next time
             self._seqs.pop(tid, None)
+        state = getattr(err, "sqlstate", None) or ""
+        if state == "SK076" or (isinstance(err, psycopg.OperationalError) and (db is None or db.closed or db.broken)):
+            self._unsure.update(self._tx_seqs)  # its commit may have landed, or the journal is ahead of us
         return self._error(err) if isinstance(err, psycopg.Error) else err
 
     def _wait(self, cursor: Any) -> Any:
@@ -969,6 +978,8 @@ class PgStore(SqlStore):
                     else "this store holds no lease")
             return StoreError(f"table {table!r} is not this node's to write: {mine}; {owner}", 75)
         if state == "SK076":
+            if isinstance(info.get("table"), str):
+                self._unsure.add(info["table"])  # the journal is ahead of this store: read it before writing
             return StoreError(f"table {table!r}'s journal was written by another store meanwhile (it is at entry "
                               f"{info.get('last')}); nothing of this write was kept, try again", 75)
         if state == "SK070":
@@ -1057,6 +1068,9 @@ class PgStore(SqlStore):
         follows (asked once per table, then kept), and the function refuses it unless it does follow
         (another store wrote meanwhile: this write is refused and the next one asks again), refuses a
         table with no live journal, and notifies the other nodes in the same transaction."""
+        if tid in self._unsure and tid not in self._tx_seqs:
+            raise StoreError(f"table {table_id!r}: a write of its journal failed (and may have been kept: "
+                             "PostgreSQL went away during its commit); read the journal again before writing on", 75)
         last = self._tx_seqs[tid] if tid in self._tx_seqs else self._seqs.get(tid)
         if last is None:
             last = int(self._x("SELECT coalesce(max(seq), 0) FROM journal WHERE table_id = ?", (tid,)).fetchone()[0])
@@ -1069,6 +1083,19 @@ class PgStore(SqlStore):
                          (tid, seq, at, kind, text, JOURNAL_CHANNEL))
         self._tx_seqs[tid] = seq
         return seq
+
+    def journal(self, table_id: TableId, after: int = 0) -> list[JournalEntry]:
+        """The table's entries (``SqlStore.journal``).  Read whole, it is what the table in memory is
+        rebuilt from, so the table may be written again after a failed write (``_unsure``): a write whose
+        commit may or may not have landed, or a table that played on in memory past what was committed,
+        must never be continued from memory, only from the journal (the next seq, the state)."""
+        entries = super().journal(table_id, after)
+        if after == 0 and not self._depth:
+            tid = _tid_in(table_id)
+            with self._lock:
+                self._unsure.discard(tid)
+                self._seqs.pop(tid, None)  # asked again at the next write: what was read is the truth
+        return entries
 
     # --- table leases (several nodes) ------------------------------------------------------------
 

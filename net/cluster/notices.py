@@ -76,6 +76,27 @@ def _connect(url: str, role: str, deadline: float | None = None) -> Any:
     return db
 
 
+async def _bounded_execute(db: Any, sql: str, params: tuple[Any, ...]) -> None:
+    """``db.execute`` waited for at most ``SEND_WAIT`` s.  Past it the socket is closed first and only
+    then the wait cancelled: psycopg cancels an active query by asking the server, which a paused
+    server never answers (its own deadline of seconds, with every notice queued behind it)."""
+    task = asyncio.ensure_future(db.execute(sql, params))
+    done, _ = await asyncio.wait({task}, timeout=SEND_WAIT)
+    if task in done:
+        task.result()
+        return
+    try:
+        db.pgconn.finish()
+    except Exception:  # pragma: no cover
+        pass
+    task.cancel()
+    try:
+        await task
+    except BaseException:  # its error is the closed socket's (or the cancel): the one below says it
+        pass
+    raise NoticeError(f"PostgreSQL did not take a notice within {SEND_WAIT:g} s")
+
+
 class Notices:
     """LISTEN on channels, NOTIFY on any (see the module docstring)."""
 
@@ -272,8 +293,7 @@ class Notices:
                         if db is None or db.closed or db.broken:
                             db = await asyncio.wait_for(psycopg.AsyncConnection.connect(
                                 self.url, **_options(self.url, "post")), SEND_WAIT * 3)
-                        await asyncio.wait_for(db.execute("SELECT pg_notify(%s, %s)", (channel, payload)),
-                                               SEND_WAIT)
+                        await _bounded_execute(db, "SELECT pg_notify(%s, %s)", (channel, payload))
                         break
                     except Exception as err:
                         if db is not None:

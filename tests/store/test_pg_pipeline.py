@@ -100,7 +100,7 @@ def test_a_fenced_write_is_refused_and_the_seqs_stay_gapless(pg: PgStore, pg_url
         other.close()
 
 
-def test_another_store_writing_the_table_refuses_one_write_then_the_seq_is_asked_again(
+def test_another_store_writing_the_table_refuses_its_writes_until_the_journal_is_read(
         pg: PgStore, pg_url: str) -> None:
     other = PgStore(pg_url)
     try:
@@ -110,7 +110,10 @@ def test_another_store_writing_the_table_refuses_one_write_then_the_seq_is_asked
         with pytest.raises(StoreError, match="written by another store meanwhile") as err:
             action(pg, 1)  # this store thought the journal ended at 1
         assert err.value.exit_status == 75 and pg.purses() == purses  # nothing of it kept
-        assert action(pg, 1) == 3
+        with pytest.raises(StoreError, match="read the journal again"):
+            action(pg, 1)  # never written on from memory: the table is behind its journal
+        assert [e.seq for e in pg.journal(1)] == [1, 2]  # the table reads it again (its rebuild) ...
+        assert action(pg, 1) == 3  # ... and goes on from there
         assert seqs(pg) == [1, 2, 3]
     finally:
         other.close()
