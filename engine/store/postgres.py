@@ -99,7 +99,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from engine.store.accounts import migration as accounts_migration
 from engine.store.moderation import migration as moderation_migration
-from engine.store.base import DEAL, JournalEntry, LedgerError, StoreError, TableId
+from engine.store.base import DEAL, LedgerError, StoreError, TableId
 from engine.store.outage import outage_of
 from engine.store.ratings import migration as ratings_migration
 from engine.store.sql import SqlStore, _check_table_id, _name_key, check_node
@@ -1084,18 +1084,15 @@ class PgStore(SqlStore):
         self._tx_seqs[tid] = seq
         return seq
 
-    def journal(self, table_id: TableId, after: int = 0) -> list[JournalEntry]:
-        """The table's entries (``SqlStore.journal``).  Read whole, it is what the table in memory is
-        rebuilt from, so the table may be written again after a failed write (``_unsure``): a write whose
-        commit may or may not have landed, or a table that played on in memory past what was committed,
-        must never be continued from memory, only from the journal (the next seq, the state)."""
-        entries = super().journal(table_id, after)
-        if after == 0 and not self._depth:
-            tid = _tid_in(table_id)
-            with self._lock:
+    def _read_whole(self, tid: Any) -> None:
+        """The table's whole journal was read: what the table in memory is rebuilt from, so it may be
+        written again after a failed write (``_unsure``): a write whose commit may or may not have
+        landed, or a table that played on in memory past what was committed, is never continued from
+        memory, only from the journal (its next seq, its state)."""
+        with self._lock:
+            if not self._depth:
                 self._unsure.discard(tid)
                 self._seqs.pop(tid, None)  # asked again at the next write: what was read is the truth
-        return entries
 
     # --- table leases (several nodes) ------------------------------------------------------------
 

@@ -665,7 +665,13 @@ class SqlStore:
         with self._read():
             rows = self._x("SELECT seq, at, kind, payload FROM journal WHERE table_id = ? AND seq > ? ORDER BY seq",
                            (self._tid_in(table_id), int(after))).fetchall()
+        if not after:
+            self._read_whole(self._tid_in(table_id))
         return [JournalEntry(int(seq), at, kind, json.loads(payload)) for seq, at, kind, payload in rows]
+
+    def _read_whole(self, tid: Any) -> None:
+        """A table's whole journal was read (what its table in memory is rebuilt from); PostgreSQL's
+        store lets the table be written again after a write whose outcome it could not know."""
 
     def live_tables(self) -> list[LiveTable]:
         """Every table whose journal is open, in the order they were opened."""
