@@ -49,7 +49,7 @@ async def test_a_job_runs_in_the_thread_and_its_result_and_its_refusal_come_back
 async def test_a_store_that_cannot_be_reached_refuses_the_job_at_once(monkeypatch) -> None:
     import net.ssh.offloop
 
-    def unreachable(store, timeout):
+    def unreachable(store, timeout, role="thread"):
         raise StoreError("cannot reach the database")
 
     monkeypatch.setattr(net.ssh.offloop, "own_store", unreachable)
