@@ -110,10 +110,26 @@ def pg_start(cluster: PgCluster) -> None:
 @dataclass
 class Ack:
     table: int
-    deal: int
+    deal: int  # the deal's number in its session (a new session counts from 1 again)
     seat: int
     action: str
     at: float
+    seal: str | None = None  # the deal's seal as the turn showed it: which deal, whatever the session
+    name: str = ""
+
+
+def told_back(action: str, message: dict[str, Any]) -> bool:
+    """The event ``message`` is ``action`` itself, not another move of the same kind (a turn clock's or a
+    stand-in's default made meanwhile): its verb, and its card or count where the event tells them."""
+    verb, *args = action.split()
+    if message.get("kind") != verb:
+        return False
+    data = message.get("data") or {}
+    if "card" in data and args:
+        return str(data["card"]) == args[0]
+    if "count" in data and verb == "buy" and args != ["shlejf"]:
+        return int(data["count"]) == len(args)
+    return True
 
 
 class Player:
@@ -130,7 +146,7 @@ class Player:
         self.errors: list[str] = []
         self.task: asyncio.Task[None] | None = None
         self.seat: int | None = None
-        self._asked: tuple[int, str, int] | None = None  # (deal, action, ask) sent, not yet told back
+        self._asked: tuple[int, str, int, str | None] | None = None  # (deal, action, ask, seal) sent, not yet told back
         self.connected = False
 
     def start(self) -> None:
@@ -190,14 +206,16 @@ class Player:
                 self.seat = message.get("seat")
             elif kind == "turn" and message.get("table") == self.table:
                 action = self.rng.choice(message["legal"])
-                self._asked = (deal, action, message["ask"])
+                seal = (message.get("view") or {}).get("seal")
+                self._asked = (deal, action, message["ask"], seal if isinstance(seal, str) else None)
                 client.send({"type": "act", "table": self.table, "ask": message["ask"], "action": action})
             elif kind == "event" and message.get("table") == self.table:
                 if message.get("kind") == "deal_start":
                     deal = int((message.get("data") or {}).get("deal") or deal + 1)
                 asked = self._asked
-                if asked is not None and message.get("seat") == self.seat and asked[1].split()[0] == message.get("kind"):
-                    self.acks.append(Ack(self.table, asked[0], int(self.seat or 0), asked[1], time.monotonic()))
+                if asked is not None and message.get("seat") == self.seat and told_back(asked[1], message):
+                    self.acks.append(Ack(self.table, asked[0], int(self.seat or 0), asked[1], time.monotonic(),
+                                         asked[3], self.name))
                     self._asked = None
             elif kind == "deal_end":
                 client.send({"type": "start", "table": self.table})
@@ -305,6 +323,7 @@ class FaultClub:
         self.probes: list[Probe] = []
         self.reader: Any = None
         self.results: list[FaultResult] = []
+        self._records: dict[int, Any] = {}  # finished records read so far, by id (a record never changes)
 
     async def start(self) -> None:
         from engine.store.postgres import PgStore
@@ -382,11 +401,14 @@ class FaultClub:
         return time.monotonic() - began
 
     def check(self) -> tuple[list[Any], list[str]]:
-        """(acknowledged actions not in the journal, other problems) as the store has it now."""
+        """(acknowledged actions neither in the journal nor in a finished record, other problems) as the
+        store has it now.  A session's end moves its deals from the journal to the records, and the next
+        session counts its deals from 1 again: a deal is found by its seal, wherever it is now."""
         from engine.store.base import replay_journal
 
+        acks = {id(player): list(player.acks) for player in self.players}  # before the store is read: the
+        # players play on meanwhile, and an acknowledgement newer than the read would count as lost
         problems: list[str] = []
-        lost: list[Any] = []
         try:
             self._read(lambda s: s.check_ledger())
             total = self._read(lambda s: s.ledger_sum())
@@ -395,6 +417,7 @@ class FaultClub:
         except Exception as err:
             problems.append(f"ledger: {err}")
         lives = {live.table_id: live for live in self._read(lambda s: s.live_tables())}
+        games: dict[int, Any] = {}
         for table in self.tables:
             live = lives.get(table)
             if live is None:
@@ -402,33 +425,58 @@ class FaultClub:
                 continue
             entries = self._read(lambda s: s.journal(table))
             try:
-                game = replay_journal(live, entries).game
+                games[table] = replay_journal(live, entries).game
             except Exception as err:
                 problems.append(f"table {table}'s journal does not replay: {err}")
-                continue
-            for player in self.players:
-                if player.table != table:
-                    continue
-                lost += self._lost(player, game)
+        sealed = self._sealed_deals(games)
+        lost: list[Any] = []
+        for player in self.players:
+            if player.table in games or player.table not in lives:
+                lost += self._lost(player, acks[id(player)], games.get(player.table), sealed)
         return lost, problems
 
+    def _sealed_deals(self, games: dict[int, Any]) -> dict[str, list[str]]:
+        """Every deal whose seed is shown, by its seal: its actions as "Name: action" (records and journals)."""
+        out: dict[str, list[str]] = {}
+        for player in self.players:
+            infos = self._read(lambda s: s.history(player.name, limit=100_000))
+            for info in infos:
+                if info.id not in self._records:
+                    self._records[info.id] = self._read(lambda s: s.get_record(info.id))
+        for record in self._records.values():
+            for deal in record.deals:
+                if deal.fair and deal.fair.get("seal"):
+                    out[str(deal.fair["seal"])] = list(deal.actions)
+        for game in games.values():
+            if game is None:
+                continue
+            for log in game.deals:
+                if log.fair and log.fair.get("seal"):
+                    out[str(log.fair["seal"])] = [f"{game.names[s]}: {a.text()}" for s, a in log.actions]
+        return out
+
     @staticmethod
-    def _lost(player: Player, game: Any) -> list[Ack]:
-        """Acknowledgements of ``player`` that the replayed game does not hold (in order, per deal)."""
-        if game is None:
-            return list(player.acks)
+    def _lost(player: Player, acks_made: list[Ack], game: Any, sealed: dict[str, list[str]]) -> list[Ack]:
+        """Acknowledgements of ``player`` that no deal holds: a deal found by its seal (its seed shown, in
+        the journal or a record), else the journal's deal of that number whose seed is not shown yet (the
+        deal in play).  In order, per deal: an acknowledgement missed on the way is no loss."""
         out: list[Ack] = []
-        by_deal: dict[int, list[Ack]] = {}
-        for ack in player.acks:
-            by_deal.setdefault(ack.deal, []).append(ack)
-        for deal, acks in by_deal.items():
-            if not 1 <= deal <= len(game.deals):
+        by_deal: dict[Any, list[Ack]] = {}
+        for ack in acks_made:
+            by_deal.setdefault(ack.seal or ("deal", ack.deal), []).append(ack)
+        for key, acks in by_deal.items():
+            done: list[str] | None = sealed.get(key) if isinstance(key, str) else None
+            if done is None and game is not None and 1 <= acks[0].deal <= len(game.deals):
+                log = game.deals[acks[0].deal - 1]
+                if not log.fair:
+                    done = [f"{game.names[s]}: {a.text()}" for s, a in log.actions]
+            if done is None:
                 out += acks
                 continue
-            done = [(s, a.text()) for s, a in game.deals[deal - 1].actions]
             at = 0
-            for ack in acks:  # a subsequence, in order: an acknowledgement missed on the way is no loss
-                while at < len(done) and done[at] != (ack.seat, ack.action):
+            for ack in acks:
+                want = f"{player.name}: {ack.action}"
+                while at < len(done) and done[at] != want:
                     at += 1
                 if at == len(done):
                     out.append(ack)

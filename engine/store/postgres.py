@@ -99,7 +99,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from engine.store.accounts import migration as accounts_migration
 from engine.store.moderation import migration as moderation_migration
-from engine.store.base import DEAL, LedgerError, StoreError, TableId
+from engine.store.base import DEAL, JournalEntry, LedgerError, StoreError, TableId
 from engine.store.outage import outage_of
 from engine.store.ratings import migration as ratings_migration
 from engine.store.sql import SqlStore, _check_table_id, _name_key, check_node
@@ -208,6 +208,11 @@ SLACK = 2.0
 (``statement_timeout``, the start's lock waits): the client's own deadline for a silent server."""
 LOOP_SLACK = 0.05
 """Seconds a wait on the event loop may last past ``write_wait`` (one round trip on a loaded machine)."""
+WHOLE_JOURNAL_WAIT = 1.0
+"""Seconds a wait of a whole journal's read may last on the event loop (a table rebuilt after a failed
+write reads its session from the start).  A long session's journal takes PostgreSQL longer than a
+write's bound on a busy machine, and a read cut short drops the connection, which makes every table
+read its journal again: the rebuild would start over for ever and the table never play on."""
 TCP_DEFAULTS = {"tcp_user_timeout": 2000, "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
                 "keepalives_count": 2}
 """libpq options for TCP (ignored on a Unix socket) unless the URL sets them: a cut network fails fast."""
@@ -618,6 +623,7 @@ class PgStore(SqlStore):
         self._loop_thread: int | None = None  # the event loop's thread, once ``bound_on_loop`` is called
         self._loop_deadline: float | None = None
         self._reconnecting = False
+        self._whole = False  # a whole journal is being read (its own bound on the loop)
         self._far_deadline = max(statement_timeout, HOST_KEY_WAIT, SERVER_LOCK_WAIT) + SLACK
         self.gone: str | None = None
         """Never set here: a database that cannot be reached is tried again at the next write."""
@@ -852,7 +858,10 @@ class PgStore(SqlStore):
                 raise StoreError(f"{self.path} cannot be reached just now (connecting again); nothing was "
                                  "written", 75)
             self._db = self._connect()
-        self._db.deadline = self._loop_deadline if on_loop and self._loop_deadline else self._far_deadline
+        if on_loop and self._loop_deadline:
+            self._db.deadline = max(self._loop_deadline, WHOLE_JOURNAL_WAIT) if self._whole else self._loop_deadline
+        else:
+            self._db.deadline = self._far_deadline
         return self._db
 
     # A transaction (``SqlStore._tx``) is sent as one psycopg pipeline: its statements go out as they
@@ -1083,6 +1092,14 @@ class PgStore(SqlStore):
                          (tid, seq, at, kind, text, JOURNAL_CHANNEL))
         self._tx_seqs[tid] = seq
         return seq
+
+    def journal(self, table_id: TableId, after: int = 0) -> list[JournalEntry]:
+        """``SqlStore.journal``; read whole on the loop, its waits get ``WHOLE_JOURNAL_WAIT``."""
+        self._whole = not after and self._on_loop()  # set on the loop's thread only: never another's call
+        try:
+            return super().journal(table_id, after)
+        finally:
+            self._whole = False
 
     def _read_whole(self, tid: Any) -> None:
         """The table's whole journal was read: what the table in memory is rebuilt from, so it may be

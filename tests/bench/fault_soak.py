@@ -72,19 +72,24 @@ async def soak(minutes: float, tables: int, seed: int, hold: float, out: Path | 
                 stuck += len(club.tables) - len(getattr(club, "resumed_at", {}))
             say(f"{time.monotonic() - began:7.1f} s {kind:<20} resumed "
                 f"{'never' if result.resumed is None else f'{result.resumed:.2f} s'} "
-                f"(each {result.each}) lost {len(result.lost)} echo {summary(result.stalls)} "
+                f"(each {result.each}) lost so far {len(result.lost)} echo {summary(result.stalls)} "
                 f"logs {result.log_lines} problems {result.problems[:2]} lost: {[vars(a) for a in result.lost[:2]]} acks {club.acknowledged()} load {load()}")
+        await asyncio.sleep(2.0)
+        final_lost, final_problems = await asyncio.to_thread(club.check)  # every acknowledgement, the last included
     finally:
         acknowledged = club.acknowledged()
         await club.stop()
+        for node in club.nodes:  # what each node logged, to read after a bad figure
+            (folder / f"node-{node.name}.log").write_text("".join(node.lines), "utf-8")
+        print(f"the nodes' logs: {folder}/node-*.log", flush=True)
     results = club.results
-    lost = sum(len(r.lost) for r in results)
+    lost = len(final_lost)  # each fault's check counts every acknowledgement so far: the last one says it all
     pg_stalls = [s for r in results if r.fault in PG_KINDS for s in r.stalls]
     all_stalls = [s for r in results for s in r.stalls]
     pg_resume = [r.resumed for r in results if r.fault in ("pg_crash", "pg_pause") and r.resumed is not None]
     owner_resume = [r.resumed for r in results if r.fault == "owner_kill" and r.resumed is not None]
     logs = [n for r in results if r.fault in PG_KINDS for n in r.log_lines.values()]
-    problems = [p for r in results for p in r.problems]
+    problems = [p for r in results for p in r.problems] + final_problems
     totals = {
         "minutes": minutes, "tables": tables, "seed": seed, "faults": len(results),
         "by_kind": {k: sum(1 for r in results if r.fault == k) for k in KINDS},
@@ -100,7 +105,7 @@ async def soak(minutes: float, tables: int, seed: int, hold: float, out: Path | 
     say("")
     say(f"faults injected        {totals['faults']}  {totals['by_kind']}")
     say(f"actions acknowledged   {acknowledged}")
-    say(f"actions lost           {lost}   (target 0)")
+    say(f"actions lost           {lost}   (target 0)  {[vars(a) for a in final_lost[:5]]}")
     say(f"tables stuck           {stuck}   (target 0)")
     say(f"other problems         {len(problems)}  {problems[:3]}")
     say(f"echo while PostgreSQL paused/unreachable: p99 {totals['echo_pg_p99_ms']} ms, max {totals['echo_pg_max_ms']} ms"
