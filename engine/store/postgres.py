@@ -99,10 +99,11 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from engine.store.accounts import migration as accounts_migration
 from engine.store.moderation import migration as moderation_migration
-from engine.store.base import DEAL, JournalEntry, LedgerError, StoreError, TableId
+from engine.store.base import DEAL, AccountError, JournalEntry, LedgerError, StoreError, TableId
 from engine.store.outage import outage_of
 from engine.store.ratings import migration as ratings_migration
-from engine.store.sql import SqlStore, _check_table_id, _name_key, check_node
+from engine.store.sql import (LOOK_KEY_SQL, Migration, SqlStore, _check_table_id, _name_key, check_node,
+                              fill_look_keys)
 
 psycopg: Any = None  # imported by ``_load`` when a PgStore is made: psycopg's package imports asyncio
 _conninfo: Any = None  # (its async API) at import, and importing ``engine`` must not (test_layering);
@@ -155,7 +156,7 @@ def _bounded() -> Any:
 
     masks = {Wait.R: select.POLLIN, Wait.W: select.POLLOUT, Wait.RW: select.POLLIN | select.POLLOUT}
 
-    class BoundedConnection(psycopg.Connection):  # type: ignore[misc,name-defined]
+    class BoundedConnection(psycopg.Connection):
         deadline: float | None = None
 
         def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
@@ -236,7 +237,7 @@ only what the journal holds, to the nodes, which can read the journal anyway."""
 ENTRY_MAX = 7000
 """The longest entry notice sent (PostgreSQL's limit is 8000 bytes); a longer entry is read instead."""
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
+MIGRATIONS: tuple[tuple[Migration, ...], ...] = (
     # 1: accounts and their SSH keys
     (
         """CREATE TABLE account (
@@ -437,6 +438,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     accounts_migration("DOUBLE PRECISION"),
     # the chat log and the reports (engine.store.moderation)
     moderation_migration("DOUBLE PRECISION", "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"),
+    # names unique by their looks in the store itself ("Anna" and "Аnna" are one), old clashes kept apart
+    (*LOOK_KEY_SQL, fill_look_keys),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 PG_ONLY_TABLES = ("table_lease", "host_key")
@@ -789,7 +792,10 @@ class PgStore(SqlStore):
             self._refuse_newer(version, SCHEMA_VERSION, "database")
             for number in range(version + 1, SCHEMA_VERSION + 1):
                 for statement in MIGRATIONS[number - 1]:
-                    db.execute(statement)
+                    if isinstance(statement, str):
+                        db.execute(statement)
+                    else:
+                        statement(self)
                 db.execute("INSERT INTO schema_version VALUES (%s, %s)", (number, time.time()))
                 log.info("%s: schema migrated to version %d", self.path, number)
 
@@ -969,6 +975,9 @@ class PgStore(SqlStore):
         """A psycopg error as sukno's: a check made inside SQL (SQLSTATE class SK, migration 11) as the
         refusal sukno itself would have raised, anything else through ``_translate``."""
         state = getattr(err, "sqlstate", None) or ""
+        if isinstance(err, _pgerrors.UniqueViolation) and \
+                getattr(err.diag, "constraint_name", "") in ("account_look_key", "account_name_key_key"):
+            return AccountError("that name, or one that looks like it, was taken meanwhile; choose another")
         if not state.startswith("SK"):
             failure = self._translate(err)
             if isinstance(err, psycopg.OperationalError) and failure.exit_status == 75 and \
@@ -1093,11 +1102,12 @@ class PgStore(SqlStore):
         self._tx_seqs[tid] = seq
         return seq
 
-    def journal(self, table_id: TableId, after: int = 0) -> list[JournalEntry]:
-        """``SqlStore.journal``; read whole on the loop, its waits get ``WHOLE_JOURNAL_WAIT``."""
-        self._whole = not after and self._on_loop()  # set on the loop's thread only: never another's call
+    @contextmanager
+    def _reading_whole(self, whole: bool) -> Iterator[None]:
+        """A whole journal read on the loop (a table rebuilt) waits up to ``WHOLE_JOURNAL_WAIT``."""
+        self._whole = whole and self._on_loop()  # set on the loop's thread only: never another's call
         try:
-            return super().journal(table_id, after)
+            yield
         finally:
             self._whole = False
 

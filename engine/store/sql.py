@@ -42,9 +42,10 @@ from __future__ import annotations
 
 import json
 import time
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Self, Sequence
 
+from engine.names import look_key
 from engine.record import Record, RecordError, load_record
 from engine.store import accounts as account_book
 from engine.store import moderation
@@ -277,8 +278,11 @@ class SqlStore:
         with self._tx():
             if self._account_id(name) is not None:
                 raise AccountError(f"the name {name!r} is taken; choose another")
-            self._x("INSERT INTO account (name, name_key, language, role, created, last_seen) "
-                    "VALUES (?, ?, ?, ?, ?, ?)", (name, _name_key(name), language, role, when, when))
+            alike = self._x("SELECT name FROM account WHERE look_key = ?", (look_key(name),)).fetchone()
+            if alike is not None:
+                raise AccountError(f"the name {name!r} looks like {alike[0]!r}, which is taken; choose another")
+            self._x("INSERT INTO account (name, name_key, look_key, language, role, created, last_seen) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)", (name, _name_key(name), look_key(name), language, role, when, when))
             if key is not None:
                 self.add_key(name, key, now=when)
             if grant:
@@ -292,6 +296,14 @@ class SqlStore:
         with self._read():
             row = self._x(f"{_ACCOUNT} WHERE name_key = ?", (_name_key(name),)).fetchone()
             return None if row is None else self._account(row)
+
+    def name_clashes(self) -> list[tuple[str, str]]:
+        """Accounts made before names were compared by their looks whose name looks like an older
+        account's: (this name, the older one), for ``sukno db upgrade`` to report."""
+        with self._read():
+            kept = dict(self._x("SELECT look_key, name FROM account WHERE look_key IS NOT NULL").fetchall())
+            loose = [r[0] for r in self._x("SELECT name FROM account WHERE look_key IS NULL ORDER BY id").fetchall()]
+        return [(name, kept.get(look_key(name), "?")) for name in loose]
 
     def account_by_key(self, fingerprint: str) -> Account | None:
         """The account a public key belongs to (how a returning player is recognised)."""
@@ -662,12 +674,16 @@ class SqlStore:
     def journal(self, table_id: TableId, after: int = 0) -> list[JournalEntry]:
         """The table's entries in the order they were written (those after seq ``after``: a replica's
         next read)."""
-        with self._read():
+        with self._reading_whole(not after), self._read():
             rows = self._x("SELECT seq, at, kind, payload FROM journal WHERE table_id = ? AND seq > ? ORDER BY seq",
                            (self._tid_in(table_id), int(after))).fetchall()
         if not after:
             self._read_whole(self._tid_in(table_id))
         return [JournalEntry(int(seq), at, kind, json.loads(payload)) for seq, at, kind, payload in rows]
+
+    def _reading_whole(self, whole: bool) -> AbstractContextManager[None]:
+        """Around a journal's read: PostgreSQL's store gives a whole read a longer wait on the loop."""
+        return nullcontext()
 
     def _read_whole(self, tid: Any) -> None:
         """A table's whole journal was read (what its table in memory is rebuilt from); PostgreSQL's
@@ -834,6 +850,26 @@ class SqlStore:
 
 def _now(now: float | None) -> float:
     return time.time() if now is None else now
+
+
+Migration = str | Callable[[Any], None]
+"""One step of a schema migration: a statement, or a function of the store run in the same transaction."""
+
+LOOK_KEY_SQL = ("ALTER TABLE account ADD COLUMN look_key TEXT",
+                "CREATE UNIQUE INDEX account_look_key ON account (look_key)")
+"""Both stores' migration: the look-alike key (``engine.names.look_key``) unique in the store itself."""
+
+
+def fill_look_keys(store: Any) -> None:
+    """Inside the migration's transaction: each account's look-alike key, the older account first.  A
+    later account whose name looks like an older one's keeps no key (both still enter; ``name_clashes``
+    names them for the house), so nothing is merged and no migration fails on old data."""
+    taken: set[str] = set()
+    for account_id, name in store._x("SELECT id, name FROM account ORDER BY id").fetchall():
+        key = look_key(name)
+        if key not in taken:
+            taken.add(key)
+            store._x("UPDATE account SET look_key = ? WHERE id = ?", (key, account_id))
 
 
 def _name_key(name: str) -> str:

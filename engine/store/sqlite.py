@@ -77,7 +77,7 @@ from engine.store.base import StoreError
 from engine.store.accounts import migration as accounts_migration
 from engine.store.moderation import migration as moderation_migration
 from engine.store.ratings import migration as ratings_migration
-from engine.store.sql import FORGET_NODE, SqlStore  # noqa: F401 - FORGET_NODE: defined here first
+from engine.store.sql import LOOK_KEY_SQL, FORGET_NODE, Migration, SqlStore, fill_look_keys  # noqa: F401 - FORGET_NODE: defined here first
 
 try:  # Unix only; without it ``exclusive`` is refused
     import fcntl
@@ -92,7 +92,7 @@ WRITE_WAIT = 0.05
 PRIVATE = 0o600
 SIDE_FILES = ("-wal", "-shm", ".lock")
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
+MIGRATIONS: tuple[tuple[Migration, ...], ...] = (
     # 1: accounts and their SSH keys
     (
         """CREATE TABLE account (
@@ -212,6 +212,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     accounts_migration("REAL"),
     # 11: the chat log and the reports (engine.store.moderation)
     moderation_migration("REAL", "INTEGER PRIMARY KEY"),
+    # names unique by their looks in the store itself ("Anna" and "Аnna" are one), old clashes kept apart
+    (*LOOK_KEY_SQL, fill_look_keys),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 _INT64 = 2**63
@@ -370,7 +372,10 @@ class SqliteStore(SqlStore):
             if self.schema_version() >= number:  # another process migrated meanwhile
                 return
             for statement in MIGRATIONS[number - 1]:
-                self._db.execute(statement)
+                if isinstance(statement, str):
+                    self._db.execute(statement)
+                else:
+                    statement(self)
             self._db.execute("INSERT INTO schema_version VALUES (?, ?)", (number, time.time()))
 
     def close(self) -> None:

@@ -118,6 +118,7 @@ def _cmd_db_upgrade(args: argparse.Namespace) -> int:
         try:
             version = store.schema_version()  # type: ignore[attr-defined]
             where = getattr(store, "path", data)
+            clashes = store.name_clashes()
         finally:
             store.close()
     except OSError as err:
@@ -127,6 +128,9 @@ def _cmd_db_upgrade(args: argparse.Namespace) -> int:
         print(f"sukno db upgrade: {err}", file=sys.stderr)
         return err.exit_status
     print(f"sukno db upgrade: {where} is at schema version {version}, this sukno's latest")
+    for name, older in clashes:  # kept apart, never merged: the house decides (rename one)
+        print(f"sukno db upgrade: the account {name!r} looks like the older {older!r}; both still enter, "
+              "and no new name like them can be taken; rename one if they are not the same person")
     return 0
 
 

@@ -19,6 +19,7 @@ import logging
 import re
 from typing import Iterable
 
+from engine.names import look_key
 from engine.store.base import AccountError, Store, StoreError
 
 log = logging.getLogger("sukno.identity")
@@ -27,10 +28,6 @@ _LETTERS = "A-Za-zА-Яа-яЁёІіЇїЄєҐґЎў"
 NAME_RE = re.compile(rf"^[{_LETTERS}][{_LETTERS}0-9_\-]{{1,15}}$")
 RESERVED = ("guest", "гость", "admin", "root", "sukno", "system", "server", "bot-", "бот-")
 """Names starting so are the club's: ``bot-…`` are the bots' seats (engine.table.autoplay)."""
-
-# Cyrillic letters that look like Latin ones, and digits and letters that look alike (0/o, 1/l/i),
-# folded for the uniqueness check only; "_" and "-" are one.
-_LOOKALIKES = str.maketrans("аеорсхукмтнвіјѕԁёї01l_", "aeopcxykmthbijsdeioii-")
 
 WORDS = ("house", "all", "everyone", "nobody", "bot", "bots", "бот", "боты", "robot", "робот", "дом", "все",
          "хозяин", "клуб", "club")
@@ -56,8 +53,8 @@ TEXTS = {
 
 
 def fold(name: str) -> str:
-    """The form two names are compared in: case and look-alike letters folded."""
-    return name.casefold().translate(_LOOKALIKES)
+    """The form two names are compared in: case and look-alike letters folded (the store's key too)."""
+    return look_key(name)
 
 
 def _club_words() -> frozenset[str]:

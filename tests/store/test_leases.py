@@ -122,8 +122,11 @@ def test_a_node_paused_inside_a_write_is_cut_off_and_its_write_rolled_back(pg_ur
                 assert epoch == 2
         assert [e.payload for e in b.journal(1)] == []  # A's write was rolled back with its session
         assert b.ledger_sum() == 0 and b.purses().get("club:b", 0) == 0
+        with pytest.raises(StoreError, match="read the journal again"):
+            a.append(1, "note", {})  # A's commit failed unseen: it may not write on from memory
+        assert [e.payload for e in a.journal(1)] == []  # A reads the truth again (A connects again)
         with pytest.raises(StoreError, match="not this node's"):
-            a.append(1, "note", {})  # A connects again, and is fenced
+            a.append(1, "note", {})  # and is fenced: B holds the table now
     finally:
         a.close()
         b.close()
