@@ -250,3 +250,17 @@ def test_export_reads_a_record_from_postgresql(pg_url: str) -> None:
     missing = sukno("export", "999999", "--store", pg_url)
     assert missing.returncode == 65 and "no record number 999999" in missing.stderr
 
+
+def test_every_connection_names_its_node_and_role_in_pg_stat_activity(pg_url) -> None:
+    """An operator reading pg_stat_activity sees ``sukno/NODE/ROLE`` for each of the club's connections."""
+    import psycopg
+
+    from engine.store.postgres import PgStore
+
+    store = PgStore(pg_url, role="serve")
+    store.create_account("Anna")
+    with psycopg.connect(pg_url, autocommit=True) as look:
+        names = {row[0] for row in look.execute(
+            "SELECT application_name FROM pg_stat_activity WHERE application_name LIKE 'sukno/%'")}
+    store.close()
+    assert "sukno/main/serve" in names, names
