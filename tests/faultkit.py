@@ -143,6 +143,7 @@ class Player:
         self.rng = random.Random(seed)
         self.acks: list[Ack] = []
         self.refused = 0
+        self.last_error: dict[str, Any] | None = None
         self.errors: list[str] = []
         self.task: asyncio.Task[None] | None = None
         self.seat: int | None = None
@@ -188,14 +189,18 @@ class Player:
         client.send({"type": "sit", "table": self.table})
         client.send({"type": "start", "table": self.table})
         deal = 0
+        in_deal = False
+        again_at: float | None = None  # when to say sit/start again after the club could not do it
+        sync_at: float | None = None  # when to ask for the turn again after a refused act
         last_start = time.monotonic()
         while True:
             try:
-                message = await client.recv(timeout=3.0)
+                message = await client.recv(timeout=0.5)
             except asyncio.TimeoutError:
                 message = {"type": "quiet"}
             if message is None:
                 return
+            now = time.monotonic()
             kind = message.get("type")
             if kind in ("state", "turn"):
                 view = message.get("view") or {}
@@ -205,12 +210,15 @@ class Player:
             if kind == "seated":
                 self.seat = message.get("seat")
             elif kind == "turn" and message.get("table") == self.table:
+                in_deal = True
+                sync_at = None
                 action = self.rng.choice(message["legal"])
                 seal = (message.get("view") or {}).get("seal")
                 self._asked = (deal, action, message["ask"], seal if isinstance(seal, str) else None)
                 client.send({"type": "act", "table": self.table, "ask": message["ask"], "action": action})
             elif kind == "event" and message.get("table") == self.table:
                 if message.get("kind") == "deal_start":
+                    in_deal = True
                     deal = int((message.get("data") or {}).get("deal") or deal + 1)
                 asked = self._asked
                 if asked is not None and message.get("seat") == self.seat and told_back(asked[1], message):
@@ -218,22 +226,34 @@ class Player:
                                          asked[3], self.name))
                     self._asked = None
             elif kind == "deal_end":
+                in_deal = False
                 client.send({"type": "start", "table": self.table})
-                last_start = time.monotonic()
+                last_start = now
             elif kind == "error":
                 self.refused += 1
+                self.last_error = message  # what the club said last, for a stalled table's diagnosis
+                key = str(message.get("key") or "")
                 if message.get("reply") == "act":
                     self._asked = None
-                    await asyncio.sleep(0.2)
-                    client.send({"type": "sync", "table": self.table})  # the turn again, once it can be
-                if message.get("reply") in ("start", "sit"):
-                    await asyncio.sleep(0.5)
-                    client.send({"type": "sit", "table": self.table})
-                    client.send({"type": "start", "table": self.table})
-            if time.monotonic() - last_start > 5 and kind != "turn":
+                    sync_at = now + 0.2  # the turn again, once it can be
+                elif message.get("reply") in ("start", "sit") and key not in SETTLED:
+                    again_at = now + 0.5  # the club could not do it just now: once more, soon
+            if sync_at is not None and now >= sync_at:
+                sync_at = None
+                client.send({"type": "sync", "table": self.table})
+            if again_at is not None and now >= again_at:
+                again_at = None
+                client.send({"type": "sit", "table": self.table})
+                client.send({"type": "start", "table": self.table})
+                last_start = now
+            if now - last_start > 5 and not in_deal and kind != "turn":
                 client.send({"type": "start", "table": self.table})  # between deals, a start may be lost
                 client.send({"type": "sync", "table": self.table})
-                last_start = time.monotonic()
+                last_start = now
+
+
+SETTLED = ("table.in_deal_start", "table.already_seated", "table.already_ready")
+"""Refusals of sit/start that mean it is done already (a deal under way, the seat his): nothing to retry."""
 
 
 class Probe:

@@ -177,6 +177,11 @@ def tables_rows(club: Club) -> list[dict[str, Any]]:
         row["closing"] = bool(getattr(table, "closing", False))
         row["deal_no"] = len(table.game.deals) if table.game is not None else 0
         row["pots"] = pot_history(table)
+        row["suspended"] = bool(getattr(table, "suspended", False))  # waiting for its journal to read again
+        snap = table.snapshot() if table.in_deal() else None
+        row["to_act"] = [snap.names[s] for s in snap.to_act] if snap is not None else []
+        row["ready"] = sorted(getattr(table, "ready", ()))
+        row["away"] = sorted(getattr(table.auto, "away", {})) if hasattr(table, "auto") else []
     return rows
 
 

@@ -123,3 +123,23 @@ async def test_the_owner_applies_a_call_before_its_until_and_refuses_it_after() 
     owner._bus_notice(encode(late))
     assert owner.club.tables[1].said == [("Anna", "in time")]  # never applied
     assert sent[-1]["ok"] is False and sent[-1]["key"] == "cluster.no_answer" and sent[-1]["id"] == "B:2"
+
+
+async def test_a_silent_owner_heard_committing_is_asked_again_at_once() -> None:
+    """After a call went unanswered (PostgreSQL paused), calls to that table are refused at once for a
+    while; the owner's next committed entry shows it lives, so the next call goes out again."""
+    node, sent = bus_node()
+    node._loop = node.follow.loop = asyncio.get_running_loop()
+    pending = node.calls.call(1, Act("Anna", "pass"))
+    assert pending is not None
+    node.calls.expire(sent[-1]["id"])
+    before = len(sent)
+    try:
+        node.calls.call(1, Act("Anna", "pass"))
+    except Exception as err:  # refused at once, nothing sent: the owner is taken for silent
+        assert getattr(err, "key", "") == "cluster.no_answer"
+    assert len(sent) == before
+    node._owner_heard(f"{json.dumps(1)} 42")  # the owner's journal notice for table 1
+    assert node.calls.call(1, Act("Anna", "pass")) is not None and len(sent) == before + 1
+    for waiting in node.calls.waiting.pending():
+        waiting.timer.cancel()
