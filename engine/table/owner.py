@@ -797,7 +797,8 @@ class Table:
                     before = self.auto.told(name)
                 out += self._act(name, action, now, before)
             except IllegalAction as err:
-                log.warning("table %s: %s could not be made: %s", self.id, kind, err)
+                log.log(logging.DEBUG if str(getattr(err, "key", "")).startswith("store.") else logging.WARNING,
+                        "table %s: %s could not be made: %s", self.id, kind, err)
                 if kind != "gone" and not str(getattr(err, "key", "")).startswith("store."):
                     # (a store that refused is no illegal move: the next tick tries it again)
                     self.auto.give_up(self.seat_of(arg[0]))  # not again until the turn changes
@@ -897,11 +898,11 @@ class Table:
             with journal.transaction():
                 yield
         except StoreError as err:
-            log.error("table %s: not saved, so not shown: %s", self.id, err)
             try:
                 journal.rebuild()
+                log.error("table %s: not saved, so not shown: %s", self.id, err)
             except StoreError as unread:
-                self._suspend(unread)
+                self._suspend(unread, err)
             except Exception:
                 log.exception("table %s: cannot be rebuilt from its journal", self.id)
                 self._suspend(err)
@@ -912,13 +913,15 @@ class Table:
                 "store.failed", "The club could not write that down, so it did not happen; try again."
             ) from None
 
-    def _suspend(self, err: Exception) -> None:
-        """The journal could not be read after a failed write: refuse every change until it can, and say so."""
+    def _suspend(self, err: Exception, lost: Exception | None = None) -> None:
+        """The journal could not be read after a failed write: refuse every change until it can, and say
+        so (one line: the write ``lost`` and why the journal cannot be read)."""
         if self.suspended:
             return
         self.suspended = True
         self._retry_at = 0.0  # the next tick tries at once, then every SUSPEND_RETRY s
-        log.error("table %s: suspended until its journal can be read: %s", self.id, getattr(err, "message", err))
+        log.error("table %s: %ssuspended until its journal can be read: %s", self.id,
+                  "" if lost is None else "a write was not saved, so not shown; ", getattr(err, "message", err))
         self._emit([Event("suspended", None, {"table": self.id})])
 
     def _read_journal_again(self) -> bool:

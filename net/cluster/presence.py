@@ -220,13 +220,14 @@ class PresenceKeeper:
         try:
             store.beat(self.node, upserts, gone)
         except StoreError as err:
-            if not self._failing:
-                log.warning("cannot write who is online to the store just now: %s", err)
+            if not self._failing:  # an unreachable store is said once by its outage line
+                log.log(logging.DEBUG if err.exit_status == 75 else logging.WARNING,
+                        "cannot write who is online to the store just now: %s", err)
             self._failing = True
             self._published = {}  # all of it again at the next beat that works
             return
         if self._failing:
-            log.info("who is online is written to the store again")
+            log.debug("who is online is written to the store again")
         self._failing = False
         self._published = rows
         if (upserts or gone) and self.hint is not None:

@@ -82,6 +82,9 @@ class BotLink:
             session.last_input = asyncio.get_running_loop().time()
             try:
                 self.bot.line(line)
+            except StoreError as err:  # the store away: said once by its outage line, not per message
+                log.debug("bot %s: a message failed: %s", session.name, err)
+                self.bot.error("failed", say(self.bot.lang, "bot.store"))
             except Exception:  # a bug here must not end the club: the bot hears an error, the log says why
                 log.exception("bot %s: a message failed", session.name)
                 self.bot.error("failed", say(self.bot.lang, "bot.store"))

@@ -204,14 +204,15 @@ class StoreThread:
                 continue
             if label in self._failing:
                 self._failing.discard(label)
-                log.info("%s: %s works again", self.name, label)
+                log.debug("%s: %s works again", self.name, label)
             if then is not None:
                 self._hand(then, result)
 
     def _failed(self, label: str, err: StoreError) -> None:
-        if label not in self._failing:
+        if label not in self._failing:  # an unreachable store is said once by its outage line
             self._failing.add(label)
-            log.warning("%s: %s: the store did not answer (the last values hold): %s", self.name, label, err)
+            log.log(logging.DEBUG if err.exit_status == 75 else logging.WARNING,
+                    "%s: %s: the store did not answer (the last values hold): %s", self.name, label, err)
 
     def _hand(self, function: Then, result: Any) -> None:
         loop = self._loop
