@@ -12,6 +12,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "en": {
         "no_pty": "sukno needs a terminal: connect with  ssh -t -p {port} {host}  (or, for plain lines, ssh -p {port} {host} text).",
         "full": "The club is full right now ({what}); please come back in a minute.",
+        "books_away": "The club cannot reach its books just now, so it cannot let you in; nothing was changed. "
+                      "Please come back in a minute.",
         "closing": "The club is closing for now; your seat is kept. Goodbye!",
         "idle": "You were idle for a long time, so the doorman showed you out; your seat is kept.",
         "too_long": "Your visit reached the club's time limit; your seat is kept.",
@@ -45,6 +47,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "ru": {
         "no_pty": "sukno нужен терминал: входите так:  ssh -t -p {port} {host}  (или простыми строками: ssh -p {port} {host} text).",
         "full": "Клуб сейчас полон ({what}); загляните через минуту.",
+        "books_away": "Клуб сейчас не может открыть свои книги, поэтому не может вас впустить; ничего не "
+                      "изменилось. Загляните через минуту.",
         "closing": "Клуб закрывается; ваше место за столом сохранено. До встречи!",
         "idle": "Вы долго молчали, и швейцар проводил вас к выходу; место за вами.",
         "too_long": "Время визита истекло; ваше место за столом сохранено.",

@@ -12,6 +12,7 @@ import logging
 import re
 from typing import TYPE_CHECKING, Any
 
+from engine.store.base import StoreError
 from net import textual_compat as tc
 from net.modes.texts import text
 from net.ssh import account
@@ -65,7 +66,12 @@ async def serve(session: SessionPort) -> None:
         session.guest = True
         session.name = session.server.guest_name()
     else:
-        session.arrival = await account.arrive(session, session.conn.fingerprint)
+        try:
+            session.arrival = await account.arrive(session, session.conn.fingerprint)
+        except StoreError as err:  # the store away: said to him, once in the log, nothing half-made
+            log.info("%s could not be let in: %s", session.conn.fingerprint, err)
+            session.finish(1, text(session.lang, "books_away"))
+            return
         if session.closed:  # he left (or sent EOF) while the store was asked: the same end as later on
             session.finish(0, session.farewell)
             return
