@@ -189,7 +189,6 @@ class Player:
         client.send({"type": "sit", "table": self.table})
         client.send({"type": "start", "table": self.table})
         deal = 0
-        in_deal = False
         again_at: float | None = None  # when to say sit/start again after the club could not do it
         sync_at: float | None = None  # when to ask for the turn again after a refused act
         last_start = time.monotonic()
@@ -210,7 +209,6 @@ class Player:
             if kind == "seated":
                 self.seat = message.get("seat")
             elif kind == "turn" and message.get("table") == self.table:
-                in_deal = True
                 sync_at = None
                 action = self.rng.choice(message["legal"])
                 seal = (message.get("view") or {}).get("seal")
@@ -218,7 +216,6 @@ class Player:
                 client.send({"type": "act", "table": self.table, "ask": message["ask"], "action": action})
             elif kind == "event" and message.get("table") == self.table:
                 if message.get("kind") == "deal_start":
-                    in_deal = True
                     deal = int((message.get("data") or {}).get("deal") or deal + 1)
                 asked = self._asked
                 if asked is not None and message.get("seat") == self.seat and told_back(asked[1], message):
@@ -226,7 +223,6 @@ class Player:
                                          asked[3], self.name))
                     self._asked = None
             elif kind == "deal_end":
-                in_deal = False
                 client.send({"type": "start", "table": self.table})
                 last_start = now
             elif kind == "error":
@@ -246,7 +242,7 @@ class Player:
                 client.send({"type": "sit", "table": self.table})
                 client.send({"type": "start", "table": self.table})
                 last_start = now
-            if now - last_start > 5 and not in_deal and kind != "turn":
+            if now - last_start > 5 and kind != "turn":  # a deal's end may be missed (its node paused)
                 client.send({"type": "start", "table": self.table})  # between deals, a start may be lost
                 client.send({"type": "sync", "table": self.table})
                 last_start = now

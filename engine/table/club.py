@@ -455,6 +455,20 @@ class Club:
     def is_away(self, name: str) -> bool:
         return name in self.social.away
 
+    def back_where_online(self, now: float | None = None) -> list[str]:
+        """Who is online is the one truth of who is away: a seated person marked away at a table run here
+        while he is online on some node (his ``back`` lost with a paused node or a silent bus) gets his
+        seat and turns back.  One who typed ``away`` himself stays away.  The names given back."""
+        given: list[str] = []
+        for table in list(self.tables.values()):
+            if not table.owned_here:
+                continue  # its owner judges
+            for name in table.away_now():
+                if self.is_online(name) and not self.is_away(name) and not self.is_robot(name):
+                    table.back(name, now)
+                    given.append(name)
+        return given
+
     # -- events -----------------------------------------------------------------------
 
     def subscribe(self, callback: Callback) -> Callable[[], None]:

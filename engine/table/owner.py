@@ -83,7 +83,7 @@ import logging
 import re
 import unicodedata
 from contextlib import contextmanager, nullcontext
-from typing import Any, Callable, ContextManager, Iterator, Mapping, Sequence
+from typing import Any, Callable, ClassVar, ContextManager, Iterator, Mapping, Sequence
 
 from engine.botnames import bot_name, is_bot
 from engine.table.autoplay import MAX_MOVES_PER_TICK, Autopilot, Settings, Snapshot
@@ -160,6 +160,9 @@ def _no_legal(seat: int) -> list[Action]:
 
 class Table:
     """One table of the club (see the module docstring for the contract)."""
+
+    owned_here: ClassVar[bool] = True
+    """This node runs the table (a ``RemoteTable``: another node does, and judges who is away)."""
 
     def __init__(
         self,

@@ -14,7 +14,7 @@ the table keeps holding it.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 from engine.game import Event
 from engine.table.changes import (Act, Away, Back, Change, Cut, Invite, Say, SetRule, Sit, SitBot, Stand,
@@ -30,6 +30,8 @@ refusal is only logged)."""
 
 class RemoteTable(Table):
     """A table whose owner is another node: read here, changed there."""
+
+    owned_here: ClassVar[bool] = False
 
     forward: Forward
     """Set by ``make_remote``: the way to the owner."""

@@ -188,6 +188,7 @@ class PresenceKeeper:
         club = self.server.club
         club.elsewhere = {r.name for r in shown}
         club.set_watchers_elsewhere(watchers(shown))
+        club.back_where_online()
 
     def forget_node(self, node: str) -> None:
         """On the loop: ``node`` is taken for dead (another node took its lease over): its sessions are

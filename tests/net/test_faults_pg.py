@@ -55,12 +55,6 @@ async def test_a_postgresql_paused_then_resumed_loses_nothing_and_play_resumes(t
     await _run(tmp_path, "pg_pause")
 
 
-RESUME_STALL = pytest.mark.xfail(
-    strict=False, reason="after PostgreSQL crashes a table may sit until its turn clock before it plays on; "
-    "what it kept always replays (the soak bench counts both)")
-
-
-@RESUME_STALL
 async def test_a_postgresql_crash_stopped_and_restarted_loses_nothing_and_play_resumes(tmp_path: Path) -> None:
     await _run(tmp_path, "pg_crash")
 
@@ -77,6 +71,5 @@ async def test_the_owner_killed_while_postgresql_is_paused(tmp_path: Path) -> No
     await _run(tmp_path, "owner_kill_pg_pause")
 
 
-@RESUME_STALL
 async def test_the_whole_sequence_in_one_club(tmp_path: Path) -> None:
     await _run(tmp_path, "pg_crash", "pg_pause", "owner_kill", "node_pause", "owner_kill_pg_pause")
