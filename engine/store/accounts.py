@@ -17,6 +17,7 @@ import json
 import time
 from typing import Any, Sequence
 
+from engine.names import look_key
 from engine.store.base import AccountError
 
 STATES = ("active", "disabled", "closed")
@@ -69,6 +70,9 @@ def rename(store: Any, old: str, new: str, key_of: Any, check_name: Any) -> tupl
         other = store._account_id(new)
         if other is not None and other != account_id:
             raise AccountError(f"the name {new!r} is taken; choose another")
+        alike = store._x("SELECT name FROM account WHERE look_key = ? AND id <> ?", (look_key(new), account_id)).fetchone()
+        if alike is not None:
+            raise AccountError(f"the name {new!r} looks like {alike[0]!r}, which is taken; choose another")
         table = _seated_at(store, spelled, key_of)
         if table is not None:
             raise AccountError(f"{spelled} plays at table {table}; rename him when he has left it")
@@ -110,7 +114,8 @@ def listing(store: Any) -> list[tuple[str, str]]:
 def _respell(store: Any, account_id: int, old: str, new: str, key_of: Any, follow: bool = True) -> None:
     """Inside a transaction: the account, its purse and entries and ratings spelt ``new``; his mute and
     the ignore lists that name him follow (``follow``) or, his name freed, are dropped."""
-    store._x("UPDATE account SET name = ?, name_key = ? WHERE id = ?", (new, key_of(new), account_id))
+    store._x("UPDATE account SET name = ?, name_key = ?, look_key = ? WHERE id = ?",
+             (new, key_of(new), look_key(new), account_id))
     row = store._x("SELECT balance FROM purse WHERE name = ?", (old,)).fetchone()
     if row is not None and old != new:
         store._x("INSERT INTO purse VALUES (?, ?)", (new, row[0]))

@@ -71,3 +71,18 @@ def test_db_upgrade_reports_the_lookalike_accounts(tmp_path) -> None:
     assert run.returncode == 0, run.stderr
     assert f"the account {CYRILLIC_ANNA!r} looks like the older 'Anna'" in run.stdout
     assert "rename one" in run.stdout
+
+
+def test_a_rename_to_a_lookalike_name_is_refused_and_a_renamed_name_is_kept(open_again: Callable[..., Any]) -> None:
+    store = open_again()
+    try:
+        store.create_account("Anna")
+        store.create_account("Boris")
+        with pytest.raises(AccountError, match="looks like 'Anna'"):
+            store.rename_account("Boris", CYRILLIC_ANNA)
+        store.rename_account("Boris", "Borya")
+        with pytest.raises(AccountError):
+            store.create_account("B0rya")  # the new name is held by its looks too (0 for o)
+        store.create_account("Boris")  # and the old one is free
+    finally:
+        store.close()
