@@ -114,6 +114,16 @@ class OwnerCalls:
         if call is not None:
             call.timer.cancel()
 
+    def heard_from_owner(self, payload: str) -> None:
+        """On the loop: a table's owner committed an entry (its journal notice), so it lives and the bus
+        carries its words: a call to it is sent again at once, not refused until the silence ends."""
+        try:
+            table_id = json.loads(payload.rsplit(" ", 1)[0])
+        except ValueError:
+            return
+        if isinstance(table_id, (int, str)):
+            self.silent.pop(table_id, None)
+
     def expire(self, call_id: str) -> None:
         """On the loop: no answer in ``call_timeout``; the call is refused (a late answer is dropped)."""
         call = self.waiting.refuse(call_id, _no_answer())  # unless its answer came first

@@ -118,22 +118,12 @@ class Node:
 
     # -- starting and stopping ---------------------------------------------------------------
 
-    def _owner_heard(self, payload: str) -> None:
-        """On the loop: a table's owner committed an entry, so it lives and the bus carries its words: a
-        call to it is sent again at once, not refused until the silence after a lost answer ends."""
-        try:
-            table_id = json.loads(payload.rsplit(" ", 1)[0])
-        except ValueError:
-            return
-        if isinstance(table_id, (int, str)):
-            self.calls.silent.pop(table_id, None)
-
     async def start_notices(self) -> None:
         """Listen before the tables are read, so no committed change falls between the two."""
         self._loop = self.follow.loop = asyncio.get_running_loop()
         self.notices.on(ENTRY_CHANNEL, self.follow.entry_notice)
         self.notices.on(JOURNAL_CHANNEL, self.follow.journal_notice)
-        self.notices.on(JOURNAL_CHANNEL, self._owner_heard)
+        self.notices.on(JOURNAL_CHANNEL, self.calls.heard_from_owner)
         self.notices.on(BUS_CHANNEL, self._bus_notice)
         self.notices.on_gap(self.follow.resync_all)
         self.notices.on_gap(self.calls.silent.clear)  # the bus is back: every owner may be asked again

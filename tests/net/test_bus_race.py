@@ -139,7 +139,7 @@ async def test_a_silent_owner_heard_committing_is_asked_again_at_once() -> None:
     except Exception as err:  # refused at once, nothing sent: the owner is taken for silent
         assert getattr(err, "key", "") == "cluster.no_answer"
     assert len(sent) == before
-    node._owner_heard(f"{json.dumps(1)} 42")  # the owner's journal notice for table 1
+    node.calls.heard_from_owner(f"{json.dumps(1)} 42")  # the owner's journal notice for table 1
     assert node.calls.call(1, Act("Anna", "pass")) is not None and len(sent) == before + 1
     for waiting in node.calls.waiting.pending():
         waiting.timer.cancel()
