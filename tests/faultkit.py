@@ -59,6 +59,7 @@ TABLE = """
 game = "stukolka"
 options = {{}}
 bots = "fill"
+at_zero = "debt"
 think = {think}
 clock = 20
 """
