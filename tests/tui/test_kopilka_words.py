@@ -80,3 +80,21 @@ async def test_discarding_says_how_many_more_and_which_card_to_the_discarder():
         assert card not in game.hands[0]
         assert f"You discarded {card.text()} face down." in text(app)
         assert "anna discards a card face down." in text(app)
+
+
+async def test_the_giver_reads_his_own_laid_out_cards_apart_from_their_places():
+    """His own row shows his cards, each after its place and a colon (``1:K♥``), never ``1K♥``/``19♠``."""
+    club = Club([{"game": "kopilka", "clock": 0}], seed=15)
+    table = club.tables[1]
+    app = ClubApp(club, "gleb", lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        for name in ("anna", "bot-Mitya", "vera"):
+            table.sit(name)
+        await type_line(pilot, "sit 1")
+        for name in ("anna", "bot-Mitya", "vera"):
+            table.start(name)
+        await type_line(pilot, "начать")
+        cards = table.game.layouts[3].places
+        assert table.game.names[3] == "gleb" and cards
+        row = "ряд gleb: " + " ".join(f"{place}:{card.text()}" for place, card in enumerate(cards, 1))
+        assert row in text(app), text(app)

@@ -17,7 +17,8 @@ from tui.widgets.cards import backs, card_text
 
 
 def laid_out(view: View, lang: str, ascii: bool, room: int) -> list[Text]:
-    """One line per giver's row: ``gleb: 1▮ 2▮ 3▮`` (a taken place shows ·, the row being taken is marked)."""
+    """One line per giver's row: ``gleb: 1▮ 2▮ 3▮`` (a taken place shows ·, the row being taken is marked; the
+    giver sees his own cards, ``1:9♠ 2:10♠``)."""
     sheet = view.sheet
     if not isinstance(sheet, PartiyaSheet):
         return []
@@ -35,7 +36,8 @@ def laid_out(view: View, lang: str, ascii: bool, room: int) -> list[Text]:
             line.append(f" {place + 1}", style="dim")
             if taker is not None:
                 line.append("·", style="dim")
-            elif card is not None:
+            elif card is not None:  # the giver's own card: "1:9♠", never "19♠" (place 1, or a nineteen?)
+                line.append(":", style="dim")
                 line.append_text(card_text(card, ascii))
             else:
                 line.append(backs(1, ascii), style="dim")
