@@ -346,6 +346,7 @@ class Table:
             raise TableError("table.not_seated", "You do not sit at this table.")
         if self.in_deal():
             raise TableError("table.in_deal", "You cannot stand up in the middle of a deal.")
+        told_names = tuple(self.game.names) if self.game is not None else None
         with self._saving():
             events = self._end_session() if self.game is not None else []
             self.seats[seat] = None
@@ -357,7 +358,9 @@ class Table:
             if not people:
                 self.seating.invited.clear()
         self.auto.forget(name)
-        self._emit(events + [Event("stand", seat, {"name": name})])
+        # The session's last words (Копилка's payout to each seat, R16) are told with its names: his seat
+        # is empty by now, and «получает 10 к.» would say whose money it is to nobody.
+        self._emit(events + [Event("stand", seat, {"name": name})], names=told_names)
         if not is_bot(name) and self.seated() and all(is_bot(n) for n in self.seated()):
             for bot in self.seated():  # bots do not keep a table nobody plays at
                 self.stand(bot)
@@ -1043,9 +1046,10 @@ class Table:
         (``engine.table.replica``), an owner's relayed chat (``net.cluster``)."""
         self._emit(events, now)
 
-    def _emit(self, events: list[Event], now: float | None = None) -> None:
+    def _emit(self, events: list[Event], now: float | None = None, names: tuple[str, ...] | None = None) -> None:
         if not events:
             return
         self.auto.note(self._turn(), now)
-        names = tuple(self.game.names if self.game is not None else self.names())
+        if names is None:
+            names = tuple(self.game.names if self.game is not None else self.names())
         self.feed.publish(events, names)

@@ -20,6 +20,7 @@ when the table or the hall has changed and writes the lines.
 
 from __future__ import annotations
 
+import re
 import time
 import weakref
 from typing import Any, Awaitable, Callable
@@ -81,19 +82,23 @@ def told(table: Table, entry: LogEntry, lang: str, ascii: bool) -> str:
     return line
 
 
+_SENTENCE_END = re.compile(r"(?<=\.) (?=[A-ZА-ЯЁ«\"(])")
+
+
 def spoken_pieces(line: str, most: int = LINE_MOST) -> list[str]:
     """A long line as several: at its sentences, then at its clauses (``; ``, ``, ``), so no line runs
     for a minute of speech; a line without such a place is left whole (the terminal wraps it)."""
     if len(line) <= most:
         return [line]
     for mark in (". ", "; ", ", "):
-        parts = line.split(mark)
+        # a sentence ends at a full stop before a capital, not at money's own dots («1 р. 25 к.»)
+        parts = _SENTENCE_END.split(line) if mark == ". " else line.split(mark)
         if len(parts) < 2:
             continue
         pieces: list[str] = []
         current = ""
         for i, part in enumerate(parts):
-            part = part + (mark.rstrip() if i < len(parts) - 1 else "")
+            part = part + (mark.rstrip() if i < len(parts) - 1 and mark != ". " else "")
             if current and len(current) + 1 + len(part) > most:
                 pieces.append(current)
                 current = part
