@@ -167,6 +167,7 @@ class HallVerbs:
                 self.error(self.t("table.not_seated"))
                 return
             def stood(_table: Table) -> None:
+                getattr(self, "tell_last_news", lambda: None)()  # a screen's log; the text mode hears it anyway
                 self.say_line(self.t("cmd.stood", id=table.id))
                 getattr(app, "back_to_hall", app.show_hall)()
 

@@ -174,3 +174,21 @@ def money_ru(amount: int) -> str:
     sign, amount = ("-" if amount < 0 else ""), abs(amount)
     rub, kop = divmod(amount, 100)
     return sign + " ".join(part for part in (f"{rub} р." if rub else "", f"{kop} к." if kop or not rub else "") if part)
+
+
+async def test_who_gives_up_his_seat_mid_partiya_reads_where_the_kitty_went_in_the_hall(tmp_path):
+    async with serving(tmp_path, {"game": "kopilka", "clock": 0}, seed=7) as server:
+        anna = await russian(server, "Аня")
+        table = server.club.tables[1]
+        await sit_down(anna, table)
+        seat_others(server, ("Борис", "Вера", "Глеб"))
+        rng = random.Random(2)
+        for _ in range(2):
+            play_deal(table, rng)
+        kitty = table.pot
+        anna.line("встать")
+        screen = await anna.wait(lambda s: "Вы встаёте из-за стола 1." in s and "Зал клуба" in s, timeout=20)
+        said = f"копилка ({kitty // 100} р. {kitty % 100} к.) выплачивается сейчас (R16)"
+        assert said in flat(screen), screen
+        assert "Аня получает" in flat(screen) and "Игра окончена." in flat(screen), screen
+        await anna.close()

@@ -128,6 +128,18 @@ class TableScreen(TableVerbs, ClubScreen):
     def log_view(self) -> EventLog:
         return self.tview.query_one(EventLog)
 
+    def tell_last_news(self) -> None:
+        """He is leaving the table: what his going made it say (Копилка's kitty paid out, R16) is told
+        now, and carried with his last words into the hall, where he would not hear it otherwise."""
+        before = list(self.log_view.lines)
+        self.tview.sync()
+        after = list(self.log_view.lines)
+        last = before[-1] if before else None
+        start = next((i + 1 for i in range(len(after) - 1, -1, -1) if after[i] is last), 0) if last else 0
+        said = getattr(self.club_app, "said", None)
+        if said is not None:
+            said.extend(after[start:])
+
     def on_mount(self) -> None:
         super().on_mount()
         app = self.club_app
