@@ -80,6 +80,14 @@ def complete(line: str, *, tables: Iterable[int] = (), games: Iterable[str] = ()
         pool = list(games)
     elif verb in ("kick", "ban", "unban", "grant", "mute", "unmute", "account") and position == 1 or verb == "seat" and position == 3:
         pool = list(names) + (["bot"] if verb == "seat" else [])
+    elif verb == "chatlog" and position == 1:
+        pool = ["table", *names]
+    elif verb == "chatlog" and position == 2 and words[1].lower() == "table":
+        pool = [str(t) for t in tables]
+    elif verb == "report" and position == 2:
+        pool = ["close"]
+    elif verb in ("reports", "chatlog", "motd"):
+        pool = {"reports": ["--all"], "chatlog": ["--since"], "motd": ["--clear"]}[verb]
     elif verb == "account" and position == 2:
         pool = ["rename", "disable", "enable", "close", "key-code"]
     elif verb == "key" and position == 1:

@@ -123,3 +123,48 @@ async def test_motd_is_set_by_the_house_and_shown_to_each_arrival_as_typed(confi
         await boris.close()
     entries = [json.loads(line) for line in (config.data / "audit.log").read_text("utf-8").splitlines()]
     assert [e["command"] for e in entries if e["command"][0] == "motd"][:2] == [["motd"], ["motd", "[red]x[/]", "cancelled"]]
+
+
+def test_the_console_completes_the_house_verbs_on_words():
+    from net.house.console import complete
+
+    assert complete("rep")[1] == ["report", "reports"]
+    assert complete("reports ") == ("reports --all ", [])
+    assert complete("report 3 ") == ("report 3 close ", [])
+    assert complete("chatlog ", names=["Anna"], tables=[1])[1] == ["Anna", "table"]
+    assert complete("chatlog table ", tables=[1, 12])[1] == ["1", "12"]
+    assert complete("chatlog Anna --s", names=["Anna"]) == ("chatlog Anna --since ", [])
+    assert complete("motd --c") == ("motd --clear ", [])
+
+
+async def test_the_console_lists_reports_and_a_watcher_may_report_a_player(config):
+    """A watcher of table 1 reports a player for what he said there; the console shows it."""
+    from test_console import enter, out_lines, settle
+
+    from net.house.admin import socket_path
+    from net.house.console import AdminConsole, Link
+
+    async with admin_server(config) as server:
+        anna = await register(server.port, "Anna")
+        boris = await register(server.port, "Boris")
+        anna.line("sit 1")
+        await anna.wait("Table 1")
+        boris.line("watch 1")
+        await until_watching(server, "Boris")
+        anna.line("say watchers are rats")
+        await boris.wait("watchers are rats")
+        boris.line("report Anna insults the watchers")
+        await boris.wait("the house has your report about Anna")
+        app = AdminConsole(Link(socket_path(config.data)), every=0.1)
+        async with app.run_test(size=(120, 30)) as pilot:
+            await enter(pilot, "reports")
+            await settle(pilot, lambda: "Boris about Anna: insults the watchers" in out_lines(app), "report shown")
+            assert "table 1            Anna: watchers are rats" in out_lines(app)
+        await anna.close()
+        await boris.close()
+
+
+async def until_watching(server, name: str) -> None:
+    from sshclient import until
+
+    await until(lambda: any(name in t.spectators for t in server.club.tables.values()), what=f"{name} watching")
