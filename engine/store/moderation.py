@@ -132,6 +132,32 @@ def migration(real: str, identity: str) -> tuple[str, ...]:
     )
 
 
+def settings_migration(real: str) -> tuple[str, ...]:
+    """The house's own settings that outlive a restart and reach every node (the message of the day)."""
+    return (f"CREATE TABLE house_setting (key TEXT PRIMARY KEY, value TEXT NOT NULL, at {real} NOT NULL)",)
+
+
+SETTING_KEY_MAX = 32
+SETTING_MAX = 2000
+"""Characters of a house setting's key and value."""
+
+
+def house_setting(store: SqlStore, key: str) -> tuple[str, float] | None:
+    """The house's setting ``key`` and when it was set, or None when it never was."""
+    with store._read():
+        row = store._x("SELECT value, at FROM house_setting WHERE key = ?", (key,)).fetchone()
+    return None if row is None else (str(row[0]), float(row[1]))
+
+
+def set_house_setting(store: SqlStore, key: str, value: str, at: float) -> None:
+    if not key or len(key) > SETTING_KEY_MAX or len(value) > SETTING_MAX:
+        raise AccountError(f"a house setting is a key of 1–{SETTING_KEY_MAX} characters and at most "
+                           f"{SETTING_MAX} of value")
+    with store._tx():
+        store._x("INSERT INTO house_setting (key, value, at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET "
+                 "value = excluded.value, at = excluded.at", (key, value, float(at)))
+
+
 def _key(name: str) -> str:
     return str(name).strip().casefold()
 
@@ -211,4 +237,5 @@ def close_report(store: SqlStore, report_id: int, by: str, at: float) -> bool:
 
 
 __all__ = ["CONTEXT_MAX", "ChatLine", "ChatQuery", "LIST_MAX", "PLACES", "Report", "WORDS_MAX", "add_report",
-           "chat_lines", "close_report", "log_chat", "migration", "prune_chat", "reports"]
+           "chat_lines", "close_report", "house_setting", "log_chat", "migration", "prune_chat", "reports",
+           "set_house_setting", "settings_migration"]

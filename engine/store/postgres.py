@@ -98,7 +98,7 @@ from decimal import Decimal
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from engine.store.accounts import migration as accounts_migration
-from engine.store.moderation import migration as moderation_migration
+from engine.store.moderation import migration as moderation_migration, settings_migration
 from engine.store.base import DEAL, AccountError, JournalEntry, LedgerError, StoreError, TableId
 from engine.store.outage import outage_of
 from engine.store.ratings import migration as ratings_migration
@@ -440,6 +440,8 @@ MIGRATIONS: tuple[tuple[Migration, ...], ...] = (
     moderation_migration("DOUBLE PRECISION", "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"),
     # names unique by their looks in the store itself ("Anna" and "Аnna" are one), old clashes kept apart
     (*LOOK_KEY_SQL, fill_look_keys),
+    # the house's settings kept for every node and the next start (the message of the day)
+    settings_migration("DOUBLE PRECISION"),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 PG_ONLY_TABLES = ("table_lease", "host_key")

@@ -844,6 +844,14 @@ class SqlStore:
         """Close an open report; False when no open report has that number."""
         return moderation.close_report(self, report_id, by, at)
 
+    def house_setting(self, key: str) -> tuple[str, float] | None:
+        """A setting the house made (the message of the day) and when, or None."""
+        return moderation.house_setting(self, key)
+
+    def set_house_setting(self, key: str, value: str, at: float) -> None:
+        """Keep a setting of the house's for every node and the next start."""
+        moderation.set_house_setting(self, key, value, at)
+
 
 # --- checks both backends make -----------------------------------------------------------
 

@@ -75,7 +75,7 @@ from typing import Iterator
 
 from engine.store.base import StoreError
 from engine.store.accounts import migration as accounts_migration
-from engine.store.moderation import migration as moderation_migration
+from engine.store.moderation import migration as moderation_migration, settings_migration
 from engine.store.ratings import migration as ratings_migration
 from engine.store.sql import LOOK_KEY_SQL, FORGET_NODE, Migration, SqlStore, fill_look_keys  # noqa: F401 - FORGET_NODE: defined here first
 
@@ -214,6 +214,8 @@ MIGRATIONS: tuple[tuple[Migration, ...], ...] = (
     moderation_migration("REAL", "INTEGER PRIMARY KEY"),
     # names unique by their looks in the store itself ("Anna" and "Аnna" are one), old clashes kept apart
     (*LOOK_KEY_SQL, fill_look_keys),
+    # 13: the house's settings kept for every node and the next start (the message of the day)
+    settings_migration("REAL"),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 _INT64 = 2**63

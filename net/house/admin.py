@@ -33,6 +33,7 @@ import struct
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
+from net.house import moderation
 from net.house.commands import COMMANDS, AdminCommands, Reply
 
 __all__ = ["COMMANDS", "SOCKET_NAME", "AdminCommands", "AdminSocket", "Reply", "admin_runner", "socket_path",
@@ -185,6 +186,7 @@ async def start_admin(server: Any, on_shutdown: Callable[[], Any] | None = None)
         raise
     server.admin = commands
     commands.watch_store()
+    moderation.follow_motd(commands)  # the house's message of the day, as the store keeps it
     commands.join_cluster()
     return admin
 

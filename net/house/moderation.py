@@ -1,14 +1,15 @@
 """The admin's verbs on what people say: reports, report N close, chatlog, motd.
 
 A report is filed by a player (``engine.table.chatlog.Reports``); the house online is told at once
-(``tell_admins``) and reads them here.  The chat log is read from the store by the store's thread,
-never on the loop.  The message of the day is this node's until it restarts (``[server] motd`` is
-the one kept).
+(``listen``) and reads them here.  The chat log is read from the store by the store's thread, never
+on the loop.  The message of the day the house sets is kept in the store: every node reads it with
+its bans (``follow_motd``), and it outlives a restart (``[server] motd`` counts until one is set).
 """
 
 from __future__ import annotations
 
 import time
+import weakref
 from datetime import datetime, timezone
 from typing import Any, Callable
 
@@ -134,9 +135,36 @@ async def motd(house: House, args: list[str], who: str) -> Reply:
     words = "" if clear else sanitize(" ".join(args), MOTD_MAX)
     if not clear and not words:
         raise UsageError("usage: motd [TEXT … | --clear]")
+    now = time.time()
+    await _store(house, lambda own: own.set_house_setting("motd", words, now))
     club.motd = words
+    _MOTD_MADE[club] = _MOTD_MADE.get(club, 0) + 1
     said = f"message of the day: {words}" if words else "no message of the day"
-    return Reply(True, said + " (shown to each arrival from now on, on this node)", {"motd": words})
+    kept = getattr(house.server, "store", None) is not None
+    where = "every node, kept across restarts" if kept else "this server, until it stops (no store)"
+    return Reply(True, f"{said} (shown to each arrival from now on: {where})", {"motd": words})
+
+
+_MOTD_MADE: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+"""Changes of the message of the day made here, by club: a read of the store begun before one is stale."""
+
+
+def follow_motd(house: Any) -> None:
+    """Read the house's message of the day with the bans, so a node shows what another node's house set
+    (and a restarted server what was set before); a read begun before a change here is not applied."""
+    reads, club = house.store_reads, house.club
+    if reads is None or not hasattr(getattr(house.server, "store", None), "house_setting"):
+        return
+
+    def read(own: Any) -> tuple[int, Any]:
+        return _MOTD_MADE.get(club, 0), own.house_setting("motd")
+
+    def apply(got: tuple[int, Any]) -> None:
+        made, kept = got
+        if kept is not None and made == _MOTD_MADE.get(club, 0):
+            club.motd = sanitize(kept[0], MOTD_MAX)
+
+    reads.add("the message of the day", read, apply)
 
 
 def listen(house: Any) -> Callable[[], None]:

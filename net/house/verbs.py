@@ -34,7 +34,8 @@ grant NAME AMOUNT                       credit NAME with AMOUNT kopecks in the l
 reports [--all]                         the players' reports (open ones; --all: closed too)
 report N close                          close report N once it is dealt with
 chatlog NAME|table N [--since ISO-TIME] what NAME said (or was said at table N), from the chat log
-motd [TEXT … | --clear]                 the message of the day shown to each arrival (alone: show it)
+motd [TEXT … | --clear]                 the message of the day shown to each arrival, kept in the store
+                                        for every node (alone: show it)
 metrics                                 the server's figures (Prometheus's text format)
 health                                  exit 0 when the club answers and its store takes a write
 ratings [GAME] [--recompute]            the skill ratings; --recompute: again from the records

@@ -168,3 +168,18 @@ async def until_watching(server, name: str) -> None:
     from sshclient import until
 
     await until(lambda: any(name in t.spectators for t in server.club.tables.values()), what=f"{name} watching")
+
+
+async def test_the_house_motd_is_kept_in_the_store_across_a_restart(config):
+    from sshclient import until
+
+    config.motd = "from the config"
+    async with admin_server(config) as server:
+        status, out, _ = await sukno_admin(config.data, "motd", "Closed on Monday")
+        assert status == 0 and "every node, kept across restarts" in out
+    async with admin_server(config) as server:  # the same data folder: its store kept the house's words
+        await until(lambda: server.club.motd == "Closed on Monday", what="the kept motd read")
+        anna = await register(server.port, "Anna")
+        await anna.wait("Notice of the house: Closed on Monday")
+        assert "from the config" not in anna.session.raw.decode("utf-8", "replace")
+        await anna.close()

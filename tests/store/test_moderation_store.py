@@ -65,3 +65,17 @@ def test_reports_are_numbered_listed_open_or_all_and_closed_once(store, open_aga
         assert LIST_MAX >= 2
     finally:
         again.close()
+
+
+def test_a_house_setting_is_kept_replaced_and_bounded(store, open_again) -> None:
+    assert store.house_setting("motd") is None
+    store.set_house_setting("motd", "first", 10.0)
+    store.set_house_setting("motd", "[red]x[/] second", 20.0)
+    with pytest.raises(AccountError):
+        store.set_house_setting("motd", "x" * 2001, 30.0)
+    store.close()
+    again = open_again()
+    try:
+        assert again.house_setting("motd") == ("[red]x[/] second", 20.0)
+    finally:
+        again.close()
