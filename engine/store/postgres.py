@@ -102,7 +102,7 @@ from engine.store.moderation import migration as moderation_migration, settings_
 from engine.store.base import DEAL, AccountError, JournalEntry, LedgerError, StoreError, TableId
 from engine.store.outage import outage_of
 from engine.store.ratings import migration as ratings_migration
-from engine.store.sql import (LOOK_KEY_SQL, Migration, SqlStore, _check_table_id, _name_key, check_node,
+from engine.store.sql import (LOOK_KEY_SQL, WATCHER_SQL, Migration, SqlStore, _check_table_id, _name_key, check_node,
                               fill_look_keys)
 
 psycopg: Any = None  # imported by ``_load`` when a PgStore is made: psycopg's package imports asyncio
@@ -442,6 +442,8 @@ MIGRATIONS: tuple[tuple[Migration, ...], ...] = (
     (*LOOK_KEY_SQL, fill_look_keys),
     # the house's settings kept for every node and the next start (the message of the day)
     settings_migration("DOUBLE PRECISION"),
+    # who watched each finished record: they may analyse it
+    WATCHER_SQL,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 PG_ONLY_TABLES = ("table_lease", "host_key")

@@ -713,9 +713,11 @@ class SqlStore:
         accounts: Mapping[str, str] | None = None,
         result: Sequence[int] | None = None,
         now: float | None = None,
+        watchers: Sequence[str] = (),
     ) -> int:
         """Keep a finished record; ``accounts`` maps player names to account names (bots have none),
-        ``result`` is each seat's net money over it (``game.result()``)."""
+        ``result`` is each seat's net money over it (``game.result()``); ``watchers``: the accounts that
+        watched it (a guest, who has none, is skipped), who may analyse it as its players may."""
         accounts = accounts if accounts is not None else {p: p for p in record.players}
         net = list(result) if result is not None else [0] * len(record.players)
         if len(net) != len(record.players):
@@ -729,6 +731,8 @@ class SqlStore:
                 account_id = self._account_id(account) if account else None
                 self._x("INSERT INTO record_player VALUES (?, ?, ?, ?, ?)",
                         (record_id, account_id, seat, name, self._amount_in(net[seat])))
+            seen = sorted({a for a in (self._account_id(w) for w in watchers) if a is not None})
+            self._many("INSERT INTO record_watcher VALUES (?, ?)", [(record_id, a) for a in seen])
             return record_id
 
     def history(self, account: str, limit: int = 20) -> list[RecordInfo]:
@@ -773,10 +777,13 @@ class SqlStore:
     # --- analyses of finished records ------------------------------------------------------
 
     def played(self, record_id: int, name: str) -> bool:
-        """Whether the account ``name`` sat at the finished record ``record_id``."""
+        """Whether the account ``name`` sat at, or watched, the finished record ``record_id``."""
+        key = _name_key(name)
         with self._read():
             row = self._x("SELECT 1 FROM record_player p JOIN account a ON a.id = p.account_id "
-                          "WHERE p.record_id = ? AND a.name_key = ?", (record_id, _name_key(name))).fetchone()
+                          "WHERE p.record_id = ? AND a.name_key = ? UNION ALL "
+                          "SELECT 1 FROM record_watcher w JOIN account a ON a.id = w.account_id "
+                          "WHERE w.record_id = ? AND a.name_key = ?", (record_id, key, record_id, key)).fetchone()
         return row is not None
 
     def kept_analysis(self, record_id: int, budget: int, seed: int) -> str | None:
@@ -859,6 +866,10 @@ class SqlStore:
 def _now(now: float | None) -> float:
     return time.time() if now is None else now
 
+
+WATCHER_SQL = ("CREATE TABLE record_watcher (record_id BIGINT NOT NULL REFERENCES record (id) ON DELETE CASCADE, "
+               "account_id BIGINT NOT NULL REFERENCES account (id), PRIMARY KEY (record_id, account_id))",)
+"""Both stores' migration: who watched each finished record (they may analyse it as its players may)."""
 
 Migration = str | Callable[[Any], None]
 """One step of a schema migration: a statement, or a function of the store run in the same transaction."""

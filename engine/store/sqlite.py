@@ -77,7 +77,7 @@ from engine.store.base import StoreError
 from engine.store.accounts import migration as accounts_migration
 from engine.store.moderation import migration as moderation_migration, settings_migration
 from engine.store.ratings import migration as ratings_migration
-from engine.store.sql import LOOK_KEY_SQL, FORGET_NODE, Migration, SqlStore, fill_look_keys  # noqa: F401 - FORGET_NODE: defined here first
+from engine.store.sql import LOOK_KEY_SQL, WATCHER_SQL, FORGET_NODE, Migration, SqlStore, fill_look_keys  # noqa: F401 - FORGET_NODE: defined here first
 
 try:  # Unix only; without it ``exclusive`` is refused
     import fcntl
@@ -216,6 +216,8 @@ MIGRATIONS: tuple[tuple[Migration, ...], ...] = (
     (*LOOK_KEY_SQL, fill_look_keys),
     # 13: the house's settings kept for every node and the next start (the message of the day)
     settings_migration("REAL"),
+    # who watched each finished record: they may analyse it
+    WATCHER_SQL,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 _INT64 = 2**63

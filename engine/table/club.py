@@ -455,6 +455,13 @@ class Club:
     def is_away(self, name: str) -> bool:
         return name in self.social.away
 
+    def watched_elsewhere(self, names: dict[int, set[str]]) -> None:
+        """Who watches a table run here from another node: they may analyse its records too."""
+        for table_id, watching in names.items():
+            table = self.tables.get(table_id)
+            if table is not None and table.owned_here:
+                table.watched |= watching
+
     def back_where_online(self, now: float | None = None) -> list[str]:
         """Who is online is the one truth of who is away: a seated person marked away at a table run here
         while he is online on some node (his ``back`` lost with a paused node or a silent bus) gets his

@@ -250,7 +250,9 @@ class TableKeeper:
         purses = self.journal.purses if self.journal is not None else [self.purse(n) for n in names]
         accounts = {n: p for n, p in zip(names, purses) if ":" not in p}
         result = [now - then for now, then in zip(game.balances, balances or [0] * game.n)]
-        self.store.save_record(record, table_id=self.table.id, accounts=accounts, result=result)
+        watchers = sorted(self.table.watched - set(names))
+        self.store.save_record(record, table_id=self.table.id, accounts=accounts, result=result, watchers=watchers)
+        self.table.watched = set(self.table.spectators)  # the next record: who watches on, and who comes
         self._since = (len(game.deals), game.pot, list(game.balances))
         if not final:
             self._writer.append(self.table.id, RECORDED_NOTE,

@@ -198,6 +198,8 @@ class Table:
             )
         self.seats: list[str | None] = [None] * count
         self.spectators: set[str] = set()
+        self.watched: set[str] = set()
+        """Who watched since the last record was kept (here or on another node): they may analyse it."""
         self._watching: dict[str, int] = {}  # sessions of each spectator: two of one account count once
         self.ready: set[str] = set()
         self.by_ear: set[str] = set()
@@ -430,6 +432,7 @@ class Table:
         if name not in self.spectators:
             self.check_watch(name)
         self._watching[name] = self._watching.get(name, 0) + 1
+        self.watched.add(name)
         if name in self.spectators:
             return
         self.spectators.add(name)

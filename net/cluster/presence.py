@@ -83,6 +83,16 @@ def watchers(rows: list[Presence]) -> dict[int, int]:
     return counts
 
 
+def watcher_names(rows: list[Presence]) -> dict[int, set[str]]:
+    """Who watches each table among presence rows (place ``watching N``)."""
+    names: dict[int, set[str]] = {}
+    for row in rows:
+        word = row.place.removeprefix("watching ")
+        if word != row.place and word.isdigit():
+            names.setdefault(int(word), set()).add(row.name)
+    return names
+
+
 class PresenceKeeper:
     """This node's sessions to the store and every node's back, on a thread of its own (see above)."""
 
@@ -188,6 +198,7 @@ class PresenceKeeper:
         club = self.server.club
         club.elsewhere = {r.name for r in shown}
         club.set_watchers_elsewhere(watchers(shown))
+        club.watched_elsewhere(watcher_names(shown))
         club.back_where_online()
 
     def forget_node(self, node: str) -> None:

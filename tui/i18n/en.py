@@ -433,7 +433,7 @@ MESSAGES: dict[str, str] = {
     "analysis.started": "The search bot is judging every decision of game {id}; it takes a few seconds.",
     "analysis.busy": "Your analysis before this one is still being made.",
     "analysis.no_record": "There is no finished game number {id}.",
-    "analysis.not_yours": "You did not play game {id}: you may analyse the games you played.",
+    "analysis.not_yours": "You neither played nor watched game {id}: you may analyse the games you played or watched.",
     "analysis.too_long": "The analysis of game {id} took too long and was given up.",
     "help.verb.analyse": "analyse N (анализ): every decision of game N that you played, judged by the search bot from each player's own cards; mistakes and blunders marked, each player's loss in kopecks.",
     "rating.none": "Nobody is rated yet: ratings come from finished deals.",
