@@ -129,7 +129,7 @@ class Reports:
         """A report about ``target`` (his spelling); ``SocialError`` for a report about oneself or of no words."""
         if name_key(reporter) == name_key(target):
             raise SocialError("report.self", "You cannot report yourself.")
-        words = " ".join(words.split())[:WORDS_MAX]
+        words = " ".join(words.split())[:WORDS_MAX]  # cleaned of escapes by the club (``Club.report``)
         if not words:
             raise SocialError("report.usage", "Type report, a name and what happened: report Boris rude at table 2.")
         seen = tuple(self.chatlog.seen_by(reporter, target, tables, watched))

@@ -66,7 +66,7 @@ from engine.table.pending import Answer, Pending
 from engine.table.social import AWAY_MAX, Seating, Social, SocialError, name_key
 from engine.table.chatlog import Reports
 from engine.table.speech import Speech
-from engine.store.moderation import Report
+from engine.store.moderation import WORDS_MAX, Report
 from engine.store.base import Store, StoreError, TableNumberTaken
 from engine.feed import Callback, Feed, LogEntry
 from engine.table.owner import Table, TableError, sanitize
@@ -430,7 +430,8 @@ class Club:
         if named is None:
             raise SocialError("report.nobody", f"Nobody named {target} is here or was heard lately.", name=target)
         watched = [t.id for t in mine if reporter in t.spectators]
-        return self.reports.file(reporter, named, words, [t.id for t in mine], watched)
+        clean = sanitize(words, WORDS_MAX)  # shown to the house: no escapes or control characters, bounded
+        return self.reports.file(reporter, named, clean, [t.id for t in mine], watched)
 
     def set_away(self, name: str, note: str = "", now: float | None = None) -> None:
         """``away [text]``: a note beside the name; at a table the stand-in plays his turns."""

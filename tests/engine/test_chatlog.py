@@ -154,3 +154,11 @@ def test_a_report_is_kept_in_the_store_and_the_house_told() -> None:
     club.say("Boris", "x")
     report = club.report("Anna", "Boris", "spam")
     assert store.added == [report] and told == [report] and club.reports.kept == []
+
+
+def test_a_reports_words_are_cleaned_and_bounded_before_the_house_reads_them() -> None:
+    club = club_of()
+    club.say("Boris", "x")
+    report = club.report("Anna", "Boris", "\x1b[2J\x1b]0;owned\x07 [red]rude[/]\n\tnow " + "y" * 400)
+    assert report.words.startswith("[red]rude[/] now yyy") and "\x1b" not in report.words
+    assert len(report.words) <= 300
