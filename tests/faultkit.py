@@ -340,7 +340,8 @@ class FaultClub:
         self.probes: list[Probe] = []
         self.reader: Any = None
         self.results: list[FaultResult] = []
-        self._records: dict[int, Any] = {}  # finished records read so far, by id (a record never changes)
+        self._records: dict[int, Any] = {}
+        self._lengths: dict[int, tuple[Any, int]] = {}  # each live table's header and last seq, as last read  # finished records read so far, by id (a record never changes)
 
     async def start(self) -> None:
         from engine.store.postgres import PgStore
@@ -392,10 +393,14 @@ class FaultClub:
     def journal_lengths(self) -> dict[int, tuple[Any, int]]:
         def read(store: Any) -> dict[int, tuple[Any, int]]:
             out = {}
-            for live in store.live_tables():
-                entries = store.journal(live.table_id)
-                out[live.table_id] = (json.dumps(live.header.to_json(), sort_keys=True, default=str),
-                                      entries[-1].seq if entries else 0)
+            for live in store.live_tables():  # the last seq only: a whole journal parsed here every
+                # 0.1 s would hold this process's GIL and be timed as the echo probes' stall
+                header = json.dumps(live.header.to_json(), sort_keys=True, default=str)
+                known = self._lengths.get(live.table_id)
+                after = known[1] if known is not None and known[0] == header else 0
+                entries = store.journal(live.table_id, after=after)
+                out[live.table_id] = (header, entries[-1].seq if entries else after)
+            self._lengths = out
             return out
 
         return self._read(read)
@@ -594,13 +599,14 @@ class FaultClub:
             result.resumed = await self._resumed_after(ended)
         result.each = {t: round(at - (began if kind == "owner_kill" else ended), 2)
                        for t, at in getattr(self, "resumed_at", {}).items()}
+        settled = time.monotonic()  # the stalls counted are the fault's and the resume's, not the checks'
         await asyncio.sleep(1.0)
         result.lost, result.problems = await asyncio.to_thread(self.check)
         differ = await self.replicas_agree()
         if differ is not None:
             result.problems.append(f"the nodes disagree: {differ}")
         result.stalls = [s for p in self.probes if self.nodes[p.node].name != paused
-                         for s in p.stalls(began, time.monotonic())]
+                         for s in p.stalls(began, settled)]
         result.log_lines = {n.name: len(n.lines) - marks[n.name] for n in self.nodes if n.name in marks}
         self.results.append(result)
         return result
