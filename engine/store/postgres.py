@@ -1090,6 +1090,12 @@ class PgStore(SqlStore):
         follows (asked once per table, then kept), and the function refuses it unless it does follow
         (another store wrote meanwhile: this write is refused and the next one asks again), refuses a
         table with no live journal, and notifies the other nodes in the same transaction."""
+        if tid in self._unsure and tid not in self._tx_seqs and self._seqs.get(tid) is not None:
+            # only the connection was lost, not a write of this table: its journal ends where this
+            # store last committed, so the table in memory is the journal's (no whole read needed)
+            last_seq = int(self._x("SELECT coalesce(max(seq), 0) FROM journal WHERE table_id = ?", (tid,)).fetchone()[0])
+            if last_seq == self._seqs[tid]:
+                self._unsure.discard(tid)
         if tid in self._unsure and tid not in self._tx_seqs:
             raise StoreError(f"table {table_id!r}: a write of its journal failed (and may have been kept: "
                              "PostgreSQL went away during its commit); read the journal again before writing on", 75)

@@ -179,6 +179,9 @@ class ReplicaReads:
             self.loop.call_later(REREAD, again)
 
     def resync_all(self) -> None:
-        """The listener came back after a lost connection: notices may have been missed."""
-        self._dirty.update(dict.fromkeys(self.replicas, 0))
+        """The listener came back after a lost connection: notices may have been missed.  Each replica
+        reads what follows its last read (``Replica.fetch`` reads from the start itself when a new
+        session began or a gap shows): committed entries never change, and a long session's whole
+        journal replayed on the loop for every replica at once would stall every session here."""
+        self._dirty.update({t: r.reader.read_seq + 1 for t, r in self.replicas.items()})
         self.flush()

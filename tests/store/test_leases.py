@@ -197,3 +197,17 @@ def test_both_backends_keep_the_same_tables(pg_url: str, tmp_path: Path) -> None
         pg = {r[0] for r in db.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")}
     assert pg - set(PG_ONLY_TABLES) == lite
+
+
+def test_a_lost_connection_alone_leaves_a_table_writable_without_a_whole_read(pg_url: str) -> None:
+    """Only a write whose commit may have landed makes the table read its journal again; a table that
+    wrote nothing while its connection was lost ends where this store last committed."""
+    a = PgStore(pg_url)
+    try:
+        a.open_table_journal(1, HEADER)
+        a.append(1, "note", {"n": 1})
+        a._db.pgconn.finish()  # PostgreSQL restarted, say: the connection is gone, no write was under way
+        a.append(1, "note", {"n": 2})  # no whole read asked for: the journal's end is where it was
+        assert [e.payload["n"] for e in a.journal(1, after=0)] == [1, 2]
+    finally:
+        a.close()
