@@ -146,7 +146,7 @@ async def test_a_tell_reaches_one_person_ignore_hides_and_mute_refuses(tmp_path)
         await anna.wait("You whisper to Boris: meet me at table one")
         assert "meet me" not in raw(vera)
         boris.line("игнор anna")
-        await boris.wait("Вы больше не слышите Anna")
+        await boris.wait("Anna: вы больше не слышите этого человека")  # a Latin name is not declined
         anna.line("tell Boris second whisper")
         await anna.wait("You whisper to Boris: second whisper")
         anna.line("say loud words in the hall")
