@@ -70,14 +70,19 @@ def rename(store: Any, old: str, new: str, key_of: Any, check_name: Any) -> tupl
         other = store._account_id(new)
         if other is not None and other != account_id:
             raise AccountError(f"the name {new!r} is taken; choose another")
-        alike = store._x("SELECT name FROM account WHERE look_key = ? AND id <> ?", (look_key(new), account_id)).fetchone()
-        if alike is not None:
-            raise AccountError(f"the name {new!r} looks like {alike[0]!r}, which is taken; choose another")
+        refuse_lookalike(store, new, account_id)
         table = _seated_at(store, spelled, key_of)
         if table is not None:
             raise AccountError(f"{spelled} plays at table {table}; rename him when he has left it")
         _respell(store, account_id, spelled, new, key_of)
     return spelled, new
+
+
+def refuse_lookalike(store: Any, name: str, account_id: int = -1) -> None:
+    """Inside a transaction: ``AccountError`` if another account's name looks like ``name``."""
+    alike = store._x("SELECT name FROM account WHERE look_key = ? AND id <> ?", (look_key(name), account_id)).fetchone()
+    if alike is not None:
+        raise AccountError(f"the name {name!r} looks like {alike[0]!r}, which is taken; choose another")
 
 
 def release_names(store: Any, now: float | None, key_of: Any) -> list[str]:

@@ -278,9 +278,7 @@ class SqlStore:
         with self._tx():
             if self._account_id(name) is not None:
                 raise AccountError(f"the name {name!r} is taken; choose another")
-            alike = self._x("SELECT name FROM account WHERE look_key = ?", (look_key(name),)).fetchone()
-            if alike is not None:
-                raise AccountError(f"the name {name!r} looks like {alike[0]!r}, which is taken; choose another")
+            account_book.refuse_lookalike(self, name)
             self._x("INSERT INTO account (name, name_key, look_key, language, role, created, last_seen) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)", (name, _name_key(name), look_key(name), language, role, when, when))
             if key is not None:
