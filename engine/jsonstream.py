@@ -20,6 +20,18 @@ WINDOW = 1 << 16
 _SPACE = " \t\n\r"
 
 
+def _comma_before_close_is_named() -> bool:
+    """Whether this Python's ``json`` refuses ``[1,]`` at the comma (3.13 on) rather than at the bracket."""
+    try:
+        json.loads("[1,]")
+    except json.JSONDecodeError as err:
+        return err.pos == 2
+    return False
+
+
+_COMMA_NAMED = _comma_before_close_is_named()
+
+
 class Source(Protocol):
     """Where the bytes come from: a binary file, or anything that reads as one."""
 
@@ -85,6 +97,11 @@ class _Reader:
             raise self.text.error(f"Expecting {what}", self.at)
         self.at += 1
 
+    def after_comma(self, comma: int, closing: str, what: str) -> None:
+        """Refuse a comma right before the closing bracket where and as this Python's ``json`` does."""
+        if _COMMA_NAMED and self.char() == closing:
+            raise self.text.error(f"Illegal trailing comma before end of {what}", comma)
+
     def value(self) -> Any:
         """One JSON value from ``at`` (the window grows until it holds it)."""
         self.char()
@@ -122,6 +139,7 @@ class _Reader:
                 return out
             if following != ",":
                 raise self.text.error("Expecting ',' delimiter", self.at - 1)
+            self.after_comma(self.at - 1, "]", "array")
 
 
 def _may_go_on(value: Any, text: _Text, end: int) -> bool:
@@ -156,6 +174,7 @@ def read_object(source: Source | bytes, big: str, object_hook: Callable[[dict[st
                 break
             if following != ",":
                 raise reader.text.error("Expecting ',' delimiter", reader.at - 1)
+            reader.after_comma(reader.at - 1, "}", "object")
         value = object_hook(value)
     if reader.char():
         raise reader.text.error("Extra data", reader.at)
