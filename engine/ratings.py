@@ -13,6 +13,7 @@ and, where its variants are different games (Стуколка а–г), per vari
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Mapping, Protocol, Sequence
 
 from openskill.models import PlackettLuce
@@ -26,7 +27,11 @@ TAU = MU / 300
 """How much a rating may drift between two deals (OpenSkill's default): it keeps a rating able to follow
 a player who improves, and so bounds how sure it ever gets."""
 
-_MODEL = PlackettLuce(mu=MU, sigma=SIGMA, tau=TAU)
+
+
+@lru_cache(maxsize=8)
+def _model(tau: float) -> PlackettLuce:
+    return PlackettLuce(mu=MU, sigma=SIGMA, tau=tau)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,19 +66,21 @@ def rating_key(game: str, options: Mapping[str, object] | None = None) -> str:
     return f"{game}/{variant}" if variant else game
 
 
-def rate_deal(current: Mapping[str, Rating], money: Mapping[str, int]) -> dict[str, Rating]:
+def rate_deal(current: Mapping[str, Rating], money: Mapping[str, int], tau: float = TAU) -> dict[str, Rating]:
     """The new ratings of the players of one deal, ranked by the money each won in it.
 
     ``current`` holds what is known of them (a player missing starts at the prior); the answer has
-    one entry per player of the deal, or none when the deal says nothing (all won the same)."""
+    one entry per player of the deal, or none when the deal says nothing (all won the same).  ``tau`` is
+    the drift allowed per deal (the arena compares others)."""
     names = sorted(money)
     if len(names) < 2 or len({money[n] for n in names}) < 2:
         return {}
     olds = [current.get(n, Rating()) for n in names]
-    teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in olds]
+    model = _model(tau)
+    teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in olds]
     order = sorted({money[n] for n in names}, reverse=True)
     ranks: list[float] = [float(order.index(money[n]) + 1) for n in names]
-    rated = _MODEL.rate(teams, ranks=ranks)
+    rated = model.rate(teams, ranks=ranks)
     return {n: Rating(team[0].mu, team[0].sigma, old.deals + 1) for n, team, old in zip(names, rated, olds)}
 
 
@@ -99,12 +106,12 @@ class RatedDeal:
     money: Mapping[str, int]
 
 
-def replay_all(deals: Iterable[RatedDeal]) -> dict[str, dict[str, Rating]]:
+def replay_all(deals: Iterable[RatedDeal], tau: float = TAU) -> dict[str, dict[str, Rating]]:
     """Every rating from nothing, deal by deal in the order given (the recompute)."""
     book: dict[str, dict[str, Rating]] = {}
     for deal in deals:
         ratings = book.setdefault(deal.key, {})
-        ratings.update(rate_deal(ratings, deal.money))
+        ratings.update(rate_deal(ratings, deal.money, tau))
     return book
 
 

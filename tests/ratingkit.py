@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from engine.bots import make_bot
 from engine.bots.arena import Arena
@@ -79,12 +79,15 @@ class RatedArena:
 
     case: Case
     deals: list[RatedDeal] = field(default_factory=list)
+    sessions: list[int] = field(default_factory=list)
+    """The session each deal was played in: a session's deals share a pot and a seating, so are not independent."""
     ratings: dict[str, Rating] = field(default_factory=dict)
 
 
 def play_rated(case: Case, kinds: tuple[str, ...], deals: int, seed: int, *, budget: float | None = None,
-               iterations: int | None = 8) -> RatedArena:
-    """``deals`` deals of ``case`` between bots of ``kinds``, a new seating each session."""
+               iterations: int | None = 8, stop: Callable[[], bool] | None = None) -> RatedArena:
+    """``deals`` deals of ``case`` between bots of ``kinds``, a new seating each session; fewer when
+    ``stop`` says so between two sessions (a bench's deadline)."""
     cls = get_game(case.game)
     key = rating_key(case.game, case.options)
     who = identities(case.players, kinds)
@@ -92,7 +95,7 @@ def play_rated(case: Case, kinds: tuple[str, ...], deals: int, seed: int, *, bud
     rng = random.Random(seed)
     arena_out = RatedArena(case)
     session = 0
-    while len(arena_out.deals) < deals:
+    while len(arena_out.deals) < deals and not (stop and session and stop()):
         seating = rng.sample(who, len(who))  # every bot in every seat and beside every partner, in the long run
         bots = [_bot(case.game, w, rng.randrange(2**32), budget, iterations) for w in seating]
         game = cls(names, case.options, dealer=rng.randrange(case.players))
@@ -104,6 +107,7 @@ def play_rated(case: Case, kinds: tuple[str, ...], deals: int, seed: int, *, bud
             played += 1
             deal = RatedDeal(key, dict(zip(seating, money)))
             arena_out.deals.append(deal)
+            arena_out.sessions.append(session)
             arena_out.ratings.update(rate_deal(arena_out.ratings, deal.money))
             if _session_over(game, played):
                 break

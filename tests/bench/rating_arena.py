@@ -6,22 +6,140 @@ between the kinds, and whether the order is search > rule > random.  Спеку�
 asked for: no bot can beat its rule bots (they never trade among themselves), so there the
 search and rule bots should come out level.
 
+Whether a kind really is stronger is a question about money, not ratings: each line also says the
+money each kind won a deal, and the paired differences search − rule and rule − random, with a 95 %
+interval; and how often one kind finished above the other (``ahead_…``, +1 … −1), which is all a
+rating sees of a deal.  A session's deals share a pot and a seating, so the interval treats sessions, not deals,
+as the independent draws.  ``--taus`` rates the very same deals again with other drifts (TAU = MU/N):
+one line per drift, so a drift is judged on identical luck.
+
     python tests/bench/rating_arena.py --deals 600 --iterations 8 [--only kopilka] [--out FILE]
+        [--taus 300,3000] [--deals-out FILE] [--from-deals FILE] [--until 21:30]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
 import time
+from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any, Mapping, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo's engine/, not tests/engine/
 
-from ratingkit import CASES, play_rated  # noqa: E402
+from ratingkit import CASES, RatedArena, play_rated  # noqa: E402
 
-from engine.ratings import rating_key, replay_all, table_of  # noqa: E402
+from engine.ratings import MU, RatedDeal, rating_key, replay_all, table_of  # noqa: E402
+
+KINDS = ("search", "rule", "random")
+Z95 = 1.96
+
+
+def kind_of(who: str) -> str:
+    return who.rstrip("0123456789")
+
+
+def per_session_mean(values: Sequence[float], sessions: Sequence[int]) -> list[float]:
+    """The mean of ``values`` (one a deal) and its 95 % half-width, sessions as the independent draws.
+
+    A ratio estimator over clusters: mean = Σy / Σn, its variance from the sessions' residuals."""
+    sums: dict[int, float] = {}
+    counts: dict[int, int] = {}
+    for value, session in zip(values, sessions):
+        sums[session] = sums.get(session, 0.0) + value
+        counts[session] = counts.get(session, 0) + 1
+    total = sum(counts.values())
+    if not total:
+        return [0.0, 0.0]
+    mean = sum(sums.values()) / total
+    clusters = len(sums)
+    if clusters < 2:
+        return [round(mean, 3), math.inf]
+    spread = sum((sums[s] - mean * counts[s]) ** 2 for s in sums)
+    half = Z95 * math.sqrt(clusters / (clusters - 1) * spread) / total
+    return [round(mean, 3), round(half, 3)]
+
+
+def ahead(money: Mapping[str, int], better: str, worse: str) -> float:
+    """How often a bot of kind ``better`` finished above one of kind ``worse`` in a deal, less how often
+    below (+1 … −1, the mean over such pairs): the order a rating learns from, whatever the sums."""
+    pairs = [(m, n) for w, m in money.items() if kind_of(w) == better for v, n in money.items() if kind_of(v) == worse]
+    return sum((m > n) - (m < n) for m, n in pairs) / len(pairs)
+
+
+def money_figures(deals: Sequence[RatedDeal], sessions: Sequence[int]) -> dict[str, Any]:
+    """Money won a deal by each kind (the mean of its bots) and the paired gaps between kinds, ± 95 %."""
+    per_kind: dict[str, list[float]] = {k: [] for k in KINDS}
+    for deal in deals:
+        grouped: dict[str, list[int]] = {}
+        for who, money in deal.money.items():
+            grouped.setdefault(kind_of(who), []).append(money)
+        for kind in KINDS:
+            per_kind[kind].append(sum(grouped[kind]) / len(grouped[kind]))
+    gap_sr = [s - r for s, r in zip(per_kind["search"], per_kind["rule"])]
+    gap_rr = [r - x for r, x in zip(per_kind["rule"], per_kind["random"])]
+    search_rule = per_session_mean(gap_sr, sessions)
+    return {
+        "money": {k: per_session_mean(v, sessions) for k, v in per_kind.items()},
+        "money_by_bot": {w: per_session_mean([d.money[w] for d in deals], sessions) for w in sorted(deals[0].money)},
+        "money_search_rule": search_rule, "money_rule_random": per_session_mean(gap_rr, sessions),
+        "ahead_search_rule": per_session_mean([ahead(d.money, "search", "rule") for d in deals], sessions),
+        "ahead_rule_random": per_session_mean([ahead(d.money, "rule", "random") for d in deals], sessions),
+        "search_beats_rule": verdict(search_rule),
+    }
+
+
+def verdict(interval: Sequence[float]) -> str:
+    """``yes`` when the whole 95 % interval is above nothing, ``no`` when below, else ``unsure``."""
+    mean, half = interval
+    return "yes" if mean - half > 0 else "no" if mean + half < 0 else "unsure"
+
+
+def rating_figures(ratings: Mapping[str, Any]) -> dict[str, Any]:
+    """Each bot's shown rating, mean and σ, the gaps between kinds, and whether they are in order."""
+    by_kind: dict[str, list[int]] = {}
+    for who, rating in ratings.items():
+        by_kind.setdefault(kind_of(who), []).append(rating.shown)
+    lows = {k: min(v) for k, v in by_kind.items()}
+    highs = {k: max(v) for k, v in by_kind.items()}
+    return {
+        "ratings": {w: [r.shown, round(r.mu, 3), round(r.sigma, 3)] for w, r in table_of(ratings, 99)},
+        "gap_search_rule": lows["search"] - highs["rule"], "gap_rule_random": lows["rule"] - highs["random"],
+        "search_rule_random": lows["search"] > highs["rule"] and lows["rule"] > highs["random"],
+    }
+
+
+def save_deals(path: str, label: str, arena: RatedArena) -> None:
+    with open(path, "a", encoding="utf-8") as out:
+        for deal, session in zip(arena.deals, arena.sessions):
+            out.write(json.dumps({"case": label, "session": session, "money": deal.money}, ensure_ascii=False) + "\n")
+
+
+def load_deals(path: str, label: str, key: str) -> tuple[list[RatedDeal], list[int]]:
+    deals: list[RatedDeal] = []
+    sessions: list[int] = []
+    with open(path, encoding="utf-8") as source:
+        for line in source:
+            row = json.loads(line)
+            if row["case"] == label:
+                deals.append(RatedDeal(key, row["money"]))
+                sessions.append(int(row["session"]))
+    return deals, sessions
+
+
+def deadline(hhmm: str | None) -> Any:
+    """A stop test for ``play_rated``: true once the UTC clock has passed ``hhmm`` today."""
+    if not hhmm:
+        return None
+    hour, minute = (int(x) for x in hhmm.split(":"))
+    now = datetime.now(timezone.utc)
+    end = now.replace(hour=hour, minute=minute, second=0, microsecond=0).timestamp()
+    return lambda: time.time() >= end
 
 
 def main() -> int:
@@ -31,30 +149,41 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=40)
     parser.add_argument("--only", help="one case's label (e.g. 'stukolka a', kopilka)")
     parser.add_argument("--out", help="append each case's figures to this JSON-lines file")
+    parser.add_argument("--taus", default="300", help="drifts to rate with, as N in TAU = MU/N (comma-separated)")
+    parser.add_argument("--deals-out", help="append every deal's money and session to this JSON-lines file")
+    parser.add_argument("--from-deals", help="rate the deals of this file (from --deals-out) instead of playing")
+    parser.add_argument("--until", help="UTC HH:MM: stop playing a case at the first session end after it")
     args = parser.parse_args()
     cases = [c for c in CASES if (c.label == args.only if args.only else c.game != "speculator")]
     for case in cases:
         started = time.process_time()
-        arena = play_rated(case, ("search", "rule", "random"), deals=args.deals, seed=args.seed,
-                           iterations=args.iterations)
-        again = replay_all(arena.deals)[rating_key(case.game, case.options)]
-        by_kind: dict[str, list[int]] = {}
-        for who, rating in arena.ratings.items():
-            by_kind.setdefault(who.rstrip("0123456789"), []).append(rating.shown)
-        lows = {k: min(v) for k, v in by_kind.items()}
-        highs = {k: max(v) for k, v in by_kind.items()}
-        ordered = lows["search"] > highs["rule"] and lows["rule"] > highs["random"]
-        line = {
-            "case": case.label, "deals": args.deals, "iterations": args.iterations, "seed": args.seed,
-            "ratings": {w: [r.shown, round(r.mu, 3), round(r.sigma, 3)] for w, r in table_of(arena.ratings, 99)},
-            "gap_search_rule": lows["search"] - highs["rule"], "gap_rule_random": lows["rule"] - highs["random"],
-            "search_rule_random": ordered, "recompute_equal": again == arena.ratings,
-            "cpu_s": round(time.process_time() - started, 1),
-        }
-        print(json.dumps(line, ensure_ascii=False), flush=True)
-        if args.out:
-            with open(args.out, "a", encoding="utf-8") as out:
-                out.write(json.dumps(line, ensure_ascii=False) + "\n")
+        key = rating_key(case.game, case.options)
+        if args.from_deals:
+            deals, sessions = load_deals(args.from_deals, case.label, key)
+            if not deals:
+                continue
+            recompute_equal = None
+        else:
+            arena = play_rated(case, KINDS, deals=args.deals, seed=args.seed, iterations=args.iterations,
+                               stop=deadline(args.until))
+            deals, sessions = arena.deals, arena.sessions
+            recompute_equal = replay_all(deals)[key] == arena.ratings
+            if args.deals_out:
+                save_deals(args.deals_out, case.label, arena)
+        cpu = round(time.process_time() - started, 1)
+        money = money_figures(deals, sessions)
+        for divisor in (int(n) for n in args.taus.split(",")):
+            ratings = replay_all(deals, tau=MU / divisor)[key]
+            line = {
+                "case": case.label, "deals": len(deals), "sessions": len(set(sessions)),
+                "iterations": args.iterations, "seed": args.seed, "tau": f"MU/{divisor}",
+                **rating_figures(ratings), **money, "recompute_equal": recompute_equal,
+                "cpu_s": cpu, "load": [round(x, 2) for x in os.getloadavg()],
+            }
+            print(json.dumps(line, ensure_ascii=False), flush=True)
+            if args.out:
+                with open(args.out, "a", encoding="utf-8") as out:
+                    out.write(json.dumps(line, ensure_ascii=False) + "\n")
     return 0
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from ratingkit import CASES, play_rated
 
-from engine.ratings import PROVISIONAL_DEALS, Rating, RatedDeal, rate_deal, rating_key, replay_all, table_of
+from engine.ratings import MU, PROVISIONAL_DEALS, TAU, Rating, RatedDeal, rate_deal, rating_key, replay_all, table_of
 
 
 def test_the_winner_of_a_deal_goes_up_the_losers_down_and_equal_money_is_equal_place() -> None:
@@ -53,3 +53,13 @@ def test_replay_all_keeps_games_apart() -> None:
     deals = [RatedDeal("kopilka", {"a": 5, "b": -5}), RatedDeal("french3", {"a": -5, "b": 5})]
     book = replay_all(deals)
     assert book["kopilka"]["a"].mu > book["kopilka"]["b"].mu and book["french3"]["b"].mu > book["french3"]["a"].mu
+
+
+def test_a_smaller_drift_remembers_more_deals_and_grows_surer() -> None:
+    # the same 400 deals (one player wins two in three): less drift a deal leaves a smaller σ
+    deals = [RatedDeal("kopilka", {"a": 5, "b": -5} if n % 3 else {"a": -5, "b": 5}) for n in range(400)]
+    drifting, steady = replay_all(deals)["kopilka"], replay_all(deals, tau=TAU / 10)["kopilka"]
+    assert replay_all(deals, tau=TAU) == replay_all(deals)
+    assert steady["a"].sigma < drifting["a"].sigma and steady["a"].mu > steady["b"].mu
+    assert steady["a"].deals == drifting["a"].deals == 400
+    assert rate_deal({}, {"a": 1, "b": 0}, tau=MU / 3000) != rate_deal({}, {"a": 1, "b": 0})
