@@ -11,7 +11,7 @@ admin`` prints it), since only the club's hosts read it.
 from __future__ import annotations
 
 import logging
-from typing import Any, Awaitable, Callable, Protocol
+from typing import Any, Awaitable, Callable, Protocol, runtime_checkable
 
 from tui.host import Lines
 
@@ -27,6 +27,7 @@ AdminRunner = Callable[[str], Awaitable[Any]]
 """``admin(line)``: the reply, or None when the player may not administer the club."""
 
 
+@runtime_checkable
 class AdminScreen(Lines, Protocol):
     """The screen the verb is typed on: its lines, and a worker to wait in (a Textual screen's)."""
 

@@ -40,6 +40,7 @@ from textual import events
 from textual.app import App
 from textual.message import Message
 
+from engine.game import Event
 from engine.table.club import Club
 from tui.admin_verb import AdminRunner
 from tui.framegate import gate
@@ -185,11 +186,10 @@ class ClubApp(App):
             return
         self.club.enter(self.player, self.guest, now=self.clock())
         self._entered = True
-        app = self
-        self._unsubscribe = self.club.subscribe(lambda events: app.post_message(HallChanged()))
+        self._unsubscribe = self.club.subscribe(self._hall_changed)
         inbox = self.club.social.inbox(self.player)
         self._inbox_seq = inbox.last_seq
-        self._inbox_off = inbox.subscribe(lambda events: app.post_message(InboxChanged()))
+        self._inbox_off = inbox.subscribe(self._inbox_changed)
         seated = self.club.where(self.player)
         if seated is not None and self.on_hall is not None and self.first_line is None:
             # net's hall door is his hall: no hall screen kept under the table (a seated
@@ -240,13 +240,19 @@ class ClubApp(App):
                 self.club.unwatch(self.player, table.id)
             self.pop_screen()
 
+    def _hall_changed(self, events: list[Event]) -> None:
+        self.post_message(HallChanged())  # from any thread: drawn on the App's own loop
+
+    def _inbox_changed(self, events: list[Event]) -> None:
+        self.post_message(InboxChanged())
+
     def back_to_hall(self) -> None:
         """``leave``/``stand`` at a table: the hall screen, or net's hall door when net gave one."""
         self.show_hall()
         if self.on_hall is not None:
             self.on_hall()
 
-    def watch(self, table_id: int) -> None:
+    def watch_table(self, table_id: int) -> None:
         table = self.club.table(table_id)  # no such table: the club's refusal
         if self.player not in table.spectators:
             table.check_watch(self.player or "")  # a private table, or none watch

@@ -25,7 +25,7 @@ def cut(app: Host, table: Table | None, text: str) -> Any:
     """Cut ``table``'s next deal for the player; the line that tells him (refusals raise ``TableError``),
     or at a table another node owns its ``Pending``."""
     lang = app.lang
-    if table is None or app.player not in table.seats:
+    if table is None or app.player is None or app.player not in table.seats:
         raise TableError("table.not_seated", "You do not sit at this table.")
     if not text.strip():
         return tr(lang, "fair.cut_what")

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from engine.game import IllegalAction
+    from engine.game import Action, IllegalAction
     from engine.table.club import Club
+    from engine.table.face import TableLike
     from engine.table.owner import Table
 
 
@@ -73,7 +74,7 @@ class Host(Protocol):
 
     def show_hall(self) -> None: ...
 
-    def watch(self, table_id: int) -> None:
+    def watch_table(self, table_id: int) -> None:
         """Among ``table_id``'s watchers (the table's refusal raised as any refusal)."""
         ...
 
@@ -119,3 +120,19 @@ class Lines(Protocol):
     def explain(self, err: IllegalAction) -> str: ...
 
     def table_here(self) -> Table | None: ...
+
+
+class TableLines(Lines, Protocol):
+    """A mode at a table (the table screen, the text mode): its ``Lines`` and what the table's verbs
+    (``tui.screens.table.TableVerbs``) read of it."""
+
+    by_ear: bool
+
+    @property
+    def table(self) -> TableLike | None: ...
+
+    def legal(self) -> list[Action]: ...
+
+    def forget_chosen(self) -> None: ...
+
+    def action_sheet(self) -> bool: ...

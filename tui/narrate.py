@@ -79,7 +79,9 @@ def sentence(event: Event, names: Sequence[str], lang: str, ascii: bool = False)
     catalogue = CATALOGUES.get(lang, {})
     for key in (f"ev.{event.kind}", f"ev.{event.kind}.alt", f"ev.{event.kind}.alt2"):  # the same kind, other data
         template = catalogue.get(key)
-        declined = decline(template, params) if template is not None else None  # «Время Ани вышло»
+        if template is None:
+            continue
+        declined = decline(template, params)  # «Время Ани вышло»
         if declined is None:
             continue  # no entry, or a name whose case its ending does not tell: the .alt says it plainly
         try:

@@ -114,7 +114,7 @@ def _drain(app: Any, screen: Any) -> None:
     while state.held and not state.busy:
         line = state.held.popleft()
         target = getattr(app, "screen", None)
-        if not hasattr(target, "run_line"):
+        if target is None or not hasattr(target, "run_line"):
             target = screen
         try:
             target.run_line(line, echo=False)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.cards import Card
-from engine.game import ADMIN, SPECTATOR, Event
+from engine.game import ADMIN, SPECTATOR, Event, Game
 from engine.games import get_game
 from engine.playback import ReplayError, play
 from engine.record import Record, RecordDeal, record_moves
@@ -74,10 +74,15 @@ def frames(record: Record, viewer: str | None) -> list[Frame]:
     return out
 
 
-def _frame(game, seat, deal, deals, step, steps, events, dealt, last, first) -> Frame:
+def _frame(game: Game, seat: int | None, deal: int, deals: int, step: int, steps: int, events: list[Event],
+           dealt: list[list[Card]], last: str, first: int) -> Frame:
     view = game.view(SPECTATOR if seat is None else seat)
     over = not game.in_deal
-    hands = [list(h) for h in dealt] if over else [list(h) if h is not None else None for h in view["hands"]]
+    hands: list[list[Card] | None]
+    if over:
+        hands = [list(h) for h in dealt]
+    else:
+        hands = [list(h) if h is not None else None for h in view["hands"]]
     return Frame(
         deal=deal, deals=deals, step=step, steps=steps, events=list(events), hands=hands,
         counts=list(view.get("hand_counts", [])), pot=int(view.get("pot", 0)),

@@ -16,8 +16,8 @@ hand is ever in it.
 from __future__ import annotations
 
 from functools import partial
-
 from pathlib import Path
+from typing import Callable
 
 from textual.app import App, ComposeResult
 from textual.widgets import Static
@@ -53,7 +53,7 @@ class SpectatorApp(App):
         self.table = club.table(table_id)
         self.lang = lang
         self.ascii = ascii
-        self._unsubscribe = None
+        self._unsubscribe: Callable[[], None] | None = None
 
     def compose(self) -> ComposeResult:
         from engine.table.social import name_key

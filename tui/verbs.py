@@ -6,7 +6,7 @@ text mode (``tui.text.club.TextClub``) and the App-less hall door
 way and refuse in the same words, so they inherit these handlers rather than
 each having its own.  Nothing here draws or needs Textual: the mode gives its
 ``tui.host.Host`` as ``club_app`` (the club, the player, his language and his
-wishes: ``show_table``, ``show_hall``, ``watch``, ``set_lang``, ``exit``…) and the
+wishes: ``show_table``, ``show_hall``, ``watch_table``, ``set_lang``, ``exit``…) and the
 screen's few outputs: ``say_line``, ``echo``, ``hint``; it may override the
 hooks (``handle_here``, ``describe``, ``table_here``, ``legal``) as a table does.
 """
@@ -25,7 +25,7 @@ from engine.games import registry
 from engine.table.owner import Table
 from tui import commands, fair, pending, ratings, refusals, social
 from tui.social import named
-from tui.admin_verb import run_admin
+from tui.admin_verb import AdminScreen, run_admin
 from tui.analysis import lines_of_json
 from tui.commands import BOT_WORDS, GAME_VERBS, HALL_VERBS, Command, UnknownCommand
 from tui.i18n import LANGS, has, tr
@@ -137,6 +137,11 @@ class HallVerbs:
 
     # -- the club's verbs -------------------------------------------------------------
 
+    def scrollback(self) -> Any:
+        """A screen's own log (``show_last``), or None: the text mode and the doors keep none."""
+        log_view = getattr(self, "log_view", None)
+        return log_view if hasattr(log_view, "show_last") else None
+
     def handle_club(self, command: Command) -> None:
         app = self.club_app
         verb, args = command.verb, command.args
@@ -145,8 +150,8 @@ class HallVerbs:
         if verb == "look":
             self.describe()
         elif verb == "tables":
-            for line in table_lines(app.club, app.lang, app.ascii):
-                self.say_line(line)
+            for row in table_lines(app.club, app.lang, app.ascii):
+                self.say_line(row)
         elif verb == "who":
             self.say_line(who_line(app))
         elif verb == "say":
@@ -157,8 +162,11 @@ class HallVerbs:
             if table is None:
                 app.club.say(self.me, command.rest)
             else:
-                pending.after(self, table.say(self.me, command.rest),
-                              lambda rail: rail and self.say_line(self.t("social.rail_only"), style="dim"))
+                def said(rail: bool) -> None:
+                    if rail:  # a watcher between deals: the players did not hear it
+                        self.say_line(self.t("social.rail_only"), style="dim")
+
+                pending.after(self, table.say(self.me, command.rest), said)
         elif verb in ("sit", "watch"):
             self.sit_or_watch(command)
         elif verb == "stand":
@@ -191,7 +199,10 @@ class HallVerbs:
         elif verb == "quit":
             app.exit()
         elif verb == "admin":
-            run_admin(self, command.rest)
+            if isinstance(self, AdminScreen):  # every mode that runs these verbs can wait in a worker
+                run_admin(self, command.rest)
+            else:
+                self.error(self.t("cmd.failed"))
         elif verb in ("balance", "history"):
             from tui.history import account_lines  # loads the replay screen: Textual, which verbs never need
 
@@ -203,9 +214,9 @@ class HallVerbs:
                     self.say_line(line)
 
             pending.after(self, account_lines(app, verb), show)
-        elif verb == "log" and hasattr(getattr(self, "log_view", None), "show_last"):
+        elif verb == "log" and self.scrollback() is not None:
             count = int(args[0]) if args and args[0].isdigit() else 10
-            self.log_view.show_last(min(count, 1000) + 1)  # the screen's own scrollback (+1: this line's echo)
+            self.scrollback().show_last(min(count, 1000) + 1)  # the screen's own log (+1: this line's echo)
         elif verb in commands.ASK_VERBS:  # the text mode's questions, answered in the log (tui.text.answers)
             for line in ask(verb, args, self.table_here(), app.player, app.lang, app.ascii, app.clock(),
                             app.club.is_online):
@@ -219,8 +230,8 @@ class HallVerbs:
             pending.after(self, fair.cut(app, self.table_here() or app.club.where(self.me), command.rest),
                           self.say_line)
         elif verb == "verify":
-            for line in fair.verify_lines(app, command.rest):
-                self.say_line(line)
+            for verdict in fair.verify_lines(app, command.rest):
+                self.say_line(verdict)
         elif verb in ("top", "rating", "league"):
             self.show_ratings(verb, command.rest)
         elif verb == "analyse":
@@ -259,7 +270,7 @@ class HallVerbs:
             return
         table = app.club.table(int(args[0]))
         if verb == "watch":
-            app.watch(table.id)
+            app.watch_table(table.id)
             return
         if app.guest:  # the club refuses too (Club.sit); said here before parsing the seat
             self.error(self.t("cmd.guest_sit"))

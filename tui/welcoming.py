@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from typing import Any, Protocol
 
 from tui.commands import ALIASES
+from tui.host import Lines
 from tui.i18n import LANGS
 from tui.limits import NAME_MAX, quote
 from tui.social import link_refusal, link_words
@@ -30,11 +31,27 @@ def valid_name(name: str) -> bool:
     return bool(NAME.match(name))
 
 
-class WelcomeVerbs:
-    """The welcome's one vocabulary.  A host (a screen or a door, listed first among its bases so
-    their ``t``, ``say_line`` and ``error`` are used) overrides the hooks below."""
+class Welcoming(Lines, Protocol):
+    """What the welcome asks of its host: its ``Lines`` and the hooks of ``WelcomeVerbs``."""
 
-    def welcome_line(self, line: str) -> None:
+    def welcome_quit(self) -> None: ...
+
+    def welcome_lang(self, lang: str) -> None: ...
+
+    def welcome_keys(self) -> Any: ...
+
+    def welcome_linked(self, name: str) -> None: ...
+
+    def welcome_register(self, name: str) -> Any: ...
+
+    def welcome_named(self, name: str) -> None: ...
+
+
+class WelcomeVerbs:
+    """The welcome's one vocabulary.  A host (a screen or a door: a ``Welcoming``, listed first among
+    its bases so their ``t``, ``say_line`` and ``error`` are used) overrides the hooks below."""
+
+    def welcome_line(self: Welcoming, line: str) -> None:
         """The line is a name, never a hall command."""
         name = line.strip()
         if not name:
@@ -56,7 +73,7 @@ class WelcomeVerbs:
         if code is not None:  # ``key link CODE``: this new key joins an account made with another
             keys = self.welcome_keys()
             linked = keys.link(code) if keys is not None else "social.key_none"
-            pending.after(self, linked, self._link_answer)
+            pending.after(self, linked, lambda answer: _link_answer(self, answer))
             return
         if not valid_name(name):
             self.error(self.t("welcome.bad_name", name=quote(name)))
@@ -66,22 +83,7 @@ class WelcomeVerbs:
         except Exception:  # the book of names failing must not show a traceback
             log.exception("register %r failed", name)
             error = self.t("cmd.failed")
-        pending.after(self, error, lambda problem: self._welcome_answer(name, problem))
-
-    def _link_answer(self, linked: str) -> None:
-        """The key ring's answer: the account's name, or why not (a catalogue key)."""
-        refusal = link_refusal(linked)
-        if refusal is not None:
-            self.error(self.t(refusal))
-            return
-        self.welcome_linked(linked)
-
-    def _welcome_answer(self, name: str, error: str | None) -> None:
-        """The book's answer (at once, or once the store's thread wrote it: ``tui.pending.after``)."""
-        if error:
-            self.error(error)
-            return
-        self.welcome_named(name)
+        pending.after(self, error, lambda problem: _welcome_answer(self, name, problem))
 
     # -- what each host does ------------------------------------------------------------
 
@@ -105,3 +107,20 @@ class WelcomeVerbs:
 
     def welcome_named(self, name: str) -> None:
         raise NotImplementedError
+
+
+def _link_answer(host: Welcoming, linked: str) -> None:
+    """The key ring's answer: the account's name, or why not (a catalogue key)."""
+    refusal = link_refusal(linked)
+    if refusal is not None:
+        host.error(host.t(refusal))
+        return
+    host.welcome_linked(linked)
+
+
+def _welcome_answer(host: Welcoming, name: str, error: str | None) -> None:
+    """The book's answer (at once, or once the store's thread wrote it: ``tui.pending.after``)."""
+    if error:
+        host.error(error)
+        return
+    host.welcome_named(name)

@@ -10,14 +10,24 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from engine.game import Event
+from engine.game import Event, Game
 from engine.table.pending import Answer
 
 
-class TableLike(Protocol):
-    """The changes a person (or the club) makes at a table, with honest results."""
+class TableReads(Protocol):
+    """What a mode reads of a table, alike wherever it is owned (a replica keeps the owner's state)."""
 
     id: int
+
+    @property
+    def seats(self) -> list[str | None]: ...
+
+    @property
+    def game_cls(self) -> type[Game]: ...
+
+
+class TableLike(TableReads, Protocol):
+    """The changes a person (or the club) makes at a table, with honest results."""
 
     def sit(self, name: str, seat: int | None = None) -> Answer[int]: ...
 

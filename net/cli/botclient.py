@@ -76,7 +76,7 @@ def engine_actions(game: str, legal: list[str], patterns: dict[str, Any] | None 
     return cls.wire_actions(actions)
 
 
-class _Lines(asyncssh.SSHClientSession):  # type: ignore[type-arg]
+class _Lines(asyncssh.SSHClientSession[bytes]):
     def __init__(self) -> None:
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self._buf = b""
@@ -117,7 +117,9 @@ class BotClient:
         else:
             options["client_keys"] = [key if isinstance(key, asyncssh.SSHKey) else asyncssh.read_private_key(str(key))]
         conn = await asyncssh.connect(host, port, **options)
-        chan, lines = await conn.create_session(_Lines, "bot", env={"LANG": f"{lang}_US.UTF-8"}, encoding=None)
+        lines = _Lines()
+        chan, _session = await conn.create_session(lambda: lines, "bot", env={"LANG": f"{lang}_US.UTF-8"},
+                                                   encoding=None)
         return cls(conn, chan, lines)
 
     def send(self, message: dict[str, Any]) -> None:

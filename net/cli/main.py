@@ -9,7 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from engine.record import Record
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -40,7 +43,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return status
 
 
-def _replay_screen(args: argparse.Namespace, record) -> int:
+def _replay_screen(args: argparse.Namespace, record: Record) -> int:
     """``--screen``: step through the record on the felt (tui.replay_app); 2 if it does not replay."""
     from pathlib import Path
 

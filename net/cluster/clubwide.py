@@ -25,10 +25,11 @@ import asyncio
 import itertools
 import json
 import logging
+from functools import partial
 from typing import Any, Callable
 
 from engine.table.owner import sanitize
-from net.cluster.notices import MAX_PAYLOAD, NoticeError
+from net.cluster.notices import MAX_PAYLOAD, NoticeError, undo_all
 
 log = logging.getLogger("sukno.cluster")
 
@@ -85,7 +86,7 @@ class HallRelay:
             if event.kind == "say":
                 message["text"] = str(data.get("text", ""))[:MAX_TEXT]
             try:
-                _send(self.notices, HALL_CHANNEL, message, lambda why, kind=event.kind: self._unsent(kind, why))
+                _send(self.notices, HALL_CHANNEL, message, partial(self._unsent, event.kind))
             except NoticeError as err:
                 self._unsent(event.kind, str(err))
 
@@ -120,8 +121,8 @@ class AdminRelay:
         self._off: Callable[[], None] | None = None
 
     def start(self) -> None:
-        offs = [self.notices.on(ADMIN_CHANNEL, self._notice), self.commands.club.subscribe(self._club_events)]
-        self._off = lambda: [off() for off in offs] and None
+        self._off = undo_all([self.notices.on(ADMIN_CHANNEL, self._notice),
+                              self.commands.club.subscribe(self._club_events)])
 
     def stop(self) -> None:
         if self._off is not None:

@@ -64,7 +64,7 @@ from engine.table.remote import make_owner, make_remote
 from engine.table.replica import Replica
 from engine.store.base import StoreError
 from engine.table.owner import TableError
-from net.cluster.notices import MAX_PAYLOAD, NoticeError, Notices
+from net.cluster.notices import MAX_PAYLOAD, NoticeError, Notices, undo_all
 from net.cluster.calls import CALL_TIMEOUT, OwnerCalls, serve_call
 from net.cluster.follow import ReplicaReads
 from net.cluster.wire import (AwayAsked, AwayState, BusError, Call, Message, NewOwner, Opened, Rail, Reply,
@@ -253,14 +253,13 @@ class Node:
     def _own(self, table_id: Any, epoch: int) -> None:
         self.owned[table_id] = epoch
         table = self.club.tables[table_id]
-        offs = [table.subscribe(lambda events, tid=table_id: self._relay(tid, events)),
-                table.rail.subscribe(lambda events, tid=table_id: self._relay_rail(tid, events))]
-        self._relays[table_id] = lambda: [off() for off in offs] and None
+        self._relays[table_id] = undo_all([table.subscribe(lambda events: self._relay(table_id, events)),
+                                           table.rail.subscribe(lambda events: self._relay_rail(table_id, events))])
 
     def _replicate(self, table_id: Any, now: float | None) -> None:
         """The table's log has its story already (the club's restore, or our own play until now)."""
         table = self.club.tables[table_id]
-        make_remote(table, lambda change, tid=table_id: self.calls.call(tid, change))  # a replica never writes
+        make_remote(table, lambda change: self.calls.call(table_id, change))  # a replica never writes
         replica = Replica(self.store, table)
         self.replicas[table_id] = replica
         try:

@@ -51,6 +51,16 @@ SEND_WAIT = 2.0
 network): the sender's wait is bounded, never for ever."""
 
 
+def undo_all(offs: list[Callable[[], None]]) -> Callable[[], None]:
+    """One unsubscribe for several (the notices of a channel, a table's feeds)."""
+
+    def undo() -> None:
+        for off in offs:
+            off()
+
+    return undo
+
+
 class NoticeError(Exception):
     """A notice could not be sent or the listener could not start (the text says why)."""
 
@@ -102,7 +112,7 @@ class Notices:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self._callbacks: dict[str, list[Callable[[str], None]]] = {}
+        self._callbacks: dict[str, list[Callable[[str], object]]] = {}
         self._gaps: list[Callable[[], None]] = []
         self._in_thread: dict[str, list[Callable[[str], None]]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -120,7 +130,7 @@ class Notices:
 
     # -- listening ----------------------------------------------------------------------------
 
-    def on(self, channel: str, callback: Callable[[str], None]) -> Callable[[], None]:
+    def on(self, channel: str, callback: Callable[[str], object]) -> Callable[[], None]:
         """Call ``callback(payload)`` on the loop for each notice on ``channel``; returns unsubscribe."""
         if not channel.isidentifier():
             raise ValueError(f"a channel is a plain identifier, not {channel!r}")

@@ -334,7 +334,7 @@ class AdminCommands:
             hit = [s for s in self.server.sessions if not s.closed and ban_hits(ban, s)]
             if hit:
                 log.info("a ban of %s %s (by %s) ends %d session(s) here", ban.kind, ban.target, ban.by, len(hit))
-                await self.show_out(hit, lambda s, ban=ban: ban_text(ban, s.lang))
+                await self.show_out(hit, lambda s: ban_text(ban, s.lang))  # awaited in this turn of the loop
 
     def known(self, name: str) -> bool:
         try:

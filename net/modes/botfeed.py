@@ -33,7 +33,7 @@ class BotFeed:
 
     def follow(self, table: Table) -> None:
         if table.id not in self.following:
-            self.following[table.id] = table.subscribe(lambda events, t=table: self._table_changed(t))
+            self.following[table.id] = table.subscribe(lambda events: self._table_changed(table))
         self.state(table)
 
     def unfollow(self, table_id: int) -> None:

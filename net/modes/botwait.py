@@ -70,9 +70,10 @@ class HallWait:
     def _hall_changed(self, events: list[Event]) -> None:
         for event in events:
             if event.kind in ("table", "table_open", "table_close"):
-                table = self.club.tables.get(event.data.get("table"))
+                table_id = event.data.get("table")
+                table = self.club.tables.get(table_id) if isinstance(table_id, int) else None
                 if table is None:
-                    self.told.discard(event.data.get("table"))
+                    self.told.discard(table_id)
                 else:
                     self._check(table)
 

@@ -189,7 +189,7 @@ class HallDoor(HallVerbs, HallRows):
     def set_lang(self, lang: str) -> None:
         self.relang(lang)
 
-    def watch(self, table_id: int) -> None:
+    def watch_table(self, table_id: int) -> None:
         table = self.club.table(table_id)  # no such table: the club's refusal
         name = self.session.name
         if name not in table.spectators:

@@ -28,7 +28,7 @@ import io
 import logging
 import re
 import time
-from typing import Any, Callable, Iterable, Protocol
+from typing import Any, Callable, Iterable, Protocol, TypeVar
 
 from rich.cells import cell_len
 from rich.color import Color, ColorSystem
@@ -140,7 +140,10 @@ SHARED_MAX = 2048
 _shared: dict[tuple[Any, ...], Any] = {}
 
 
-def _keep(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+Kept = TypeVar("Kept")
+
+
+def _keep(key: tuple[Any, ...], make: Callable[[], Kept]) -> Kept:
     found = _shared.get(key)
     if found is None:
         if len(_shared) >= SHARED_MAX:
@@ -155,12 +158,12 @@ def shared_wrap(text: Text, width: int) -> list[str]:
     The rows are shared: never change the list."""
     key = ("wrap", text.plain, str(text.style), tuple(text.spans), text.justify, text.overflow, text.no_wrap,
            width)
-    return _keep(key, lambda: wrap_rows(text, width))  # type: ignore[no-any-return]
+    return _keep(key, lambda: wrap_rows(text, width))
 
 
 def shared_row(words: str, width: int, base: Style) -> str:
     """``render_row`` of plain words (a hint) on ``base``, rendered once per (words, width, base)."""
-    return _keep(("row", words, width, base), lambda: render_row(Text(words), width, base))  # type: ignore[no-any-return]
+    return _keep(("row", words, width, base), lambda: render_row(Text(words), width, base))
 
 
 def blank_row(width: int) -> str:

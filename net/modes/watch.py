@@ -186,8 +186,11 @@ class Watch:
                 club.set_back(name, now=asyncio.get_running_loop().time())
                 member.say_note(tr(lang, "social.back"))
             elif verb == "say" and table is not None:
-                order.after(table.say(name, rest),
-                            lambda rail: rail and member.say_note(tr(lang, "social.rail_only")), self._refused)
+                def said(rail: bool) -> None:
+                    if rail:  # between deals a watcher's words reach the rail only
+                        member.say_note(tr(lang, "social.rail_only"))
+
+                order.after(table.say(name, rest), said, self._refused)
             elif verb == "look" and table is not None:
                 member.say_note(self._look(table))
             elif verb == "sit" and table is not None:
@@ -202,7 +205,7 @@ class Watch:
                 if target not in club.tables:
                     member.say_note(text(lang, "no_table", table=rest.strip() or "?"))
                     return
-                self.watch(target)
+                self.watch_table(target)
             elif verb == "leave":
                 self.show_hall()
             elif verb == "quit":
@@ -267,7 +270,7 @@ class Watch:
     def push_screen(self, screen: Any) -> None:
         self.error(self.t("text.no_screen"))
 
-    def watch(self, table_id: int) -> None:
+    def watch_table(self, table_id: int) -> None:
         """Another table's watchers (its refusal raised as any refusal)."""
         club, name = self.club, self.host.name
         if name is None or table_id not in club.tables:

@@ -56,8 +56,9 @@ class Analyst:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    def ask(self, name: str, record_id: int, lang: str, lines: Callable[[dict[str, Any], str], list[str]]) -> Pending:
-        pending = Pending("analyse")
+    def ask(self, name: str, record_id: int, lang: str, lines: Callable[[dict[str, Any], str], list[str]]) -> Pending[str | list[str]]:
+        """The analysis's lines for ``name``, or a catalogue key saying why not."""
+        pending: Pending[str | list[str]] = Pending("analyse")
         if name in self.waiting:
             pending.resolve("analysis.busy")
             return pending
@@ -67,7 +68,7 @@ class Analyst:
         return pending
 
     async def _make(self, name: str, record_id: int, lang: str, lines: Callable[[dict[str, Any], str], list[str]],
-                    pending: Pending) -> None:
+                    pending: Pending[str | list[str]]) -> None:
         try:
             budget = self.budget
             found = await self.off_loop(lambda store: _read(store, name, record_id, budget))

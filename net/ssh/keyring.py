@@ -42,8 +42,11 @@ class KeyRing:
         return self.session.server.store
 
     def add(self) -> str:
-        code = self.session.server.club.social.new_code(self.session.name)
-        log.info("link code made for %s", clean(self.session.name or "-"))
+        name = self.session.name
+        if name is None:  # the key verbs run for a named person; a new key links, never adds
+            raise RuntimeError("a link code was asked before the person had a name")
+        code = self.session.server.club.social.new_code(name)
+        log.info("link code made for %s", clean(name))
         return f"{code[:4]}-{code[4:]}"
 
     def _job(self, work: Callable[[Any], Any], op: str) -> Pending:
@@ -144,7 +147,12 @@ class KeyRing:
             store.remove_key(wanted)
             return None
 
-        return self._job(work, "remove").map(lambda problem: problem or self._removed(wanted))
+        def removed(problem: str | None) -> str | None:
+            if problem is None:
+                self._removed(wanted)
+            return problem
+
+        return self._job(work, "remove").map(removed)
 
     def _removed(self, wanted: str) -> None:
         """On the loop: the key is off his account; its open sessions are shown out."""

@@ -13,7 +13,7 @@ import asyncio
 import ipaddress
 import time
 from collections import OrderedDict, deque
-from typing import Protocol
+from typing import AbstractSet, Protocol
 
 from net.config import Config
 from net.modes.texts import text
@@ -143,7 +143,7 @@ class StartQueue:
 class Limits:
     """The caps of the config over the server's live ``sessions`` (the server's own set)."""
 
-    def __init__(self, config: Config, sessions: set[Limited]) -> None:
+    def __init__(self, config: Config, sessions: AbstractSet[Limited]) -> None:
         self.config = config
         self.sessions = sessions
         self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()

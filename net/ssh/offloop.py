@@ -24,6 +24,7 @@ import sys
 import threading
 import time
 from collections import deque
+from functools import partial
 from typing import Any, Callable
 
 from engine.table.pending import Pending
@@ -39,7 +40,7 @@ STORE_WAIT = 10.0
 (still queued: dropped) or that it is still being made (begun: it lands, and he hears how)."""
 
 
-class Job(asyncio.Future):  # type: ignore[type-arg]
+class Job(asyncio.Future[Any]):
     """A ``StoreThread.run`` job's future, which knows whether the thread has begun it: the asker who
     gives up waiting can drop a queued job for good, but a begun one lands, and saying it failed is untrue."""
 
@@ -175,18 +176,18 @@ class StoreThread:
             if future.cancelled():
                 continue
             try:
-                self._hand(lambda got, f=future: f.done() or f.set_result(got), work(store))
+                self._hand(partial(_settle, future), work(store))
             except (StoreError, ValueError) as err:  # refused (a bad name is the store's ValueError)
-                self._hand(lambda e, f=future: f.done() or f.set_exception(e), err)
+                self._hand(partial(_fail, future), err)
             except Exception as err:  # a bug: the asker hears of it, the thread goes on
                 log.exception("%s: a job asked of the store failed", self.name)
-                self._hand(lambda e, f=future: f.done() or f.set_exception(e), err)
+                self._hand(partial(_fail, future), err)
 
     def _refuse_asked(self, why: StoreError | None = None) -> None:
         with self._asked_lock:
             asked, self._asked = list(self._asked), deque()
         for _work, future in asked:
-            self._hand(lambda e, f=future: f.done() or f.set_exception(e),
+            self._hand(partial(_fail, future),
                        why or StoreError(f"{self.name}: stopped; nothing was written"))
 
     def _round(self, store: Any) -> None:
@@ -223,6 +224,16 @@ class StoreThread:
                 pass
 
 
+def _settle(future: asyncio.Future[Any], got: Any) -> None:
+    if not future.done():  # its asker may have cancelled it meanwhile
+        future.set_result(got)
+
+
+def _fail(future: asyncio.Future[Any], error: BaseException) -> None:
+    if not future.done():
+        future.set_exception(error)
+
+
 def as_pending(future: asyncio.Future[Any], op: str, failed: Callable[[BaseException], Any],
                wait: float | None = None, still: Callable[[], None] | None = None) -> Pending:
     """On the loop: a ``StoreThread.run`` job's result as an ``engine.table.pending.Pending``, which the screens
@@ -231,7 +242,7 @@ def as_pending(future: asyncio.Future[Any], op: str, failed: Callable[[BaseExcep
     (``STORE_WAIT``) of silence a job not begun is dropped and ``failed`` told (never written a minute after
     he heard it was not); a job the thread has begun will land, so he is not told it failed: ``still()``
     says it is still being made, and the pending waits for its real outcome."""
-    pending = Pending(op)
+    pending: Pending[Any] = Pending(op)
     loop = asyncio.get_running_loop()
     wait = STORE_WAIT if wait is None else wait
 

@@ -15,8 +15,10 @@ if TYPE_CHECKING:
     from engine.table.club import Club
     from engine.table.pending import Pending
     from net.config import Config
+    from net.ssh.carry import KeyFeed
     from net.ssh.identity import StoreAccounts
     from net.ssh.limits import Limits, StartQueue
+    from net.ssh.offloop import StoreThread
     from net.ssh.runtime import Runtime
 
 
@@ -38,6 +40,8 @@ class ServerPort(Protocol):
     port: int
     apps_ended: int
     sessions: set[Any]
+    arrivals: StoreThread | None
+    """Reads an arriving key's account off the loop, once started (``net.ssh.arrival``)."""
 
     @property
     def shown_host(self) -> str: ...
@@ -116,6 +120,10 @@ class SessionPort(Protocol):
     def text(self) -> Any: ...
 
     def hand_over(self, mode: Any) -> None: ...
+
+    def driver_made(self, driver: KeyFeed) -> None:
+        """His App's driver is made: the keys typed before it go to it first (``net.ssh.driver.Link``)."""
+        ...
 
     def app_size(self) -> tuple[int, int]: ...
 

@@ -32,6 +32,7 @@ from net.ssh.hostkey import HOST_KEY_NAME, club_host_key
 from net.ssh.hostkey import data_folder_key as host_key
 from net.ssh.identity import StoreAccounts
 from net.ssh.limits import Limits, StartQueue
+from net.ssh.offloop import StoreThread
 from net.ssh.runtime import Runtime
 from net.ssh.session import START_TIMEOUT, Session
 from net.ssh.startup import start_services, stop_services
@@ -258,11 +259,11 @@ class SuknoServer:
         """One node of several (``net.cluster.node.Node``, set by ``sukno serve --node``), else None."""
         self.presence: Any = None
         """This node's sessions in the store, every node's read back (``net.cluster.presence``), once started."""
-        self.arrivals: Any = None
+        self.arrivals: StoreThread | None = None
+        """``net.ssh.offloop.StoreThread`` reading an arriving key's account off the loop (``net.ssh.arrival``), once started."""
         self.analyst: Any = None  # net.ssh.analyst.Analyst: analyses asked for in the club, in a worker process
         self.metrics: Any = None  # net.metrics.Metrics: the figures for Prometheus and ``sukno admin metrics``
         self.ratings: Any = None  # net.ssh.ratebook.RatingBook: the kept ratings, read off the loop
-        """``net.ssh.offloop.StoreThread`` reading an arriving key's account off the loop (``net.ssh.arrival``), once started."""
         self.balances: Any = None
         """``net.modes.balances.BalanceReads``: the hall doors' balances read off the loop, once started."""
         self._later: Callable[[Callable[[Any], Any]], None] | None = None

@@ -65,7 +65,7 @@ class HallScreen(ClubScreen):
         """Redraw the header and the table list, and tell new hall events."""
         app = self.club_app
         online = len(app.club.online())
-        if app.guest:
+        if app.guest or app.player is None:
             header = self.t("header.guest", name=app.player, online=online)
         else:
             total = app.club.balance(app.player)

@@ -9,18 +9,18 @@ from __future__ import annotations
 
 from functools import partial
 
-from typing import Any
+from typing import Any, Callable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
 
 from engine.cards import Card
-from engine.game import Action
+from engine.game import Action, Event, IllegalAction
 from engine.table.owner import Table
 from engine.view import RecordSheet, View
 from tui import commands, pending
 from tui.commands import GAME_VERBS, HALL_VERBS, Command
+from tui.host import TableLines
 from tui.i18n import money
 from tui.pull import puller
 from tui.ratings import label_in
@@ -37,11 +37,8 @@ GAME_ONLY = frozenset(GAME_VERBS) - frozenset(HALL_VERBS)
 
 class TableVerbs:
     """A table's command vocabulary: the table screen and the text mode (``tui.text.club.TextClub``) both
-    inherit it (no widgets here: the host gives ``table``, ``club_app``, ``legal``, ``t``, ``say_line``,
-    ``error``; a screen that lets him pick cards forgets them in ``forget_chosen``)."""
-
-    table: Table
-    club_app: Any
+    inherit it (no widgets here: the host is a ``tui.host.TableLines``; a screen that lets him pick cards
+    forgets them in ``forget_chosen``)."""
 
     by_ear = False
     """The text mode's: his ``start`` asks for a session he can follow by ear (``Table.start``)."""
@@ -49,51 +46,63 @@ class TableVerbs:
     def forget_chosen(self) -> None:
         """The cards he picked on the felt are spent by the move he sent (the text mode picks none)."""
 
-    def table_verbs(self, command: Command) -> bool:
+    def action_sheet(self) -> bool:
+        """``score``: a screen shows the score sheet (True); the text mode has none (``score`` stays sentences)."""
+        return False
+
+    def table_verbs(self: TableLines, command: Command) -> bool:
         """The table's own verbs (start, the game's verbs, a card typed alone); True when handled."""
-        app = self.club_app
-        command = commands.for_game(command, self.table.game_cls.verbs)
+        app, table = self.club_app, self.table
+        if table is None:
+            return False  # not at a table: the hall's verbs answer
+        command = commands.for_game(command, table.game_cls.verbs)
         verb = command.verb
-        if verb == "score" and isinstance(self, Screen) and self.action_sheet():
-            return True  # in the text mode (no Screen) ``score`` stays sentences
+        if verb == "score" and self.action_sheet():
+            return True
         if verb == "look" and not any(a.verb == "look" for a in self.legal()):
             return False
-        if verb == "ready" and "ready" not in self.table.game_cls.verbs:
+        if verb == "ready" and "ready" not in table.game_cls.verbs:
             verb = "start"  # "ready" means ready to deal where the game has no verb of that name
+        player = app.player
         if verb == "start":
-            if app.player not in self.table.seats:
+            if player is None or player not in table.seats:
                 self.error(self.t("cmd.spectator_no_act"))
                 return True
-            pending.after(self, self.table.start(app.player, now=app.clock(), by_ear=self.by_ear),
-                          lambda started: any(e.kind == "deal_start" for e in started)
-                          or self.say_line(self.t("cmd.ready")))
+
+            def started(events: list[Event]) -> None:
+                if not any(e.kind == "deal_start" for e in events):
+                    self.say_line(self.t("cmd.ready"))
+
+            pending.after(self, table.start(player, now=app.clock(), by_ear=self.by_ear), started)
             return True
-        if command.card is None and verb not in self.table.game_cls.verbs:
+        if command.card is None and verb not in table.game_cls.verbs:
             if verb in GAME_ONLY:  # another game's verb: this table is a table, say what its game knows
-                known = ", ".join(commands.verb_word(v, app.lang) for v in self.table.game_cls.verbs)
+                known = ", ".join(commands.verb_word(v, app.lang) for v in table.game_cls.verbs)
                 self.error(self.t("refuse.unknown_verb", verb=command.word, verbs=known))
                 return True
             return False
-        if app.player not in self.table.seats:
+        if player is None or player not in table.seats:
             self.error(self.t("cmd.spectator_no_act"))
             return True
         if command.card is not None:  # a card typed alone: the one legal action with it (discard 8♠ …)
             verb = next((a.verb for a in self.legal() if a.args == (command.card,)), verb)
             command = Command(verb, command.args, command.rest, command.word, command.card)
         if verb == "buy":
-            command = buy_command(self, command)
-            if command is None:
+            bought = buy_command(self, command)
+            if bought is None:
                 return True
+            command = bought
         before = my_cards(self)
         self.forget_chosen()
+        sent = command
 
         def acted(_events: object) -> None:
             if verb == "buy":
-                tell_bought(self, before, command)
+                tell_bought(self, before, sent)
             elif verb in ("take", "draw", "discard"):
                 tell_own(self, before, verb)
 
-        pending.after(self, self.table.act(app.player, commands.action_text(command), now=app.clock()), acted)
+        pending.after(self, table.act(player, commands.action_text(command), now=app.clock()), acted)
         return True
 
 
@@ -105,7 +114,7 @@ class TableScreen(TableVerbs, ClubScreen):
     def __init__(self, table: Table) -> None:
         super().__init__()
         self.table = table
-        self._unsubscribe = None
+        self._unsubscribe: Callable[[], None] | None = None
         self._told_team: tuple | None = None
         self._my_turn = False
 
@@ -203,14 +212,15 @@ class TableScreen(TableVerbs, ClubScreen):
 
     def legal(self) -> list[Action]:
         """Asked of the table itself: what the player may do now, not at the last redraw."""
-        return self.table.legal_actions(self.club_app.player)
+        player = self.club_app.player
+        return self.table.legal_actions(player) if player is not None else []
 
     # -- commands -------------------------------------------------------------------
 
     def handle_here(self, command: Command) -> bool:
         return self.table_verbs(command)
 
-    def explain(self, err) -> str:
+    def explain(self, err: IllegalAction) -> str:
         reason = super().explain(err)
         legal = self.legal()
         listed = any(word in reason.lower() for word in ("you may", "можно"))

@@ -36,7 +36,7 @@ _RANK = {"J": 11, "Q": 12, "K": 13, "A": 14, **{str(n): n for n in range(2, 11)}
 _CARD_RE = re.compile(r"(?<![\w])(10|[2-9JQKA])([♠♣♦♥])")
 _SUIT_RE = re.compile(r"[♠♣♦♥]")
 _MONEY_RE = {"en": re.compile(r"(?<![\w.])(-?\d+) (r|k)\.(?=\W|$)"), "ru": re.compile(r"(?<![\w.])(-?\d+) (р|к)\.(?=\W|$)")}
-MONEY_WORDS = {  # one|other, one|few|many (tui.i18n.plural)
+MONEY_WORDS: dict[str, dict[str, tuple[str, ...]]] = {  # one|other, one|few|many (tui.i18n.plural)
     "en": {"r": ("# ruble", "# rubles"), "k": ("# kopeck", "# kopecks")},
     "ru": {"р": ("# рубль", "# рубля", "# рублей"), "к": ("# копейка", "# копейки", "# копеек")},
 }

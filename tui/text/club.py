@@ -327,7 +327,7 @@ class TextClub(TableVerbs, HallVerbs):
         self._hall_seq = self.club.last_seq
         self.say_line(self.t("cmd.left_table"))
 
-    def watch(self, table_id: int) -> None:
+    def watch_table(self, table_id: int) -> None:
         self.club.watch(self.player or "", table_id)  # a seated player just sees his seat; refused at a private table
         self.show_table(table_id)
 
@@ -517,9 +517,9 @@ class TextClub(TableVerbs, HallVerbs):
         if self.player not in table.seats:  # the rail: watchers only
             for entry in table.rail.since(self._rail_seq):
                 self._rail_seq = entry.seq
-                line = social.rail_line(entry.event, self.lang, self._hides)
-                if line:
-                    self.say_line(line)
+                railed = social.rail_line(entry.event, self.lang, self._hides)
+                if railed:
+                    self.say_line(railed)
             return  # a watcher: no hand, no turn (and no view to build for each of hundreds)
         view = answers.view_at(table, self.player)
         hand = frozenset(answers.my_hand(view))

@@ -74,13 +74,13 @@ class Prefs:
         """Set (or, with no word, tell) one setting: (changed, the sentence to say)."""
         word = args[0].lower() if args else ""
         if verb == "mode":
-            value = MODES.get(word)
-            if value is None:
+            mode = MODES.get(word)
+            if mode is None:
                 current = "text" if text_mode else "screen"
                 return False, tr(lang, "pref.mode_ask", value=tr(lang, f"pref.word_{current}"))
-            self.mode = value
-            self._keep("mode", value)
-            return True, tr(lang, f"pref.mode_{value}")
+            self.mode = mode
+            self._keep("mode", mode)
+            return True, tr(lang, f"pref.mode_{mode}")
         if verb in ("bell", "brief", "colour"):
             value = ON.get(word)
             if value is None:
@@ -97,10 +97,10 @@ class Prefs:
                 self._keep("brief", "on" if value else "off")
             return True, tr(lang, f"pref.{verb}_{'on' if value else 'off'}")
         if verb == "cards":
-            value = CARDS.get(word)
-            if value is None:
+            cards = CARDS.get(word)
+            if cards is None:
                 return False, tr(lang, "pref.cards_ask", value=tr(lang, f"pref.word_{self.cards}"))
-            self.cards = value
-            self._keep("cards", value)
-            return True, tr(lang, f"pref.cards_{value}")
+            self.cards = cards
+            self._keep("cards", cards)
+            return True, tr(lang, f"pref.cards_{cards}")
         return False, tr(lang, "cmd.failed")

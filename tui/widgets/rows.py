@@ -74,7 +74,7 @@ class Rows(Widget):
 
     def show_rows(self, rows: Sequence[Text]) -> int:
         """Show ``rows`` (row 0 at the top); the rows that differ from those shown are redrawn. Returns their count."""
-        keys = [text_key(row) for row in rows]
+        keys: list[Hashable] = [text_key(row) for row in rows]
         runs = changed_spans(self._row_keys, keys)
         self._row_texts, self._row_keys = list(rows), keys
         kept = self._row_strips
