@@ -11,7 +11,8 @@ money each kind won a deal, and the paired differences search − rule and rule 
 interval; and how often one kind finished above the other (``ahead_…``, +1 … −1), which is all a
 rating sees of a deal.  A session's deals share a pot and a seating, so the interval treats sessions, not deals,
 as the independent draws.  ``--taus`` rates the very same deals again with other drifts (TAU = MU/N):
-one line per drift, so a drift is judged on identical luck.
+one line per drift, so a drift is judged on identical luck; ``twins_…`` says how far apart two equally
+strong bots of one kind stood in the later deals, which is luck alone.
 
     python tests/bench/rating_arena.py --deals 600 --iterations 8 [--only kopilka] [--out FILE]
         [--taus 300,3000] [--deals-out FILE] [--from-deals FILE] [--until 21:30]
@@ -34,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo's engin
 
 from ratingkit import CASES, RatedArena, play_rated  # noqa: E402
 
-from engine.ratings import MU, RatedDeal, rating_key, replay_all, table_of  # noqa: E402
+from engine.ratings import MU, TAU, RatedDeal, rate_deal, rating_key, replay_all, table_of  # noqa: E402
 
 KINDS = ("search", "rule", "random")
 Z95 = 1.96
@@ -114,6 +115,27 @@ def rating_figures(ratings: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def twins(deals: Sequence[RatedDeal], tau: float) -> dict[str, Any]:
+    """How far apart two bots of one kind stand (mean gap, by rms and range) over the last two thirds of
+    the deals: they are equally strong, so this is what luck alone does to a rating at this drift."""
+    names = sorted(deals[0].money) if deals else []
+    pairs = [(a, b) for a in names for b in names if a < b and kind_of(a) == kind_of(b)]
+    if not pairs:
+        return {}
+    first, second = pairs[0]
+    book: dict[str, Any] = {}
+    gaps: list[float] = []
+    for n, deal in enumerate(deals):
+        book.update(rate_deal(book, deal.money, tau))
+        if n >= len(deals) // 3 and first in book and second in book:
+            gaps.append(book[first].mu - book[second].mu)
+    if not gaps:
+        return {}
+    rms = math.sqrt(sum(g * g for g in gaps) / len(gaps))
+    return {"twins": f"{first}-{second}", "twins_mu_rms": round(rms, 3),
+            "twins_mu_range": [round(min(gaps), 3), round(max(gaps), 3)]}
+
+
 def save_deals(path: str, label: str, arena: RatedArena) -> None:
     with open(path, "a", encoding="utf-8") as out:
         for deal, session in zip(arena.deals, arena.sessions):
@@ -149,7 +171,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=40)
     parser.add_argument("--only", help="one case's label (e.g. 'stukolka a', kopilka)")
     parser.add_argument("--out", help="append each case's figures to this JSON-lines file")
-    parser.add_argument("--taus", default="300", help="drifts to rate with, as N in TAU = MU/N (comma-separated)")
+    parser.add_argument("--taus", default=str(round(MU / TAU)),
+                        help="drifts to rate with, as N in TAU = MU/N (comma-separated; the club's by default)")
     parser.add_argument("--deals-out", help="append every deal's money and session to this JSON-lines file")
     parser.add_argument("--from-deals", help="rate the deals of this file (from --deals-out) instead of playing")
     parser.add_argument("--until", help="UTC HH:MM: stop playing a case at the first session end after it")
@@ -177,7 +200,7 @@ def main() -> int:
             line = {
                 "case": case.label, "deals": len(deals), "sessions": len(set(sessions)),
                 "iterations": args.iterations, "seed": args.seed, "tau": f"MU/{divisor}",
-                **rating_figures(ratings), **money, "recompute_equal": recompute_equal,
+                **rating_figures(ratings), **twins(deals, MU / divisor), **money, "recompute_equal": recompute_equal,
                 "cpu_s": cpu, "load": [round(x, 2) for x in os.getloadavg()],
             }
             print(json.dumps(line, ensure_ascii=False), flush=True)
