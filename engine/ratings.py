@@ -23,9 +23,12 @@ SIGMA = MU / 3
 PROVISIONAL_DEALS = 20
 """Fewer deals than this and a rating is shown as provisional (``?``): its uncertainty is still large."""
 
-TAU = MU / 300
-"""How much a rating may drift between two deals (OpenSkill's default): it keeps a rating able to follow
-a player who improves, and so bounds how sure it ever gets."""
+TAU = MU / 3000
+"""How much a rating may drift between two deals: it keeps a rating able to follow a player who improves,
+and so bounds how sure it ever gets.  A card deal is mostly luck, so OpenSkill's default (MU/300) let
+the last few hundred deals' luck decide: two equally strong bots stood as far apart as a search bot and
+a rule bot.  A tenth of it remembers some thousands of deals and still follows a player who changes
+over weeks of play.  Changing it needs the kept ratings made again (``engine.store.ratings.rerate_kept``)."""
 
 
 

@@ -101,7 +101,7 @@ from engine.store.accounts import migration as accounts_migration
 from engine.store.moderation import migration as moderation_migration, settings_migration
 from engine.store.base import DEAL, AccountError, JournalEntry, LedgerError, StoreError, TableId
 from engine.store.outage import outage_of
-from engine.store.ratings import migration as ratings_migration
+from engine.store.ratings import migration as ratings_migration, rerate_kept
 from engine.store.sql import (LOOK_KEY_SQL, WATCHER_SQL, Migration, SqlStore, _check_table_id, _name_key, check_node,
                               fill_look_keys)
 
@@ -444,6 +444,8 @@ MIGRATIONS: tuple[tuple[Migration, ...], ...] = (
     settings_migration("DOUBLE PRECISION"),
     # who watched each finished record: they may analyse it
     WATCHER_SQL,
+    # the kept ratings made again with the smaller drift per deal (engine.ratings.TAU: MU/3000, not MU/300)
+    (rerate_kept,),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 PG_ONLY_TABLES = ("table_lease", "host_key")

@@ -118,6 +118,24 @@ def recompute(store: SqlStore) -> tuple[dict[str, dict[str, Rating]], int]:
     return replay_all(deals), len(rows)
 
 
+def rerate_kept(store: SqlStore) -> None:
+    """Inside a migration's transaction: every kept rating made again from the records it counts.
+
+    Run when the rating's drift per deal (``engine.ratings.TAU``) changes: a club's ratings made with
+    the old drift would otherwise go on from figures no recompute gives, and ``recompute`` would no
+    longer equal the book.  The same records, in the same order, rated as ``rate_new`` rates them."""
+    last = int(store._x("SELECT last_record FROM rating_state WHERE id = 1").fetchone()[0])
+    rows = store._x("SELECT id, game, body FROM record WHERE id <= ? ORDER BY id", (last,)).fetchall()
+    deals: list[RatedDeal] = []
+    bots: set[str] = set()
+    for record_id, game, body in rows:
+        deals += _deals(store, int(record_id), str(game), str(body))
+        bots |= _bots(store, int(record_id))
+    for key, ratings in replay_all(deals).items():
+        for name, rating in ratings.items():  # a kept row keeps its bot mark, as rate_new leaves it
+            _write(store, key, name, rating, name in bots)
+
+
 def league(store: SqlStore, game: str, since: float, limit: int = 10) -> list[tuple[str, int]]:
     """Money won at ``game`` since ``since`` (seconds since the epoch), most first, by account."""
     with store._read():
@@ -150,4 +168,4 @@ def migration(real: str, big: str) -> tuple[str, ...]:
     )
 
 
-__all__ = ["BATCH", "book", "bots_rated", "league", "migration", "rate_new", "recompute"]
+__all__ = ["BATCH", "book", "bots_rated", "league", "migration", "rate_new", "recompute", "rerate_kept"]

@@ -76,7 +76,7 @@ from typing import Iterator
 from engine.store.base import StoreError
 from engine.store.accounts import migration as accounts_migration
 from engine.store.moderation import migration as moderation_migration, settings_migration
-from engine.store.ratings import migration as ratings_migration
+from engine.store.ratings import migration as ratings_migration, rerate_kept
 from engine.store.sql import LOOK_KEY_SQL, WATCHER_SQL, FORGET_NODE, Migration, SqlStore, fill_look_keys  # noqa: F401 - FORGET_NODE: defined here first
 
 try:  # Unix only; without it ``exclusive`` is refused
@@ -218,6 +218,8 @@ MIGRATIONS: tuple[tuple[Migration, ...], ...] = (
     settings_migration("REAL"),
     # who watched each finished record: they may analyse it
     WATCHER_SQL,
+    # the kept ratings made again with the smaller drift per deal (engine.ratings.TAU: MU/3000, not MU/300)
+    (rerate_kept,),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 _INT64 = 2**63
