@@ -18,21 +18,40 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[2]
+# The root first: tests/engine (the engine's tests, no __init__) must not shadow the engine package.
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from ratingkit import CASES, Case, _bot, identities  # noqa: E402
 
-from engine.analysis import analyse  # noqa: E402
+import engine.analysis  # noqa: E402
+from engine.analysis import Analyst, analyse  # noqa: E402
 from engine.bots.arena import Arena  # noqa: E402
+from engine.bots.search import POT_CARRIED, _points  # noqa: E402
 from engine.game import ShuffledDecks  # noqa: E402
 from engine.games import get_game  # noqa: E402
-from engine.record import record_of  # noqa: E402
+from engine.record import Record, record_of  # noqa: E402
 
 SESSION_DEALS = 10
+JUDGES = {"rule": "anchored on the rule bot's choice (the search bot's own)",
+          "made": "anchored on the action made (a bench variant, not what the club shows)"}
+
+
+class MadeAnchored(Analyst):
+    """A variant judge for the bench: the action made is the anchor the best must clearly beat, as if
+    the rule bot had no opinion.  Why: where the rule bot's choice is nearly always the judge's, the
+    anchored loss of a rule player is ~0 by construction, and this asks the question without that tie."""
+
+    def judge(self, view, legal, made):  # type: ignore[no-untyped-def]
+        rows = super().judge(view, legal, made)
+        self.ruled = None
+        return rows
 
 
 def session(case: Case, seating: list[str], rng: random.Random, deals: int,
-            iterations: int = 8) -> tuple[object, list[str]]:
+            iterations: int = 8) -> tuple[Record, list[str], list[float]]:
+    """A session's record, its seating, and what each seat won as the search bot counts it: money, the
+    carried pot's share and, in the points games, the sheet (they pay only when the game ends)."""
     cls = get_game(case.game)
     names = [f"P{i}" for i in range(case.players)]
     game = cls(names, case.options, dealer=rng.randrange(case.players))
@@ -43,7 +62,9 @@ def session(case: Case, seating: list[str], rng: random.Random, deals: int,
         if not game.can_start_deal():
             break
         arena.play_deal(decks)
-    return record_of(game), seating
+    share = (game.pot - game.start_pot) / game.n if game.name in POT_CARRIED else 0.0
+    won = [game.balances[s] + _points(game, s) + share for s in range(game.n)]
+    return record_of(game), seating, won
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -55,35 +76,51 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
-def run_case(case: Case, sessions: int, budget: int, seed: int, iterations: int = 8) -> dict:
+def run_case(case: Case, sessions: int, budget: int, seed: int, iterations: int = 8, progress: int = 0,
+             anchor: str = "rule") -> dict:
+    engine.analysis.Analyst = MadeAnchored if anchor == "made" else Analyst  # type: ignore[misc]
     rng = random.Random(seed)
     who = identities(case.players, ("search", "rule", "random"))
     losses: dict[str, list[float]] = {"search": [], "rule": [], "random": []}
+    won: dict[str, list[float]] = {"search": [], "rule": [], "random": []}
     cpu = 0.0
     judged = 0
     for s in range(sessions):
         seating = who[s % len(who):] + who[:s % len(who)]
-        record, seating = session(case, seating, rng, SESSION_DEALS, iterations)
+        record, seating, seat_won = session(case, seating, rng, SESSION_DEALS, iterations)
+        for seat, value in enumerate(seat_won):
+            won[seating[seat].rstrip("0123456789")].append(value)
         started = time.process_time()
         result = analyse(record, budget=budget, seed=seed + s)
         cpu += time.process_time() - started
         for decision in result.decisions:
             losses[seating[decision.seat].rstrip("0123456789")].append(decision.raw_loss)
             judged += 1
+        if progress and (s + 1) % progress == 0 and s + 1 < sessions:
+            so_far = {k: [round(x, 3) for x in interval(v)] + [len(v)] for k, v in losses.items()}
+            print(json.dumps({"case": case.label, "sessions_so_far": s + 1, "mean_loss": so_far,
+                              "won_per_seat_session": {k: [round(x, 2) for x in interval(v)] + [len(v)]
+                                                       for k, v in won.items()},
+                              "cpu_per_decision_s": round(cpu / max(1, judged), 4),
+                              "process_cpu_s": round(time.process_time(), 1)}, ensure_ascii=False),
+                  file=sys.stderr, flush=True)
     kinds = {k: interval(v) + (len(v),) for k, v in losses.items()}
     ordered = (kinds["random"][0] - kinds["random"][1] > kinds["rule"][0] + kinds["rule"][1]
                and kinds["rule"][0] - kinds["rule"][1] > kinds["search"][0] + kinds["search"][1])
     return {"case": case.label, "sessions": sessions, "budget": budget, "seed": seed, "search_iterations": iterations,
-            "judge": "anchored on the rule bot's choice (the search bot's own)",
+            "judge": JUDGES[anchor],
             "mean_loss": {k: [round(m, 3), round(h, 3), n] for k, (m, h, n) in kinds.items()},
-            "random_rule_search_separated": ordered, "decisions": judged,
+            "random_rule_search_separated": ordered,
+            "won_per_seat_session": {k: [round(m, 2), round(h, 2), n] for k, (m, h, n) in
+                                     ((k, interval(v) + (len(v),)) for k, v in won.items())},
+            "decisions": judged,
             "cpu_per_decision_s": round(cpu / max(1, judged), 4)}
 
 
 def ten_deal_stukolka(budget: int, seed: int) -> dict:
     case = Case("stukolka a", "stukolka", 4, {"variant": "a", "remiz_cap": 90})  # no fixed end: ten deals
     rng = random.Random(seed)
-    record, _ = session(case, identities(case.players, ("rule",)), rng, SESSION_DEALS)
+    record, _, _ = session(case, identities(case.players, ("rule",)), rng, SESSION_DEALS)
     started = time.process_time()
     result = analyse(record, budget=budget, seed=seed)
     return {"case": "stukolka a, one 10-deal session, every seat", "deals": len(record.deals),
@@ -99,6 +136,10 @@ def main() -> int:
     parser.add_argument("--iterations", type=int, default=8, help="the search player's imagined deals a decision")
     parser.add_argument("--no-ten", action="store_true", help="skip the one 10-deal Стуколка timing")
     parser.add_argument("--out", help="append the lines to this JSON-lines file")
+    parser.add_argument("--anchor", choices=sorted(JUDGES), default="rule",
+                        help="the judge's anchor: the rule bot's choice (the analysis's own) or the action made")
+    parser.add_argument("--progress", type=int, default=0, metavar="N",
+                        help="print the figures so far to stderr every N sessions")
     args = parser.parse_args()
     lines = [] if args.no_ten else [ten_deal_stukolka(args.budget, args.seed)]
     for line in lines:
@@ -106,7 +147,7 @@ def main() -> int:
     for case in CASES:
         if (args.only and case.label != args.only) or (not args.only and case.game == "speculator"):
             continue
-        line = run_case(case, args.sessions, args.budget, args.seed, args.iterations)
+        line = run_case(case, args.sessions, args.budget, args.seed, args.iterations, args.progress, args.anchor)
         print(json.dumps(line, ensure_ascii=False), flush=True)
         lines.append(line)
     if args.out:
