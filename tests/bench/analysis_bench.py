@@ -85,6 +85,7 @@ def run_case(case: Case, sessions: int, budget: int, seed: int, iterations: int 
     won: dict[str, list[float]] = {"search": [], "rule": [], "random": []}
     cpu = 0.0
     judged = 0
+    not_judged = {"search": 0, "rule": 0, "random": 0}  # decisions the judge could imagine no deal for
     for s in range(sessions):
         seating = who[s % len(who):] + who[:s % len(who)]
         record, seating, seat_won = session(case, seating, rng, SESSION_DEALS, iterations)
@@ -93,6 +94,8 @@ def run_case(case: Case, sessions: int, budget: int, seed: int, iterations: int 
         started = time.process_time()
         result = analyse(record, budget=budget, seed=seed + s)
         cpu += time.process_time() - started
+        for seat in result.seats:
+            not_judged[seating[seat.seat].rstrip("0123456789")] += seat.decisions - seat.judged
         for decision in result.decisions:
             losses[seating[decision.seat].rstrip("0123456789")].append(decision.raw_loss)
             judged += 1
@@ -102,6 +105,7 @@ def run_case(case: Case, sessions: int, budget: int, seed: int, iterations: int 
                               "won_per_seat_session": {k: [round(x, 2) for x in interval(v)] + [len(v)]
                                                        for k, v in won.items()},
                               "cpu_per_decision_s": round(cpu / max(1, judged), 4),
+                              "decisions_not_judged": not_judged,
                               "process_cpu_s": round(time.process_time(), 1)}, ensure_ascii=False),
                   file=sys.stderr, flush=True)
     kinds = {k: interval(v) + (len(v),) for k, v in losses.items()}
@@ -113,7 +117,7 @@ def run_case(case: Case, sessions: int, budget: int, seed: int, iterations: int 
             "random_rule_search_separated": ordered,
             "won_per_seat_session": {k: [round(m, 2), round(h, 2), n] for k, (m, h, n) in
                                      ((k, interval(v) + (len(v),)) for k, v in won.items())},
-            "decisions": judged,
+            "decisions": judged, "decisions_not_judged": not_judged,
             "cpu_per_decision_s": round(cpu / max(1, judged), 4)}
 
 
