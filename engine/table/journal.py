@@ -12,6 +12,9 @@ its state), then hands what happened to its ``JournalPort``:
   now)`` for a deal's start, ``applied(step, now)`` for an action and
   ``ticked(step, now)`` for a change the time made — each with the
   ``engine.step.Step`` the game returned, nothing read back from the game;
+- ``told(events)``, inside the transaction: what the table will show once
+  it commits, journaled with it (``engine.table.told``) so a replica tells
+  the same events and never works them out;
 - ``revealed(deal_no, fair)`` when a sealed deal ends (its seed is public
   now), ``session_over(game)`` when the table booked a finished session;
 - ``check_funds(name)``: the table's zero rule, before a seat or a deal;
@@ -38,8 +41,9 @@ commit inside it).
 from __future__ import annotations
 
 from contextlib import nullcontext
-from typing import Any, ContextManager, Mapping, Protocol
+from typing import Any, ContextManager, Mapping, Protocol, Sequence
 
+from engine.game import Event
 from engine.step import Step
 
 
@@ -64,6 +68,8 @@ class JournalPort(Protocol):
     def applied(self, step: Step, now: float | None) -> None: ...
 
     def ticked(self, step: Step, now: float | None) -> None: ...
+
+    def told(self, events: Sequence[Event]) -> None: ...
 
     def revealed(self, deal_no: int, fair: Mapping[str, str]) -> None: ...
 
@@ -103,6 +109,9 @@ class NullJournal:
         return None
 
     def ticked(self, step: Step, now: float | None) -> None:
+        return None
+
+    def told(self, events: Sequence[Event]) -> None:
         return None
 
     def revealed(self, deal_no: int, fair: Mapping[str, str]) -> None:

@@ -53,7 +53,9 @@ from engine.botnames import BOT_PREFIX, is_bot
 from engine.game import Event, Game
 from engine.record import Record, RecordDeal
 from engine.step import Step
+from engine.table.told import CARRIED, TOLD_NOTE, encode_events
 from engine.store.base import (
+    DEAL,
     FAIR,
     JournalEntry,
     LiveTable,
@@ -133,6 +135,7 @@ class TableKeeper:
         store cannot be read."""
         self._writer: Any = _Writer(store, self)
         self._writes: list[tuple[str, Any]] | None = None  # the open transaction's, noted at its commit
+        self._telling: list[Event] = []  # what the open transaction's operation will show, its last entry
         self.journal: TableJournal | None = None
         self._noted: dict[str, Any] | None = None
         self._since: tuple[int, int, list[int]] = (0, 0, [])  # the next record starts: deal, pot, balances
@@ -192,9 +195,12 @@ class TableKeeper:
             with self.store.batch():
                 yield
                 self._note_table()
+                if self._telling:  # last, so a replica playing the entries one by one tells it on the new state
+                    self._writer.append(self.table.id, TOLD_NOTE, encode_events(self._telling))
             self.book.play(self._writes, self.table.id)
         finally:
             self._writes = None
+            self._telling = []
 
     def _wrote(self, what: str, value: Any) -> None:
         if self._writes is not None:
@@ -206,7 +212,7 @@ class TableKeeper:
         """Before the session's first deal: its header (the old entries go)."""
         purses = [self.purse(n) for n in game.names]
         state = self.table.state()
-        self._writer.new_session(self.table.id, header_of(game, purses, {"session": True, "table": state}))
+        self._new_journal(header_of(game, purses, {"session": True, "table": state}))
         self.journal = TableJournal(self._writer, self.table.id, game, purses)
         self._noted = state
         self._since = (0, game.pot, [0] * game.n)
@@ -223,6 +229,13 @@ class TableKeeper:
         self._journal().write(step, clock=now)
         self._record(final=False)
 
+    def told(self, events: Sequence[Event]) -> None:
+        """What the operation shows once committed: journaled with it (``engine.table.told``)."""
+        if self._writes is not None:
+            self._telling.extend(events)
+        elif events:
+            self._writer.append(self.table.id, TOLD_NOTE, encode_events(events))
+
     def revealed(self, deal_no: int, fair: Mapping[str, str]) -> None:
         """A sealed deal of this session ended: its ``fair`` (the seed now public), for a restored record."""
         self._writer.append(self.table.id, FAIR_NOTE, {"deal": deal_no, **fair})
@@ -230,9 +243,21 @@ class TableKeeper:
     def session_over(self, game: Any) -> None:
         """A session ended (after the table booked it): keep what is not recorded yet, journal the lobby."""
         self._record(final=True, game=game)
-        self._writer.new_session(self.table.id, self._lobby_header())
+        self._new_journal(self._lobby_header())
         self.journal = None
         self._noted = self.table.state()
+
+    def _new_journal(self, header: TableHeader) -> None:
+        """A new session's header (the old entries go), carrying the old journal's ``told`` notes of its
+        last deal (or its lobby): a replica that has not read them yet reads them here."""
+        entries = list(self.book.entries)
+        for what, value in self._writes or []:
+            entries = [] if what == "session" else entries + [value]
+        last_deal = max((i for i, e in enumerate(entries) if e.kind == DEAL), default=-1)
+        carried = [e.payload for e in entries[last_deal + 1:] if e.kind == TOLD_NOTE][-CARRIED:]
+        self._writer.new_session(self.table.id, header)
+        for payload in carried:
+            self._writer.append(self.table.id, TOLD_NOTE, payload)
 
     def _record(self, final: bool, game: Any = None) -> None:
         """Save the deals since the last record when they end at a natural end (or the session does)."""

@@ -147,9 +147,6 @@ def sanitize(text: str, limit: int = MAX_CHAT) -> str:
     return clean[:limit]
 
 
-_NOTHING = nullcontext()
-
-
 def _no_view(seat: int) -> dict[str, Any]:
     return {}
 
@@ -302,20 +299,20 @@ class Table:
         if self.seats[seat] is not None:
             raise TableError("table.seat_taken", f"Seat {seat + 1} is taken.", seat=seat + 1)
         self._check_funds(name)
-        with self._saving():
+        with self._saving() as told:
             if not self.seated() and not is_bot(name):
                 self.seating.host = name  # the first to sit at an empty table sets its rules
             self.seats[seat] = name
             self.spectators.discard(name)
             self._watching.pop(name, None)
             self.money.setdefault(name, 0)
-            sealed = self._seal_next() if self.sealed is None else []
+            told += [Event("sit", seat, {"name": name})] + (self._seal_next() if self.sealed is None else [])
         self.auto.forget(name)
-        self._emit([Event("sit", seat, {"name": name})] + sealed)
+        self._emit(told)
         if self.full() and any(not is_bot(n) for n in self.ready) \
                 and all(n in self.ready or is_bot(n) for n in self.seated()):
-            with self._saving():  # said start before the last seat was taken: the deal need not wait for it again
-                started = self._start_deal(None)
+            with self._saving() as started:  # said start before the last seat was taken: it need not wait again
+                started += self._start_deal(None)
             self._emit(started, None)
         return seat
 
@@ -349,8 +346,8 @@ class Table:
         if self.in_deal():
             raise TableError("table.in_deal", "You cannot stand up in the middle of a deal.")
         told_names = tuple(self.game.names) if self.game is not None else None
-        with self._saving():
-            events = self._end_session() if self.game is not None else []
+        with self._saving() as told:
+            told += self._end_session() if self.game is not None else []
             self.seats[seat] = None
             self.ready.discard(name)
             self.by_ear.discard(name)
@@ -359,10 +356,11 @@ class Table:
                 self.seating.host = people[0] if people else None
             if not people:
                 self.seating.invited.clear()
+            told.append(Event("stand", seat, {"name": name}))
         self.auto.forget(name)
         # The session's last words (Копилка's payout to each seat, R16) are told with its names: his seat
         # is empty by now, and «получает 10 к.» would say whose money it is to nobody.
-        self._emit(events + [Event("stand", seat, {"name": name})], names=told_names)
+        self._emit(told, names=told_names)
         if not is_bot(name) and self.seated() and all(is_bot(n) for n in self.seated()):
             for bot in self.seated():  # bots do not keep a table nobody plays at
                 self.stand(bot)
@@ -407,11 +405,12 @@ class Table:
             Seating().set(key, value)  # checked before anything is written
         except ValueError as err:
             raise TableError("table.bad_setting", str(err), reason=str(err)) from None
-        with self._saving():
+        with self._saving() as told:
             self.seating.set(key, value)
-        value = getattr(self.seating, key)
-        shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
-        self._emit([Event("rule", None, {"name": name, "rule": key, "value": shown})])
+            value = getattr(self.seating, key)
+            shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+            told.append(Event("rule", None, {"name": name, "rule": key, "value": shown}))
+        self._emit(told)
         return None
 
     def invite(self, name: str, guest: str) -> Answer[None]:
@@ -420,9 +419,10 @@ class Table:
             raise TableError("table.not_seated", "You do not sit at this table.")
         if name_key(guest) == name_key(name):
             raise TableError("table.invite_self", "You sit here already.")
-        with self._saving():
+        with self._saving() as told:
             self.seating.invited.add(guest)
-        self._emit([Event("invite", None, {"name": name, "guest": guest})])
+            told.append(Event("invite", None, {"name": name, "guest": guest}))
+        self._emit(told)
         return None
 
     def watch(self, name: str) -> None:
@@ -492,14 +492,14 @@ class Table:
         if self.auto.settings.fill and self.game is None:
             while not self.full():
                 self.sit_bot()
-        with self._saving():
+        with self._saving() as told:
             self.ready.add(name)
             (self.by_ear.add if by_ear else self.by_ear.discard)(name)
-            events = [Event("table_ready", self.seat_of(name), {"name": name})]
+            told.append(Event("table_ready", self.seat_of(name), {"name": name}))
             if self.full() and all(n in self.ready or is_bot(n) for n in self.seated()):
-                events += self._start_deal(now)
-        self._emit(events, now)
-        return events
+                told += self._start_deal(now)
+        self._emit(told, now)
+        return told
 
     def _check_start_funds(self, name: str) -> None:
         """R5 before a deal: who cannot pay the stake is not dealt in.  The table is not left waiting
@@ -531,11 +531,12 @@ class Table:
                              limit=MAX_CUT) from None
         if self.speech is not None:
             clean = self.speech.cut(name, clean)
-        with self._saving():
-            told = self._seal_next() if self.sealed is None else []
+        with self._saving() as told:
+            told += self._seal_next() if self.sealed is None else []
             assert self.sealed is not None
             again = self.sealed.cut(name, clean)
-        self._emit(told + [Event("fair_recut" if again else "fair_cut", seat, {"name": name})])
+            told.append(Event("fair_recut" if again else "fair_cut", seat, {"name": name}))
+        self._emit(told)
         return again
 
     def _seal_next(self) -> list[Event]:
@@ -643,24 +644,23 @@ class Table:
             raise TableError("table.not_seated", "You do not sit at this table.")
         if self.game is None or not self.game.in_deal:
             raise TableError("table.no_deal", "No deal is being played; type start when you are ready.")
-        pending: list[Event] = []
-        with self._saving():
+        with self._saving() as pending:
             self._clock(now)
             ticked = self.game.tick_step(now) if now is not None else None
             if ticked is not None:
                 self._settle_fair()
                 self.journal.ticked(ticked, now)
-                pending = list(ticked.events) + self._after_action()
+                pending += list(ticked.events) + self._after_action()
         if pending:
             self._emit(pending, now)
             if self.game is None or not self.game.in_deal:
                 raise TableError("table.no_deal", "No deal is being played; type start when you are ready.")
         self._check_promises(seat, text)
-        with self._saving():
+        with self._saving() as events:
             step = self.game.apply_step(seat, text)
             self._settle_fair()
             self.journal.applied(step, now)
-            events = list(before or []) + list(step.events) + self._after_action()
+            events += list(before or []) + list(step.events) + self._after_action()
         self._emit(events, now)
         return events
 
@@ -733,7 +733,7 @@ class Table:
         if seat is None or is_bot(name) or name in self.auto.away:
             return
         if not self.suspended:  # suspended, the journal is not written: his readiness stays as it says
-            with self._saving():
+            with self._saving():  # what he is told is relayed over the bus, as back is: not journaled
                 self.ready.discard(name)
                 self.by_ear.discard(name)
         self.auto.went_away(name, now)
@@ -826,14 +826,13 @@ class Table:
             return self._autoplay(now)
         assert self.game is not None
         try:
-            with self._saving():
+            with self._saving() as events:
                 self._clock(now)
                 step = self.game.tick_step(now)
-                events = []
                 if step is not None:
                     self._settle_fair()
                     self.journal.ticked(step, now)
-                    events = list(step.events) + self._after_action()
+                    events += list(step.events) + self._after_action()
         except TableError:
             return []  # not saved, so not shown; the next tick tries again
         if events:
@@ -891,21 +890,25 @@ class Table:
             game.deal_from(self._decks)
         self._emit(list(told))
 
-    def _saving(self) -> ContextManager[None]:
+    def _saving(self) -> ContextManager[list[Event]]:
         """One operation's writes in one commit; a failed commit shows nothing and rebuilds the table.
+        It gives the list of what the operation will show: journaled with the commit (``told``), so a
+        replica tells just that; the caller shows it once the block is done.
 
         Without a store nothing is written and nothing can fail: no guard (it is on every action's path)."""
-        return _NOTHING if self.journal is NULL_JOURNAL else self._committing()
+        return nullcontext([]) if self.journal is NULL_JOURNAL else self._committing()
 
     @contextmanager
-    def _committing(self) -> Iterator[None]:
+    def _committing(self) -> Iterator[list[Event]]:
         journal = self.journal
         if self.suspended:
             raise TableError("store.suspended", "This table waits for the club's books, which it cannot reach; "
                              "nothing can be played until it can. Play resumes by itself.")
         try:
             with journal.transaction():
-                yield
+                told: list[Event] = []
+                yield told
+                journal.told(told)
         except StoreError as err:
             try:
                 journal.rebuild()

@@ -2,29 +2,21 @@
 
 A node keeps a replica of every table of the club it does not own, so that the sessions it holds
 draw their views and spectator renders locally; nothing hidden travels between nodes, only the
-journal (in the shared store) and notices of its sequence numbers.  ``sync`` rebuilds the table
-from its journal (``TableKeeper.restore``, the restart's own path, so a replica is exactly what
-a restarted owner would be) and tells the table's subscribers only what they have not heard:
-
-* seat and readiness changes (the ``table`` note against what the replica had): ``stand``,
-  ``sit``, ``table_ready``;
-* the draw for the table's first dealer (R3/R33, the lot of the first deal's sealed seed), and
-  the events of the deal in play past those already told (the game's own, replayed, so the
-  same events the owner's players saw, in the same order);
-* ``deal_over`` when the deal in play has ended (with ``fair_open``, its seed now public, from
-  the journal's ``fair`` note), ``fair_seal`` when the next deal's seal is new, and
-  ``session_over`` when the owner began a new session (its last action is then gone from the
-  journal with the old session: the money it moved is told from the table's money, as the
-  owner told it).
+journal (in the shared store) and notices of its sequence numbers.  ``sync`` plays the journal's
+moves on the replica's table (``TableKeeper.restore``, the restart's own path, so a replica is
+exactly what a restarted owner would be) and tells the table's subscribers what the owner told its
+own: each committed operation ends with a ``told`` note (``engine.table.told``) holding the events
+the owner showed once it committed, and the replica tells those notes it has not told yet, as
+they are.  It works nothing out by comparing the table before and after.
 
 A read is incremental: only the entries after the last one read (``Store.journal(after=…)``) are
 played on the replica's game, from the state the last read left (its ``table`` note, its clock
 shift), exactly as ``replay_journal`` plays them; a new session (a new header), a gap in the
 sequence numbers, or anything that does not play on is read again from the start
-(``TableKeeper.restore``), which is the truth either way (``rebuilds`` counts those).  A read is
-two halves: ``fetch`` reads the store (in any thread, on its own connection: the node's reader,
-off the event loop) and ``apply`` plays what it read on the loop, with no store call; ``sync`` is
-both at once.
+(``TableKeeper.restore``), which is the truth either way (``rebuilds`` counts those).  Each note
+has an id: one read again, or carried into a new session's journal, is told once.  A read is two
+halves: ``fetch`` reads the store (in any thread, on its own connection: the node's reader, off the
+event loop) and ``apply`` plays what it read on the loop, with no store call; ``sync`` is both at once.
 
 What is not in the journal (chat, away/back, the rail) the owner relays over the bus.  The replica
 never writes: its table is a ``RemoteTable`` (``engine.table.remote``) that sends every change to the
@@ -34,17 +26,20 @@ owner, and its ``deadline()`` is None (the owner runs the clocks and the bots). 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, NamedTuple
+import logging
+from typing import TYPE_CHECKING, NamedTuple
 
-from engine.botnames import is_bot
 from engine.game import Event
 from engine.table.keeper import FAIR_NOTE, RECORDED_NOTE, TABLE_NOTE, TableKeeper
+from engine.table.told import CARRIED, TOLD_NOTE, decode_events, note_id
 from engine.playback import play
 from engine.store.base import ACTION, DEAL, TICK, JournalEntry, LiveTable, journal_moves
 
 if TYPE_CHECKING:
     from engine.store.base import Store
     from engine.table.owner import Table
+
+log = logging.getLogger("sukno.replica")
 
 
 class Read(NamedTuple):
@@ -65,11 +60,7 @@ class Replica:
         self.table = table
         self.reader = TableKeeper(store, table)  # restore only: a replica never writes
         self._header: str | None = None
-        self._deal: tuple[str, int] | None = None
-        self._told = 0
-        self._over: tuple[str, int] | None = None
-        self._seal: str | None = None
-        self._deal_told: list[Event] = []  # the events of the deal in play so far, as the last read left them
+        self._heard: dict[str, None] = {}  # the ids of the last ``told`` notes told (or passed when primed), in order
         self._live: LiveTable | None = None  # the live table as the last read applied found it
         self.followed = 0
         """Entries played straight from their notice (``follow``), with no read of the store."""
@@ -109,58 +100,38 @@ class Replica:
 
     def apply(self, read: Read, now: float | None = None, *, tell: bool = True) -> list[Event] | None:
         """On the loop, no store call: ``read`` (``fetch``'s) played on the replica, the subscribers told
-        what changed (returned).  None when the journal must be read from its start (``read`` began
-        before another was applied, or does not play on): nothing changed then."""
+        what the owner told that they have not heard (returned).  None when the journal must be read
+        from its start (``read`` began before another was applied, or does not play on): nothing changed then."""
         table = self.table
         live, header = read.live, read.header
         if live is None:
             return []
         if read.after >= 0 and (read.after != self.reader.read_seq or header != self._header):
             return None  # stale: another read was applied since this one began
-        self._live = live
-        first = self._header is None
-        before_seats, before_ready = list(table.seats), set(table.ready)
-        before_money = dict(table.money)
-        drawn_before = table.first_drawn
-        old = table.game
-        old_in_deal = old is not None and old.in_deal
-        old_balances = list(old.balances) if old is not None else []
+        read_before = self.reader.read_seq if header == self._header else 0  # a gap's read: those are told
         if read.after < 0:
-            told = self.reader.restore(live, now, tell=False, entries=read.entries)
+            self.reader.restore(live, now, tell=False, entries=read.entries)
             self.rebuilds += 1
-        else:
-            played = self._play_on(read.entries)
-            if played is None:
-                return None
-            told = played
-        self._deal_told = told
+        elif not self._play_on(read.entries):
+            return None
+        self._live = live
         self.syncs += 1
+        first = self._header is None
         events: list[Event] = []
-        new_session = not first and header != self._header
-        if new_session and old is not None:
-            events += self._session_over(old, old_in_deal, old_balances, before_money)
-        game = table.game
-        deal = (header, len(game.deals) if game is not None else 0)
-        if not first:
-            dealt = game is not None and deal != self._deal and deal[1] > 0
-            events += self._seat_changes(before_seats, before_ready, dealt)
-        fresh = told if deal != self._deal else told[self._told:]
-        if not first and not drawn_before and table.first_drawn and table.sealed is not None:
-            # R3/R33: the table's first dealer was drawn by lot from this deal's sealed seed: the same draw
-            events += table.game_cls.draw_first_dealer(len(table.seats), table.sealed.lot())[1]
-        events += fresh
-        self._header, self._deal, self._told = header, deal, len(told)
-        if game is not None and game.deals and not game.in_deal and self._over != deal:
-            self._over = deal
-            last = game.deals[-1]
-            events.append(Event("deal_over", None, {"money": {game.names[i]: last.money[i] for i in range(game.n)},
-                                                    "pot": game.pot}))
-            if last.fair:
-                events.append(Event("fair_open", None, {k: last.fair[k] for k in ("seal", "seed", "cut")}))
-        seal = table.sealed.seal if table.sealed is not None else None
-        if not first and seal is not None and seal != self._seal:
-            events.append(Event("fair_seal", None, {"seal": seal}))
-        self._seal = seal
+        for entry in read.entries:
+            if entry.kind != TOLD_NOTE or entry.seq <= read_before:
+                continue
+            heard = note_id(entry.payload, f"{header}:{entry.seq}")
+            if heard in self._heard:
+                continue  # told already: carried into a new session's journal, or read again after a gap
+            self._heard[heard] = None
+            try:
+                events += [] if first else decode_events(entry.payload)
+            except (ValueError, TypeError, KeyError) as err:  # one bad note costs its words, never the table
+                log.warning("table %s: journal entry %s cannot be told: %s", table.id, entry.seq, err)
+        while len(self._heard) > 2 * CARRIED:
+            del self._heard[next(iter(self._heard))]
+        self._header = header
         if tell:
             table.tell(events, now)
         return events
@@ -181,61 +152,35 @@ class Replica:
             self.followed += 1
         return events
 
-    def _play_on(self, entries: list[JournalEntry]) -> list[Event] | None:
-        """The entries after the last read, played on (the deal's events so far returned); None when
-        the journal must be read from its start (a gap, or what does not play on)."""
+    def _play_on(self, entries: list[JournalEntry]) -> bool:
+        """The entries after the last read, played on; False when the journal must be read from its
+        start (a gap, or what does not play on)."""
         reader, table = self.reader, self.table
         if not entries:
-            return self._deal_told
+            return True
         if entries[0].seq != reader.read_seq + 1:
-            return None  # a gap: entries lost to a new session, or never seen
+            return False  # a gap: entries lost to a new session, or never seen
         game = table.game
         if game is None and any(e.kind in (DEAL, ACTION, TICK) for e in entries):
-            return None
+            return False
         state = reader.read_state
         for entry in entries:
             if entry.kind == TABLE_NOTE:
                 state = dict(entry.payload)
             elif entry.kind == RECORDED_NOTE:
                 reader.read_recorded(entry.payload)
-        told = list(self._deal_told)
         if game is not None:
             clocks = [float(e.payload["clock"]) for e in entries if "clock" in e.payload]
             clock = max(clocks) + reader.read_shift if clocks else None  # the last read's shift, kept
             try:
-                for step in play(game, journal_moves(entries, clock=clock)):
-                    told = list(step.events) if step.kind == DEAL else told + list(step.events)
+                for _ in play(game, journal_moves(entries, clock=clock)):
+                    pass
             except Exception:  # what does not play on is read from the start (and refused there if bad)
-                return None
+                return False
             for note in entries:
                 if note.kind == FAIR_NOTE and 0 < int(note.payload.get("deal", 0)) <= len(game.deals):
                     game.deals[int(note.payload["deal"]) - 1].fair = {
                         k: str(note.payload[k]) for k in ("protocol", "seal", "seed", "cut")}
         table.resume(state, game, ())
         reader.read_state, reader.read_seq = state, entries[-1].seq
-        return told
-
-    def _seat_changes(self, seats: list[str | None], ready: set[str], dealt: bool) -> list[Event]:
-        """``dealt``: a deal began, so the last to say ``start`` is no longer in the ready set (cleared)."""
-        table = self.table
-        out: list[Event] = []
-        for seat, (was, now) in enumerate(zip(seats, table.seats)):
-            if was != now and was:
-                out.append(Event("stand", seat, {"name": was}))
-            if was != now and now:
-                out.append(Event("sit", seat, {"name": now}))
-        now_ready = {n for n in table.seated() if not is_bot(n)} if dealt else table.ready
-        for name in sorted(now_ready - ready, key=lambda n: table.seat_of(n) or 0):
-            out.append(Event("table_ready", table.seat_of(name), {"name": name}))
-        return out
-
-    def _session_over(self, old: Any, in_deal: bool, balances: list[int], money: dict[str, int]) -> list[Event]:
-        """The owner ended a session: what it told, from the money the table booked."""
-        table = self.table
-        gained = {n: table.money.get(n, 0) - money.get(n, 0) for n in old.names}
-        out: list[Event] = []
-        if in_deal:
-            out.append(Event("deal_over", None, {"money": {n: gained[n] - b for n, b in zip(old.names, balances)},
-                                                 "pot": table.carried_pot}))
-        out.append(Event("session_over", None, {"balances": gained}))
-        return out
+        return True

@@ -72,9 +72,10 @@ async def test_an_entry_is_shown_from_its_notice_without_a_read(pg_url: str) -> 
         call = next(m for m in sent if m.get("t") == "call")
         owner.sit("Anna", 1, 0)
         notices = heard.take()
-        assert [c for c, _ in notices] == ["sukno_entry", "sukno_journal"]  # the entry first
+        # each entry first (the table's state, then what the owner told of it), then its journal notice
+        assert [c for c, _ in notices] == ["sukno_entry", "sukno_journal"] * 2
         hand(node, notices)
-        assert table.seats[0] == "Anna" and told[0] == "sit" and replica.followed == 1
+        assert table.seats[0] == "Anna" and told[0] == "sit" and replica.followed == 2
         node._bus_notice(encode(Reply(call["id"], "B", 1, True, 0)))
         assert pending is not None and pending.settled  # "done" at once: the replica has it already
         await asyncio.sleep(0.05)
@@ -82,12 +83,12 @@ async def test_an_entry_is_shown_from_its_notice_without_a_read(pg_url: str) -> 
 
         owner.sit("Boris", 1, 1)
         notices = heard.take()
-        seq = owner_store.journal(1)[-1].seq
+        seq = owner_store.journal(1)[-2].seq  # the sit's first entry (its state; then what was told)
         entry = next(p for c, p in notices if c == "sukno_entry")
-        node.follow.entry_notice(entry.replace(f" {seq} ", f" {seq + 1} ", 1))  # one that does not follow: ignored
-        assert table.seats[1] is None and replica.followed == 1
+        node.follow.entry_notice(entry.replace(f" {seq} ", f" {seq + 2} ", 1))  # one that does not follow: ignored
+        assert table.seats[1] is None and replica.followed == 2
         hand(node, notices)
-        assert table.seats[1] == "Boris" and replica.followed == 2 and gated.waiting == 0
+        assert table.seats[1] == "Boris" and replica.followed == 4 and gated.waiting == 0
 
         gated.gate.set()
         owner.sit("Vera", 1, 2)

@@ -83,7 +83,8 @@ def test_subscribers_hear_only_what_is_committed(open_again):
     seen = len(store.journal(1))
     seat = game.to_act()[0]
     table.act(game.names[seat], game.legal_actions(seat)[0].text(), now=2.0)
-    assert heard[-1] == seen + 1
+    assert heard[-1] == seen + 2  # the action and what the table told of it (engine/table/told.py)
+    assert store.journal(1)[-1].kind == "told"
     store.close()
 
 
