@@ -340,6 +340,11 @@ class Table:
     def stand(self, name: str) -> Answer[None]:
         """Leave one's seat; refused during a deal. Ends the session (money carries over).
         A ``RemoteTable``'s answer comes later: its ``Pending``."""
+        self._stand(name, [])
+        return None
+
+    def _stand(self, name: str, before: list[Event]) -> None:
+        """``stand``, with ``before`` told ahead in the same commit (his grace ran out: ``gone``)."""
         seat = self.seat_of(name)
         if seat is None:
             raise TableError("table.not_seated", "You do not sit at this table.")
@@ -347,7 +352,7 @@ class Table:
             raise TableError("table.in_deal", "You cannot stand up in the middle of a deal.")
         told_names = tuple(self.game.names) if self.game is not None else None
         with self._saving() as told:
-            told += self._end_session() if self.game is not None else []
+            told += before + (self._end_session() if self.game is not None else [])
             self.seats[seat] = None
             self.ready.discard(name)
             self.by_ear.discard(name)
@@ -364,7 +369,6 @@ class Table:
         if not is_bot(name) and self.seated() and all(is_bot(n) for n in self.seated()):
             for bot in self.seated():  # bots do not keep a table nobody plays at
                 self.stand(bot)
-        return None
 
     # -- who may sit and watch (engine.table.social.Seating) ---------------------------------
 
@@ -509,7 +513,9 @@ class Table:
             self.journal.check_funds(name)
         except NotEnoughMoney as err:
             balance, stake = int(err.params.get("balance", 0)), int(err.params.get("needed", 0))
-            self._emit([Event("cannot_pay", self.seat_of(name), {"name": name, "stake": stake, "funds": balance})])
+            with self._saving() as told:  # journaled as all that is told, so every node's players hear it
+                told.append(Event("cannot_pay", self.seat_of(name), {"name": name, "stake": stake, "funds": balance}))
+            self._emit(told)
             raise TableError("money.cannot_start", f"Your club balance is {balance} kopecks and the next deal's "
                              f"stake is {stake}; this table does not allow debt (R5). Type stand to free your "
                              "seat, or ask the house to grant money.",
@@ -794,8 +800,7 @@ class Table:
             try:
                 if kind == "gone":
                     seq = self.last_seq
-                    self._emit([Event("gone", self.seat_of(arg), {"name": arg})], now)
-                    self.stand(arg)
+                    self._stand(arg, [Event("gone", self.seat_of(arg), {"name": arg})])
                     out += [e.event for e in self.log_since(seq)]
                     continue
                 name, action = arg
@@ -908,7 +913,8 @@ class Table:
             with journal.transaction():
                 told: list[Event] = []
                 yield told
-                journal.told(told)
+                if told:
+                    journal.told(told)
         except StoreError as err:
             try:
                 journal.rebuild()

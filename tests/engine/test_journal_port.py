@@ -57,6 +57,9 @@ class SpyPort(NullJournal):
     def revealed(self, deal_no: int, fair: Any) -> None:
         self._note("revealed", deal_no)
 
+    def told(self, events: Any) -> None:
+        self._note("told", list(events))
+
     def session_over(self, game: Any) -> None:
         self._note("over", game)
 
@@ -110,8 +113,29 @@ def test_the_port_sees_each_step_with_its_seat_action_and_money() -> None:
         assert [(s.seat, s.action) for s in mine if s.kind == ACTION] == deal.actions
         for s in mine:
             assert sum(s.money) + s.pot == 0  # money is moved, never made
-    kinds = [k for k, _ in port.calls]
+    kinds = [k for k, _ in port.calls if k != "told"]
     assert kinds[0] == "session" and kinds.count("revealed") == 3
+
+
+def test_all_the_table_shows_of_a_change_is_handed_to_tell_inside_its_transaction() -> None:
+    port = SpyPort()
+    heard: list[Event] = []
+    table = Table(1, "kopilka", None, 4, seed=3)
+    table.journal = port
+    table.subscribe(heard.extend)
+    for name in NAMES:
+        table.sit(name)
+    table.cut(NAMES[1], "верба 7")
+    table.set_rule(NAMES[0], "private", True)
+    table.invite(NAMES[0], "Dasha")
+    play_scripted(table, 2)
+    table.stand(NAMES[2])  # the session ends: Копилка pays its kitty out (R16), then he stands
+    table.away(NAMES[3], 5.0)  # relayed over the bus between nodes: not a change's told events
+    told = [e for kind, events in port.calls if kind == "told" for e in events]
+    assert told == [e for e in heard if e.kind != "stepped_away" and e.kind != "away"]
+    kinds = {e.kind for e in told}
+    assert {"sit", "fair_seal", "fair_cut", "rule", "invite", "table_ready", "deal_over", "session_over",
+            "stand"} <= kinds, kinds
 
 
 def test_a_step_holds_values_not_the_live_game() -> None:
