@@ -136,6 +136,9 @@ class TableKeeper:
         self._writer: Any = _Writer(store, self)
         self._writes: list[tuple[str, Any]] | None = None  # the open transaction's, noted at its commit
         self._telling: list[Event] = []  # what the open transaction's operation will show, its last entry
+        self._at_book = False
+        """The table is exactly as ``book`` leaves it (put back from it, or restored, with no write since):
+        a journal read that finds nothing new has nothing to put back, and a failed read nothing to undo."""
         self.journal: TableJournal | None = None
         self._noted: dict[str, Any] | None = None
         self._since: tuple[int, int, list[int]] = (0, 0, [])  # the next record starts: deal, pot, balances
@@ -191,6 +194,7 @@ class TableKeeper:
             yield
             return
         self._writes = []
+        self._at_book = False  # the operation changes the table before its commit
         try:
             with self.store.batch():
                 yield
@@ -345,6 +349,7 @@ class TableKeeper:
         self.read_seq = entries[-1].seq if entries else 0
         self.book = Book(live, list(entries))
         self.read_state = state
+        self._at_book = True
         clocks = [float(e.payload["clock"]) for e in entries if "clock" in e.payload]
         self.read_shift = now - max(clocks) if now is not None and clocks else 0.0
         return told
@@ -354,13 +359,23 @@ class TableKeeper:
         shift; the log is kept).  A store that cannot be read raises ``StoreError``, the table put
         back first as this keeper's last commit left it (``book``): the journal may hold one entry
         more (a commit whose answer was lost), so the table must not write on until this succeeds."""
+        book, table_id = self.book, self.table.id
         try:
-            live = {t.table_id: t for t in self.store.live_tables()}.get(self.table.id)
+            live = {t.table_id: t for t in self.store.live_tables()}.get(table_id)
             if live is None:
-                raise StoreError(f"table {self.table.id} has no journal to rebuild from", 70)
-            entries = self.store.journal(self.table.id)
+                raise StoreError(f"table {table_id} has no journal to rebuild from", 70)
+            newer = None
+            if self._at_book and book.live is not None and _same_header(live, book.live):
+                last = book.entries[-1].seq if book.entries else 0
+                newer = self.store.journal(table_id, after=last)
+                if not newer:
+                    return  # the journal is what the table was put back to: nothing to replay
+                if newer[0].seq != last + 1:
+                    newer = None
+            entries = list(book.entries) + newer if newer is not None else self.store.journal(table_id)
         except StoreError:
-            self.undo()
+            if not self._at_book:  # put back once: a suspended table's next tries find it so already
+                self.undo()
             raise
         self.restore(live, now=None, tell=False, entries=entries)
 
@@ -370,6 +385,11 @@ class TableKeeper:
         if book.live is None:
             raise StoreError(f"table {self.table.id}: nothing committed is known to put it back to", 70)
         self.restore(book.live, now=None, tell=False, entries=list(book.entries))
+
+
+def _same_header(one: LiveTable, other: LiveTable) -> bool:
+    return json.dumps(one.header.to_json(), sort_keys=True, default=str) == \
+        json.dumps(other.header.to_json(), sort_keys=True, default=str)
 
 
 __all__ = ["NotEnoughMoney", "TableKeeper"]

@@ -108,9 +108,15 @@ def test_a_bot_move_not_committed_is_undone_and_the_table_waits_for_its_journal(
     state = table.state()
     journal_before = len(store.journal(1))
 
+    keeper = table.keeper
+    assert isinstance(keeper, TableKeeper)
+    replays: list[int] = []
+    real_restore = keeper.restore
+    monkeypatch.setattr(keeper, "restore", lambda *a, **k: replays.append(1) or real_restore(*a, **k))
     with store_away(store, monkeypatch, commit_lands=commit_lands):
         run(club, 2.0)  # a bot's move: it cannot be written, nor the journal read
         assert table.suspended
+        assert len(replays) == 1  # put back once, from memory
         # memory is the last commit known here: the bot's move is not in it
         assert table.state() == state
         assert {name: table.view_for(name) for name in table.seated()} == before
@@ -121,19 +127,24 @@ def test_a_bot_move_not_committed_is_undone_and_the_table_waits_for_its_journal(
         assert table.deadline() is not None and table.deadline() <= 2.0 + SUSPEND_RETRY
         run(club, 5.0)  # still away: still suspended, nothing written, nothing changed
         assert table.suspended and table.state() == state
+        run(club, 5.0 + 3 * SUSPEND_RETRY)
+        assert len(replays) == 1  # the tries that found the store away had nothing to put back again
 
     # the move and what was told of it landed, or nothing did
     assert len(store.journal(1)) == journal_before + (2 if commit_lands else 0)
-    run(club, 6.0 + SUSPEND_RETRY)  # the store is back: the next try reads the journal, play resumes
+    run(club, 6.0 + 4 * SUSPEND_RETRY)  # the store is back: the next try reads the journal, play resumes
     assert not table.suspended
     assert "resumed" in heard
+    # the journal holds what the table was put back to: nothing replayed; or the commit whose answer
+    # was lost, which the table must then be put back with
+    assert len(replays) == (2 if commit_lands else 1)
     for step in range(400):  # the bots play on with Anna until the deal is over
         if not table.in_deal():
             break
         game = table.game
         if game is not None and game.names[game.to_act()[0]] == "anna":
-            anna_acts(table, 10.0 + step)
-        run(club, 10.0 + step)
+            anna_acts(table, 10.0 + 4 * SUSPEND_RETRY + step)
+        run(club, 10.0 + 4 * SUSPEND_RETRY + step)
     assert not table.in_deal(), "play did not resume"
     same_as_journal(store, table)
     assert store.ledger_sum() == 0
