@@ -60,6 +60,7 @@ from engine.store.base import (
     JournalEntry,
     LiveTable,
     NotEnoughMoney,
+    RestoredTable,
     Store,
     StoreError,
     TableHeader,
@@ -325,33 +326,24 @@ class TableKeeper:
         Returns those events (a replica, ``engine.table.replica``, tells only the ones it has not told).
         ``entries``: the journal as read already (a replica's read made off the loop), else read here.
         """
-        table = self.table
-        entries = self.store.journal(table.id) if entries is None else entries
-        state = dict(live.header.extra.get("table", {}))
-        since: tuple[int, int, list[int]] = (0, live.header.pot, [0] * len(live.header.players))
-        for entry in entries:
-            if entry.kind == TABLE_NOTE:
-                state = dict(entry.payload)
-            elif entry.kind == RECORDED_NOTE:
-                p = entry.payload
-                since = (int(p["deal"]), int(p["pot"]), [int(b) for b in p["balances"]])
-        self._since = since
-        game = None
-        told: list[Event] = []
-        if live.header.extra.get("session"):
-            restored = replay_journal(live, entries, clock=now)
-            game, told = restored.game, restored.told  # its ended sealed deals carry their ``fair``
-            self.journal = restored.journal(self._writer)
-        else:
-            self.journal = None
-        table.resume(state, game, told if tell else [])
+        entries = self.store.journal(self.table.id) if entries is None else entries
+        return self.install(replay(live, entries, now), tell=tell)
+
+    def install(self, replayed: Replayed, *, tell: bool = True) -> list[Event]:
+        """``restore`` with the journal replayed already (``replay``, in any thread): on the table's
+        side only, no store call and no replay."""
+        table, entries, restored = self.table, replayed.entries, replayed.restored
+        self._since = replayed.since
+        told = restored.told if restored is not None else []  # its ended sealed deals carry their ``fair``
+        self.journal = restored.journal(self._writer) if restored is not None else None
+        table.resume(replayed.state, restored.game if restored is not None else None, told if tell else [])
         self._noted = table.state()
         self.read_seq = entries[-1].seq if entries else 0
-        self.book = Book(live, list(entries))
-        self.read_state = state
+        self.book = Book(replayed.live, list(entries))
+        self.read_state = replayed.state
         self._at_book = True
         clocks = [float(e.payload["clock"]) for e in entries if "clock" in e.payload]
-        self.read_shift = now - max(clocks) if now is not None and clocks else 0.0
+        self.read_shift = replayed.now - max(clocks) if replayed.now is not None and clocks else 0.0
         return told
 
     def rebuild(self) -> None:
@@ -385,6 +377,33 @@ class TableKeeper:
         if book.live is None:
             raise StoreError(f"table {self.table.id}: nothing committed is known to put it back to", 70)
         self.restore(book.live, now=None, tell=False, entries=list(book.entries))
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A table's journal replayed into a fresh game, nothing of the table touched (``replay``)."""
+
+    live: LiveTable
+    entries: list[JournalEntry]
+    state: dict[str, Any]
+    since: tuple[int, int, list[int]]
+    restored: RestoredTable | None  # None between sessions
+    now: float | None
+
+
+def replay(live: LiveTable, entries: list[JournalEntry], now: float | None) -> Replayed:
+    """The journal replayed (``StoreError`` if it does not): pure, so a replica's reader thread makes
+    it and the loop only installs it (``TableKeeper.install``); a long session's replay never holds the loop."""
+    state = dict(live.header.extra.get("table", {}))
+    since: tuple[int, int, list[int]] = (0, live.header.pot, [0] * len(live.header.players))
+    for entry in entries:
+        if entry.kind == TABLE_NOTE:
+            state = dict(entry.payload)
+        elif entry.kind == RECORDED_NOTE:
+            p = entry.payload
+            since = (int(p["deal"]), int(p["pot"]), [int(b) for b in p["balances"]])
+    restored = replay_journal(live, entries, clock=now) if live.header.extra.get("session") else None
+    return Replayed(live, list(entries), state, since, restored, now)
 
 
 def _same_header(one: LiveTable, other: LiveTable) -> bool:

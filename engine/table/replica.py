@@ -30,7 +30,7 @@ import logging
 from typing import TYPE_CHECKING, NamedTuple
 
 from engine.game import Event
-from engine.table.keeper import FAIR_NOTE, RECORDED_NOTE, TABLE_NOTE, TableKeeper
+from engine.table.keeper import FAIR_NOTE, RECORDED_NOTE, TABLE_NOTE, Replayed, TableKeeper, replay
 from engine.table.told import CARRIED, TOLD_NOTE, decode_events, note_id
 from engine.playback import play
 from engine.store.base import ACTION, DEAL, TICK, JournalEntry, LiveTable, journal_moves
@@ -44,12 +44,14 @@ log = logging.getLogger("sukno.replica")
 
 class Read(NamedTuple):
     """One read of the store for a replica (``Replica.fetch``): its live table (None: closed), its
-    header as compared, the last seq read before (-1: read from the start) and the entries read."""
+    header as compared, the last seq read before (-1: read from the start), the entries read, and
+    (read from the start) the journal replayed where it was read."""
 
     live: LiveTable | None
     header: str
     after: int
     entries: list[JournalEntry]
+    replayed: Replayed | None = None
 
 
 class Replica:
@@ -81,10 +83,11 @@ class Replica:
             events = self.apply(self.fetch(from_start=True), now, tell=tell)
         return events or []
 
-    def fetch(self, store: Store | None = None, *, from_start: bool = False) -> Read:
+    def fetch(self, store: Store | None = None, *, from_start: bool = False, now: float | None = None) -> Read:
         """What the store has that this replica has not read (any thread, ``store`` its connection;
         nothing of the replica changes): the entries after the last read, or all of them for a new
-        session's header, a gap, or ``from_start``.  ``StoreError`` if the store cannot be read."""
+        session's header, a gap, or ``from_start`` (replayed here too when ``now`` is given, so the
+        loop only installs the game).  ``StoreError`` if the store cannot be read or does not replay."""
         store = store if store is not None else self.store
         table_id = self.table.id
         live = next((t for t in store.live_tables() if t.table_id == table_id), None)
@@ -96,7 +99,8 @@ class Replica:
             entries = store.journal(table_id, after=after)
             if not entries or entries[0].seq == after + 1:
                 return Read(live, header, after, entries)
-        return Read(live, header, -1, store.journal(table_id))
+        entries = store.journal(table_id)
+        return Read(live, header, -1, entries, replay(live, entries, now) if now is not None else None)
 
     def apply(self, read: Read, now: float | None = None, *, tell: bool = True) -> list[Event] | None:
         """On the loop, no store call: ``read`` (``fetch``'s) played on the replica, the subscribers told
@@ -110,7 +114,7 @@ class Replica:
             return None  # stale: another read was applied since this one began
         read_before = self.reader.read_seq if header == self._header else 0  # a gap's read: those are told
         if read.after < 0:
-            self.reader.restore(live, now, tell=False, entries=read.entries)
+            self.reader.install(read.replayed or replay(live, read.entries, now), tell=False)
             self.rebuilds += 1
         elif not self._play_on(read.entries):
             return None

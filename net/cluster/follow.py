@@ -129,7 +129,8 @@ class ReplicaReads:
             return
         self.reading.add(table_id)
         waiters = self._waiters.pop(table_id, [])
-        read = self.reads.run(lambda own: replica.fetch(own, from_start=from_start))
+        now = self.now()  # a read from the start is replayed in the reader's thread too, its clocks shifted to now
+        read = self.reads.run(lambda own: replica.fetch(own, from_start=from_start, now=now))
         read.add_done_callback(lambda done: self.read_done(table_id, replica, done, waiters))
 
     def read_done(self, table_id: Any, replica: Replica, done: asyncio.Future[Any],

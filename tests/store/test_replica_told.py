@@ -109,3 +109,47 @@ def test_the_events_data_come_back_as_they_were() -> None:
 def test_a_note_that_is_not_one_is_refused() -> None:
     with pytest.raises(ValueError):
         decode_events({"events": [["play", "two", {}]]})
+
+
+def test_a_read_from_the_start_is_replayed_where_it_is_read(open_again: Callable[..., Any],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reader's thread replays a whole journal; the loop (``apply``) only installs the game."""
+    import threading
+
+    import engine.table.keeper as keeper_module
+    import engine.table.replica as replica_module
+
+    owner_store, reader = open_again(), open_again()
+    try:
+        club = Club([{"game": "stukolka"}], store=owner_store, now=time.monotonic(), seed=4)
+        table = club.tables[1]
+        for name in NAMES[:4]:
+            owner_store.create_account(name, grant=100_000)
+            club.sit(name, 1)
+        for name in NAMES[:4]:
+            table.start(name, time.monotonic())
+        rng = random.Random(4)
+        for _ in range(12):
+            game = table.game
+            assert game is not None and game.in_deal
+            seat = game.to_act()[0]
+            table.act(game.names[seat], rng.choice(game.legal_actions(seat)).text(), time.monotonic())
+        copy = Table(1, "stukolka", None, 4)
+        replica = Replica(reader, copy)
+        got: list[Any] = []
+        worker = threading.Thread(target=lambda: got.append(replica.fetch(from_start=True, now=time.monotonic())))
+        worker.start()
+        worker.join(30)
+        assert got and got[0].replayed is not None
+
+        def not_here(*args: Any, **kwargs: Any) -> Any:
+            raise AssertionError("replayed on the loop")
+
+        monkeypatch.setattr(replica_module, "replay", not_here)
+        monkeypatch.setattr(keeper_module, "replay_journal", not_here)
+        assert replica.apply(got[0], time.monotonic(), tell=False) is not None
+        assert copy.view_for(None) == table.view_for(None)
+        assert copy.view_for(NAMES[0]) == table.view_for(NAMES[0])
+    finally:
+        owner_store.close()
+        reader.close()
