@@ -1173,6 +1173,16 @@ class PgStore(SqlStore):
             self._leases[tid] = (node, epoch)
         return epoch
 
+    def hold_lease(self, table_id: TableId, node: str, epoch: int) -> None:
+        """Write ``table_id`` under ``node``'s lease ``epoch``, taken on another of the node's connections
+        (its takeover is made off the event loop).  No database call: the database still refuses any
+        write whose epoch is not the lease's."""
+        tid = _tid_key(table_id)
+        with self._lock:
+            if self._leases.get(tid) != (node, epoch):
+                self._seqs.pop(tid, None)  # another owner wrote meanwhile: its seq asked again
+            self._leases[tid] = (node, epoch)
+
     def renew_lease(self, table_id: TableId, ttl: float) -> bool:
         """Keep this store's lease of ``table_id`` ``ttl`` seconds more; False if it was taken over
         (or never held): the table is no longer ours to write."""

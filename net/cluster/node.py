@@ -59,14 +59,14 @@ import time
 from typing import Any, Callable
 
 from engine.game import Event, IllegalAction
-from engine.table.keeper import TableKeeper
-from engine.table.remote import make_owner, make_remote
+from engine.table.remote import make_remote
 from engine.table.replica import Replica
 from engine.store.base import StoreError
 from engine.table.owner import TableError
 from net.cluster.notices import MAX_PAYLOAD, NoticeError, Notices, undo_all
 from net.cluster.calls import CALL_TIMEOUT, OwnerCalls, serve_call
 from net.cluster.follow import ReplicaReads
+from net.cluster.takeover import take
 from net.cluster.wire import (AwayAsked, AwayState, BusError, Call, Message, NewOwner, Opened, Rail, Reply,
                               TableNews, decode, encode)
 
@@ -280,44 +280,7 @@ class Node:
 
     def _take(self, table_id: Any, holder: str | None = None) -> None:
         """On the loop: take over a table whose lease expired (its owner died or was cut off)."""
-        self._taking.discard(table_id)
-        if holder is not None and holder != self.name and self.presence is not None:
-            self.presence.forget_node(holder)  # its sessions are gone with it (they come back to any node)
-        if table_id in self.owned or table_id not in self.replicas or self.club is None:
-            return
-        try:
-            epoch = self.store.acquire_lease(table_id, self.name, self.ttl)
-        except StoreError as err:
-            log.warning("node %s: cannot take table %s over: %s", self.name, table_id, err)
-            return
-        if epoch is None:
-            return
-        now = self._now()
-        table = self.club.tables[table_id]
-        live = next((t for t in self.store.live_tables() if t.table_id == table_id), None)
-        keeper = TableKeeper(self.store, table)
-        try:
-            if live is not None:
-                keeper.restore(live, now, tell=False)  # the clocks shifted as a restart does
-        except StoreError as err:
-            if table_id not in self._unreplayable:  # tried again at each look at the leases: said once
-                self._unreplayable.add(table_id)
-                log.error("node %s: table %s taken but its journal does not replay: %s", self.name, table_id, err)
-            self.store.release_lease(table_id)
-            return
-        self._unreplayable.discard(table_id)
-        del self.replicas[table_id]
-        self.calls.silent.pop(table_id, None)
-        make_owner(table).keeper = keeper
-        self._own(table_id, epoch)
-        self.takeovers += 1
-        table.restart_clocks(now)  # a bot or a turn clock restarts from now
-        for name in table.seated():
-            if not self.club.is_robot(name) and not self.club.is_online(name):
-                table.away(name, now)  # the grace runs; back on any node gives the seat back
-        log.warning("node %s: took table %s over (epoch %d)", self.name, table_id, epoch)
-        self._send_quietly(NewOwner(table_id, self.name))
-        self.poke()
+        take(self, table_id, holder)
 
     # -- the bus: what the other nodes say ----------------------------------------------------------
 

@@ -85,6 +85,8 @@ async def test_rename_keeps_his_key_money_and_records_and_obeys_the_name_rules(c
         server.store.create_account("Boris", grant=5)
         social = server.club.social
         social.ignore("Boris", "Anna")
+        # written off the loop: the rename must find it in the store, not race it there
+        await until(lambda: server.store.ignores("Boris") == ["Anna"], what="Boris's ignore in the store")
         assert (await sukno_admin(config.data, "mute", "Anna", "rude"))[0] == 0
         before = server.store.balance("Anna")
         status, reply = await admin_json(config.data, "account", "anna", "rename", "Anya")
