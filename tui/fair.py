@@ -14,14 +14,15 @@ from engine.table.pending import Pending
 from engine.record import verify
 from engine.shuffle import DealCheck, FairError
 from engine.store.base import StoreError
-from engine.table.owner import Table, TableError
+from engine.table.face import TableLike
+from engine.table.owner import TableError
 from tui.i18n import tr
 
 if TYPE_CHECKING:
     from tui.host import Host
 
 
-def cut(app: Host, table: Table | None, text: str) -> Any:
+def cut(app: Host, table: TableLike | None, text: str) -> Any:
     """Cut ``table``'s next deal for the player; the line that tells him (refusals raise ``TableError``),
     or at a table another node owns its ``Pending``."""
     lang = app.lang

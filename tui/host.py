@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from engine.game import Action, IllegalAction
     from engine.table.club import Club
     from engine.table.face import TableLike
-    from engine.table.owner import Table
 
 
 class Host(Protocol):
@@ -119,7 +118,7 @@ class Lines(Protocol):
 
     def explain(self, err: IllegalAction) -> str: ...
 
-    def table_here(self) -> Table | None: ...
+    def table_here(self) -> TableLike | None: ...
 
 
 class TableLines(Lines, Protocol):

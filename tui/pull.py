@@ -11,11 +11,11 @@ from typing import Callable
 
 from engine.ratings import rating_key
 from engine.botnames import is_bot
-from engine.table.owner import Table
+from engine.table.face import TableLike
 from engine.view import Snapshot
 
 
-def puller(table: Table, viewer: str | None, is_online: Callable[[str], bool] | None = None,
+def puller(table: TableLike, viewer: str | None, is_online: Callable[[str], bool] | None = None,
            is_away: Callable[[str], bool] | None = None,
            rating_of: Callable[[str, str], str] | None = None) -> Callable[[int, int], Snapshot]:
     """``pull(seq, rail_seq)``: the table as ``viewer`` may see it, with the log after ``seq``.

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from engine.game import Event
 from engine.table.social import SocialError, name_key
-from engine.table.owner import Table, TableError
+from engine.table.face import TableLike
+from engine.table.owner import TableError
 from tui import pending
 from tui.i18n import tr
 from tui.limits import NAME_MAX, quote
@@ -136,7 +137,7 @@ def _ignore(screen: Any, command: Any) -> None:
     screen.say_line(screen.t("social.ignored", name=name))
 
 
-def _my_table(screen: Any) -> Table | None:
+def _my_table(screen: Any) -> TableLike | None:
     app = screen.club_app
     table = screen.table_here() or app.club.where(app.player)
     if table is None or app.player not in table.seats:
@@ -184,7 +185,7 @@ def _rule(screen: Any, command: Any) -> None:
                   lambda _none: screen.say_line(rules_line(table, screen.club_app.lang)))
 
 
-def rules_line(table: Table, lang: str) -> str:
+def rules_line(table: TableLike, lang: str) -> str:
     rules = table.seating
     return tr(lang, "social.rules", id=table.id,
               private=tr(lang, "social.word_private" if rules.private else "social.word_public"),

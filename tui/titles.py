@@ -6,17 +6,17 @@ table the same way without importing one another.
 
 from __future__ import annotations
 
-from engine.table.owner import Table
+from engine.table.face import TableLike
 from tui.i18n import money, tr
 
 
-def game_title(table: Table, lang: str) -> str:
+def game_title(table: TableLike, lang: str) -> str:
     title = table.title.get(lang) or table.title.get("en") or table.game_name
     variant = table.game_cls.variant_label(table.options)
     return f"{title} ({variant})" if variant else title
 
 
-def stakes(table: Table, lang: str) -> str:
+def stakes(table: TableLike, lang: str) -> str:
     """The table's stake in one short phrase (the option the game names): ``30 к.``, ``1 к./pt``."""
     cls = table.game_cls
     value = table.options.get(cls.stake_option) if cls.stake_option else None

@@ -22,7 +22,6 @@ from rich.text import Text
 
 from engine.game import Event, IllegalAction
 from engine.games import registry
-from engine.table.owner import Table
 from tui import commands, fair, pending, ratings, refusals, social
 from tui.social import named
 from tui.admin_verb import AdminScreen, run_admin
@@ -37,6 +36,7 @@ from tui.titles import game_title, stakes
 
 if TYPE_CHECKING:
     from engine.table.club import Club
+    from engine.table.face import TableLike
     from tui.host import Host
 
 
@@ -126,7 +126,7 @@ class HallVerbs:
     def describe(self) -> None:
         """``look``: describe where the player stands."""
 
-    def table_here(self) -> Table | None:
+    def table_here(self) -> TableLike | None:
         return None
 
     def game_verbs(self) -> list[str]:
@@ -174,7 +174,7 @@ class HallVerbs:
             if table is None or app.player not in table.seats:
                 self.error(self.t("table.not_seated"))
                 return
-            def stood(_table: Table) -> None:
+            def stood(_table: TableLike) -> None:
                 getattr(self, "tell_last_news", lambda: None)()  # a screen's log; the text mode hears it anyway
                 self.say_line(self.t("cmd.stood", id=table.id))
                 getattr(app, "back_to_hall", app.show_hall)()
@@ -293,7 +293,7 @@ class HallVerbs:
         """``sit bot [seat]`` at one's table, or ``sit N bot [seat]``: a bot takes a free seat."""
         app = self.club_app
         if args[0].isdigit():
-            table: Table | None = app.club.table(int(args[0]))
+            table: TableLike | None = app.club.table(int(args[0]))
             args = args[1:]
         else:
             table = self.table_here() or app.club.where(self.me)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from engine.game import Action
+from engine.table.face import TableLike
 
 
 def decision_of(game: Any) -> tuple:
@@ -113,7 +114,7 @@ CARDS = "CARDS"
 """The placeholder of a choice of cards in a ``turn``'s ``legal`` (described in its ``patterns``)."""
 
 
-def legal_for(table: Any, name: str) -> Sequence[Action]:
+def legal_for(table: TableLike, name: str) -> Sequence[Action]:
     """The seat's legal actions as the game answers them without listing them (a French buy's 4096)."""
     game, seat = table.game, table.seat_of(name)
     if game is None or seat is None:

@@ -13,7 +13,7 @@ from net.modes.botasks import Asks, decision_of, legal_for, offered
 from net.modes.botwire import event_message, plain
 
 if TYPE_CHECKING:
-    from engine.table.owner import Table
+    from engine.table.face import TableLike
 
 
 class BotFeed:
@@ -31,7 +31,7 @@ class BotFeed:
         self.acting: int | None = None
         """The table applying this bot's act just now (its turn is offered after the ack)."""
 
-    def follow(self, table: Table) -> None:
+    def follow(self, table: TableLike) -> None:
         if table.id not in self.following:
             self.following[table.id] = table.subscribe(lambda events: self._table_changed(table))
         self.state(table)
@@ -47,14 +47,14 @@ class BotFeed:
         for table_id in list(self.following):
             self.unfollow(table_id)
 
-    def state(self, table: Table) -> None:
+    def state(self, table: TableLike) -> None:
         """The seat's own view, as the TUI gets it, then its turn if it has one."""
         self.seq[table.id] = table.last_seq
         self.send({"type": "state", "table": table.id, "seq": table.last_seq,
                    "view": self._view(table)})
         self.turn(table)
 
-    def _view(self, table: Table) -> dict[str, Any]:
+    def _view(self, table: TableLike) -> dict[str, Any]:
         """The seat's view for the wire: the table's clock readings become seconds left, as a bot
         cannot know the server's clock (Спекулянт's window ``deadline`` → ``seconds_left``)."""
         view = plain(table.view_for(self.name))
@@ -64,7 +64,7 @@ class BotFeed:
         view.pop("clock", None)
         return view
 
-    def _table_changed(self, table: Table) -> None:
+    def _table_changed(self, table: TableLike) -> None:
         if table.id not in self.following:
             return
         for entry in table.log_since(self.seq.get(table.id, 0)):
@@ -77,7 +77,7 @@ class BotFeed:
         if self.acting != table.id:
             self.turn(table)
 
-    def turn(self, table: Table) -> None:
+    def turn(self, table: TableLike) -> None:
         """A new ``ask`` when the seat has a new decision, or what it may do in one changed."""
         assert self.name is not None
         asks = self.asks.setdefault(table.id, Asks())

@@ -39,7 +39,7 @@ from net.modes.botwire import CLIENT_TYPES, MAX_LINE, MAX_SERVER_LINE, PROTOCOL,
 
 if TYPE_CHECKING:
     from engine.table.club import Club
-    from engine.table.owner import Table
+    from engine.table.face import TableLike
 
 log = logging.getLogger("sukno.bots")
 
@@ -281,7 +281,7 @@ class BotSession(HallMessages):
         for part, more in tables_parts(plain(rows)):
             self.send({"type": "tables", "tables": part, "more": more})
 
-    def _table(self, message: dict[str, Any]) -> Table | None:
+    def _table(self, message: dict[str, Any]) -> TableLike | None:
         table = self.club.tables.get(message["table"])
         if table is None:
             self.error("bot.no_table", say(self.lang, "bot.no_table", table=message["table"]),
@@ -396,7 +396,7 @@ class BotSession(HallMessages):
         self._after(message, result, done)
 
     @staticmethod
-    def _parsed(table: Table, text: str) -> Any:
+    def _parsed(table: TableLike, text: str) -> Any:
         game = table.game
         if game is None:
             return None

@@ -21,13 +21,13 @@ from net.modes.botwire import plain
 if TYPE_CHECKING:
     from engine.game import Event
     from engine.table.club import Club
-    from engine.table.owner import Table
+    from engine.table.face import TableLike
 
 ANY_GAME = ""
 """``wanted`` for a bot that waits for any game."""
 
 
-def gathering(table: Table) -> bool:
+def gathering(table: TableLike) -> bool:
     """A table a bot could sit down at and play soon: between sessions, a seat free, someone ready."""
     return (table.game is None and not table.closing and None in table.seats
             and any(not is_bot(name) for name in table.ready))
@@ -77,7 +77,7 @@ class HallWait:
                 else:
                     self._check(table)
 
-    def _check(self, table: Table) -> None:
+    def _check(self, table: TableLike) -> None:
         seat = table.seat_of(self.name)
         if seat is not None:
             self._own_table(table, seat)
@@ -91,7 +91,7 @@ class HallWait:
             self.told.add(table.id)
             self.send(self._notice(table))
 
-    def _own_table(self, table: Table, seat: int) -> None:
+    def _own_table(self, table: TableLike, seat: int) -> None:
         game = table.game
         if game is None or not game.in_deal or self.following(table.id):
             return
@@ -101,7 +101,7 @@ class HallWait:
             self.send({**self._notice(table), "seat": seat, "deal": game.deal_no})
 
     @staticmethod
-    def _notice(table: Table) -> dict[str, Any]:
+    def _notice(table: TableLike) -> dict[str, Any]:
         return {"type": "table_started", "table": table.id, "game": table.game_name,
                 "options": plain(dict(table.options)), "seats": list(table.seats),
                 "free": [i for i, name in enumerate(table.seats) if name is None]}

@@ -29,7 +29,7 @@ from tui.i18n import tr
 
 if TYPE_CHECKING:
     from engine.table.club import Club
-    from engine.table.owner import Table
+    from engine.table.face import TableLike
     from net.ssh.ports import ServerPort
 
 
@@ -301,7 +301,7 @@ class Watch:
     def explain(self, err: IllegalAction) -> str:
         return explain(err, self.lang, self.ascii)
 
-    def table_here(self) -> Table | None:
+    def table_here(self) -> TableLike | None:
         return self.club.tables.get(self.table_id) if self.table_id is not None else None
 
     def _social(self, line: str) -> bool:
@@ -348,7 +348,7 @@ class Watch:
                 rung = True
                 host.send(b"\x07")
 
-    def _look(self, table: Any) -> str:
+    def _look(self, table: TableLike) -> str:
         lang = self.host.lang
         seated = ", ".join(table.seated()) or text(lang, "nobody")
         state = text(lang, "playing" if table.in_deal() else "waiting")

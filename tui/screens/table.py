@@ -16,7 +16,7 @@ from textual.binding import Binding
 
 from engine.cards import Card
 from engine.game import Action, Event, IllegalAction
-from engine.table.owner import Table
+from engine.table.face import TableLike
 from engine.view import RecordSheet, View
 from tui import commands, pending
 from tui.commands import GAME_VERBS, HALL_VERBS, Command
@@ -111,7 +111,7 @@ class TableScreen(TableVerbs, ClubScreen):
 
     BINDINGS = [Binding("f2", "sheet", show=False)]  # the score sheet (tui.screens.sheet)
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableLike) -> None:
         super().__init__()
         self.table = table
         self._unsubscribe: Callable[[], None] | None = None
@@ -204,7 +204,7 @@ class TableScreen(TableVerbs, ClubScreen):
         self.hint(self.t("sheet.keys") if shown else self.tview.hint_text(self.tview.view, self.legal()))
         return True
 
-    def table_here(self) -> Table:
+    def table_here(self) -> TableLike:
         return self.table
 
     def game_verbs(self) -> list[str]:

@@ -16,7 +16,7 @@ from engine.botnames import is_bot
 from engine.cards import Card, Suit
 from engine.feed import LogEntry
 from engine.game import Action
-from engine.table.owner import Table
+from engine.table.face import TableLike
 from engine.view import View, build_view
 from tui.commands import verb_word
 from tui.hints import why
@@ -42,7 +42,7 @@ def one_of(words: Sequence[str], lang: str) -> str:
     return ", ".join(words[:-1]) + tr(lang, "text.or") + words[-1]
 
 
-def view_at(table: Table, viewer: str | None, away: Sequence[str] | None = None) -> View:
+def view_at(table: TableLike, viewer: str | None, away: Sequence[str] | None = None) -> View:
     """What ``viewer`` may see of ``table`` (his seat's view, else the public one), typed with the game's
     sheet; ``away``: who the club knows is gone (presence is the club's, not the table's)."""
     changes = {"away": list(away)} if away is not None else {}
@@ -96,7 +96,7 @@ def trick_text(view: View, lang: str, ascii: bool) -> str:
     return line
 
 
-def last_trick(table: Table, view: View) -> list[tuple[int, Card]]:
+def last_trick(table: TableLike, view: View) -> list[tuple[int, Card]]:
     """The last finished trick: the game's own ``last_trick`` if it keeps one, else read from the log."""
     kept = view.extra.get("last_trick")
     if kept:
@@ -114,7 +114,7 @@ def last_trick(table: Table, view: View) -> list[tuple[int, Card]]:
     return last
 
 
-def last_text(table: Table, view: View, lang: str, ascii: bool) -> str:
+def last_text(table: TableLike, view: View, lang: str, ascii: bool) -> str:
     trick = last_trick(table, view)
     if not trick:
         return tr(lang, "text.last_none")
@@ -156,7 +156,7 @@ def seat_text(view: View, seat: int, lang: str, ascii: bool) -> str:
     return tr(lang, "text.seat", no=seat + 1, name=name, details=details)
 
 
-def table_texts(table: Table, view: View, lang: str, ascii: bool) -> list[str]:
+def table_texts(table: TableLike, view: View, lang: str, ascii: bool) -> list[str]:
     head = tr(lang, "text.table_head", id=table.id, game=game_title(table, lang),
               deal=view.deal_no)
     lines = [head] + [seat_text(view, seat, lang, ascii) for seat in range(len(view.seats))]
@@ -179,7 +179,7 @@ def tables_texts(club: Any, lang: str) -> list[str]:
     return lines
 
 
-def pot_text(table: Table, view: View, lang: str, ascii: bool) -> str:
+def pot_text(table: TableLike, view: View, lang: str, ascii: bool) -> str:
     label = f"text.{table.game_cls.pot_name}"
     line = tr(lang, label, pot=money(view.pot, lang))
     trump = view.trump
@@ -204,7 +204,7 @@ def score_text(view: View, lang: str) -> list[str]:
     return lines
 
 
-def time_text(table: Table, view: View, lang: str, now: float) -> str:
+def time_text(table: TableLike, view: View, lang: str, now: float) -> str:
     deadline = table.timer_deadline()
     if deadline is None:
         return tr(lang, "text.time_none")
@@ -261,7 +261,7 @@ def action_phrase(legal: Sequence[Action], lang: str, ascii: bool, hand: Sequenc
     return one_of(parts, lang)
 
 
-def why_text(table: Table, view: View, legal: Sequence[Action], lang: str, ascii: bool) -> str:
+def why_text(table: TableLike, view: View, legal: Sequence[Action], lang: str, ascii: bool) -> str:
     """Why the choice is narrower than the hand, in the game's own words: ``Game.why_not`` through
     ``tui.hints.why``, the same reason the screen's hint and a refusal give (the rule is written once)."""
     seat, names = view.seat, view.names
@@ -270,7 +270,7 @@ def why_text(table: Table, view: View, legal: Sequence[Action], lang: str, ascii
     return why(table, names[seat], list(legal), my_hand(view), lang, ascii)
 
 
-def prompt_text(table: Table, view: View, legal: Sequence[Action], lang: str, ascii: bool) -> str:
+def prompt_text(table: TableLike, view: View, legal: Sequence[Action], lang: str, ascii: bool) -> str:
     """What a seated player is told now: his turn and his choices, whose turn it is (a person's), or to say start."""
     if view.seat is None:
         return ""
@@ -305,7 +305,7 @@ def turn_facts(view: View, lang: str, ascii: bool) -> list[str]:
     return facts
 
 
-def whose_turn(table: Table, view: View, lang: str, ascii: bool) -> str:
+def whose_turn(table: TableLike, view: View, lang: str, ascii: bool) -> str:
     """``turn`` when nothing is asked of this person: who is to act (bots too), with the trumps and the led card."""
     if not table.in_deal():
         return ""
@@ -316,7 +316,7 @@ def whose_turn(table: Table, view: View, lang: str, ascii: bool) -> str:
     return " ".join([tr(lang, "text.turn_of", names=one_of(acting, lang))] + turn_facts(view, lang, ascii))
 
 
-def ask(verb: str, args: Sequence[str], table: Table | None, viewer: str | None, lang: str, ascii: bool,
+def ask(verb: str, args: Sequence[str], table: TableLike | None, viewer: str | None, lang: str, ascii: bool,
         now: float, is_online: Callable[[str], bool] | None = None) -> list[str]:
     """The answer to ``hand``, ``trick``, ``table``, ``pot``, ``score``, ``time``, ``last`` or ``log N``."""
     if table is None:

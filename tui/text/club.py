@@ -30,7 +30,7 @@ from rich.text import Text
 from engine.cards import Card, Suit
 from engine.feed import LogEntry
 from engine.game import IllegalAction
-from engine.table.owner import Table
+from engine.table.face import TableLike
 from engine.view import View
 from tui import refusals
 from tui.commands import ASK_VERBS, SETTING_VERBS, Command
@@ -65,10 +65,10 @@ CLOCK_WARNINGS = (10, 5)
 ARRIVAL_LINES = 5
 """Events told again on arriving at a table (``log N`` tells more)."""
 TOLD_KEEP = 2048
-_TOLD: weakref.WeakKeyDictionary[Table, dict[tuple[int, str, bool], str]] = weakref.WeakKeyDictionary()
+_TOLD: weakref.WeakKeyDictionary[TableLike, dict[tuple[int, str, bool], str]] = weakref.WeakKeyDictionary()
 
 
-def told(table: Table, entry: LogEntry, lang: str, ascii: bool) -> str:
+def told(table: TableLike, entry: LogEntry, lang: str, ascii: bool) -> str:
     """The sentence of a table's log entry, made once for everyone who hears it in this language."""
     cache = _TOLD.get(table)
     if cache is None:
@@ -110,10 +110,10 @@ def spoken_pieces(line: str, most: int = LINE_MOST) -> list[str]:
     return [line]
 
 
-_FELT_TRUMP: weakref.WeakKeyDictionary[Table, tuple[int, Any]] = weakref.WeakKeyDictionary()
+_FELT_TRUMP: weakref.WeakKeyDictionary[TableLike, tuple[int, Any]] = weakref.WeakKeyDictionary()
 
 
-def felt_trump(table: Table) -> Any:
+def felt_trump(table: TableLike) -> Any:
     """The trump the public felt shows now (a ``Suit`` or None), read once per change of the table."""
     kept = _FELT_TRUMP.get(table)
     if kept is not None and kept[0] == table.last_seq:
@@ -195,7 +195,7 @@ class TextClub(TableVerbs, HallVerbs):
         return self
 
     @property
-    def table(self) -> Table | None:
+    def table(self) -> TableLike | None:
         return self.club.tables.get(self.here) if self.here is not None else None
 
     def t(self, key: str, **params: Any) -> str:
@@ -226,7 +226,7 @@ class TextClub(TableVerbs, HallVerbs):
     def echo(self, line: str) -> None:
         """The screen echoes a typed line into its log; here the terminal has shown it already."""
 
-    def table_here(self) -> Table | None:
+    def table_here(self) -> TableLike | None:
         return self.table
 
     def legal(self) -> list:
@@ -545,7 +545,7 @@ class TextClub(TableVerbs, HallVerbs):
         self._prompt = prompt
         self._my_turn = turn
 
-    def _prompt_now(self, table: Table, view: View | None = None) -> str:
+    def _prompt_now(self, table: TableLike, view: View | None = None) -> str:
         view = view if view is not None else answers.view_at(table, self.player)
         return answers.prompt_text(table, view, self.legal(), self.lang, self.ascii)
 
@@ -567,7 +567,7 @@ class TextClub(TableVerbs, HallVerbs):
                 rung = True
                 self._ring(RING_WHISPER)
 
-    def _tell(self, table: Table, entry: LogEntry) -> None:
+    def _tell(self, table: TableLike, entry: LogEntry) -> None:
         event = entry.event
         if event.kind == "deal_start":
             self._trump_told, self._trump_in_event = None, False
@@ -624,7 +624,7 @@ class TextClub(TableVerbs, HallVerbs):
             self.ring()
         self.say_line(self.t("text.clock_warning", seconds=max(1, int(round(left)))))
 
-    def _tell_felt(self, table: Table) -> None:
+    def _tell_felt(self, table: TableLike) -> None:
         """A trump the felt shows that no event named (Спекулянт's diamonds, a game's rule): said once a deal."""
         trump = felt_trump(table)
         if trump == self._trump_told:
