@@ -40,7 +40,7 @@ def keep_tasks_lazy(loop: asyncio.AbstractEventLoop) -> None:
             return  # Textual's per-app switch: the loop is shared with asyncssh
         original(factory)
 
-    loop.set_task_factory = set_task_factory  # type: ignore[method-assign]
+    loop.set_task_factory = set_task_factory  # type: ignore[method-assign]  # this loop's own guard
     setattr(loop, _GUARD, True)
 
 
@@ -199,9 +199,9 @@ def strips_without_cycles() -> bool:
             return [self]
         return divide(self, cuts)
 
-    divide_once._sukno = True  # type: ignore[attr-defined]
+    divide_once._sukno = True  # type: ignore[attr-defined]  # marks Textual's method as patched once
     divide_once.__doc__ = divide.__doc__
-    Strip.divide = divide_once  # type: ignore[method-assign]
+    Strip.divide = divide_once  # type: ignore[method-assign]  # Textual's own method, replaced
     return True
 
 

@@ -114,13 +114,12 @@ def chart_lines(asker: Asker, store: Any) -> list[Text]:
     nets = [g.net for g in games]
     best = max(range(len(nets)), key=lambda i: (nets[i], i))
     worst = min(range(len(nets)), key=lambda i: (nets[i], -i))
-    if nets[best] == nets[worst]:
-        best = worst = None  # type: ignore[assignment]
+    differs = nets[best] != nets[worst]  # else no game stands out: no best and worst told
     low, high = money(min(series), lang), money(max(series), lang)
     if not asker.on_screen:
         said = tr(lang, "chart.say", n=len(games), first=money(series[0], lang), last=money(series[-1], lang),
                   low=low, high=high)
-        if best is not None:
+        if differs:
             said += " " + tr(lang, "chart.best_worst", best=games[best].id, best_money=_signed(nets[best], lang),
                              worst=games[worst].id, worst_money=_signed(nets[worst], lang))
         if analysed:
@@ -135,12 +134,12 @@ def chart_lines(asker: Asker, store: Any) -> list[Text]:
     spark = sparkline(series, asker.ascii, scale)
     lines = [Text(" " + head.ljust(width) + " ", style="dim") + Text(spark, style="bold green")
              + Text(f"  {low} … {high}", style="dim")]
-    if best is not None:
+    if differs:
         lines.append(Text(pad + marks(len(series), best, worst, asker.ascii), style="bold"))
     if analysed:  # the same scale, so the gap between the lines is the money the decisions gave away
         lines.append(Text(" " + label.ljust(width) + " ", style="dim")
                      + Text(sparkline(expected, asker.ascii, scale), style="cyan"))
-    if best is not None:
+    if differs:
         lines.append(Text(" " + tr(lang, "chart.best_worst", best=games[best].id,
                                     best_money=_signed(nets[best], lang), worst=games[worst].id,
                                     worst_money=_signed(nets[worst], lang)), style="dim"))

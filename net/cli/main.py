@@ -119,7 +119,7 @@ def _cmd_db_upgrade(args: argparse.Namespace) -> int:
             make_data_folder(data)
         store = open_store(data, url=url or None)
         try:
-            version = store.schema_version()  # type: ignore[attr-defined]
+            version = store.schema_version()
             where = getattr(store, "path", data)
             clashes = store.name_clashes()
         finally:

@@ -184,7 +184,8 @@ class AdminRelay:
         if message is None or message.get("to") != self.node:
             return
         if message.get("t") == "answer":
-            future = self._waiting.get(message.get("id"))  # type: ignore[arg-type]
+            asked = message.get("id")
+            future = self._waiting.get(asked) if isinstance(asked, int) else None
             if future is not None and not future.done():
                 future.set_result(message)
         elif message.get("t") == "ask":

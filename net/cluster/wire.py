@@ -134,7 +134,8 @@ def decode(text: str) -> Message:
         raise BusError("not an object")
     if body.get("v") != SCHEMA:
         raise BusError(f"schema {body.get('v')!r}, not {SCHEMA}")
-    read = _READERS.get(body.get("t"))  # type: ignore[arg-type]
+    kind = body.get("t")
+    read = _READERS.get(kind) if isinstance(kind, str) else None
     if read is None:
         raise BusError(f"unknown type {body.get('t')!r}")
     try:

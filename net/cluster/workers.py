@@ -151,21 +151,20 @@ def supervise(children: Sequence[_Child]) -> int:
 
 
 def _stop_all(children: Sequence[_Child]) -> None:
-    live = [c for c in children if c.proc is not None and c.proc.poll() is None]
-    for child in live:
+    live = [(c.name, c.proc) for c in children if c.proc is not None and c.proc.poll() is None]
+    for _name, proc in live:
         try:
-            child.proc.send_signal(signal.SIGTERM)  # type: ignore[union-attr]
+            proc.send_signal(signal.SIGTERM)
         except ProcessLookupError:
             pass
     deadline = time.monotonic() + STOP_WAIT
-    for child in live:
-        assert child.proc is not None
+    for name, proc in live:
         try:
-            child.proc.wait(max(0.1, deadline - time.monotonic()))
+            proc.wait(max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            log.warning("worker %s did not stop in %g s; killed", child.name, STOP_WAIT)
-            child.proc.kill()
-            child.proc.wait()
+            log.warning("worker %s did not stop in %g s; killed", name, STOP_WAIT)
+            proc.kill()
+            proc.wait()
     log.info("every worker stopped")
 
 

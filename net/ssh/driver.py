@@ -113,7 +113,7 @@ def quiet_app(app: App[Any]) -> None:
         # The palette's "Screenshot" writes an SVG file to the server's disk.
         return (c for c in commands(screen) if c.title != "Screenshot")
 
-    app.get_system_commands = without_screenshot  # type: ignore[method-assign]
+    app.get_system_commands = without_screenshot  # type: ignore[method-assign]  # Textual has no hook for it
 
 
 def full_frame(app: App[Any]) -> str:

@@ -39,6 +39,8 @@ def test_every_change_has_a_message() -> None:
     ({"t": "opened", "table": 7, "node": "A"}, "schema"),
     ({"t": "opened", "v": SCHEMA + 1, "table": 7, "node": "A"}, "schema"),
     ({"t": "shout", "v": SCHEMA, "table": 7}, "unknown type"),
+    ({"t": ["opened"], "v": SCHEMA, "table": 7, "node": "A"}, "unknown type"),  # unhashable: no TypeError
+    ({"t": {"opened": 1}, "v": SCHEMA, "table": 7, "node": "A"}, "unknown type"),
     ({"t": "opened", "v": SCHEMA, "node": "A"}, "bad opened"),
     ({"t": "opened", "v": SCHEMA, "table": True, "node": "A"}, "bad opened"),
     ({"t": "opened", "v": SCHEMA, "table": "7", "node": "A"}, "table's number"),

@@ -37,7 +37,7 @@ class ClubScreen(HallVerbs, Screen):
 
     @property
     def club_app(self) -> ScreenHost:
-        return self.app  # type: ignore[return-value]
+        return self.app  # type: ignore[return-value]  # Textual types it as any App; only ClubApp shows these
 
     # -- the line -------------------------------------------------------------------
 
