@@ -329,20 +329,26 @@ class TableScreen(TableVerbs, ClubScreen):
 
 
 # -- buying (the three-hander's widow, Стуколка's buying) ------------------
-# Functions of the screen, not methods: the text mode's ``TableVerbs`` call them and
-# give only ``table``, ``club_app``, ``legal``, ``t``, ``say_line`` and ``error``.
+# Functions of the screen, not methods: the text mode's ``TableVerbs`` call them too, and
+# each mode gives them a ``tui.host.TableLines``.
 
 
-def my_cards(screen: Any) -> list[Card]:
+def _my_view(screen: TableLines) -> dict[str, Any]:
+    """The player's own view of his table ({} when he is at none)."""
+    table = screen.table
+    return table.view_for(screen.club_app.player) if table is not None else {}
+
+
+def my_cards(screen: TableLines) -> list[Card]:
     """The player's hand from his view (the text mode borrows this screen's verbs: no widgets here)."""
-    view = screen.table.view_for(screen.club_app.player)
+    view = _my_view(screen)
     seat, hands = view.get("seat"), view.get("hands") or []
     if seat is None or seat >= len(hands) or hands[seat] is None:
         return []
     return list(hands[seat])
 
 
-def buy_command(screen: Any, command: Command) -> Command | None:
+def buy_command(screen: TableLines, command: Command) -> Command | None:
     """``buy 0`` keeps the hand; a bare ``buy`` where cards may be given asks which (None: nothing done)."""
     if command.args in (("0",), ("0", "0")):
         return Command("buy", (), "", command.word)
@@ -361,7 +367,7 @@ def buy_command(screen: Any, command: Command) -> Command | None:
     return None
 
 
-def tell_bought(screen: Any, before: list[Card], command: Command) -> None:
+def tell_bought(screen: TableLines, before: list[Card], command: Command) -> None:
     """Only the buyer learns which cards came in."""
     after = my_cards(screen)
     if not before or not after:
@@ -395,7 +401,7 @@ def team_line(view: View, lang: str, record: Any) -> str:
               them=them.replace(" · ", conj), T=record if isinstance(record, int) else 12)
 
 
-def tell_own(screen: Any, before: list[Card], verb: str) -> None:
+def tell_own(screen: TableLines, before: list[Card], verb: str) -> None:
     """Копилка: the one who took, drew or discarded learns which card; the log tells the others a count."""
     after = my_cards(screen)
     ascii = screen.club_app.ascii
@@ -408,7 +414,7 @@ def tell_own(screen: Any, before: list[Card], verb: str) -> None:
     gone = [c for c in before if c not in after]
     if not gone:
         return
-    view = screen.table.view_for(screen.club_app.player)
+    view = _my_view(screen)
     seat, owed = view.get("seat"), view.get("owed_discards") or []
     n = owed[seat] if seat is not None and seat < len(owed) else 0
     card = " ".join(c.text(ascii) for c in gone)
