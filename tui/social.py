@@ -81,7 +81,7 @@ def named(app: Host) -> str:
     return app.player
 
 
-def _known(app: Any, name: str) -> str | None:
+def _known(app: Host, name: str) -> str | None:
     """The spelling of a person: online now, or an account of the store."""
     name = name[:NAME_MAX]
     online = app.club.online_name(name)
@@ -92,61 +92,62 @@ def _known(app: Any, name: str) -> str | None:
     return account.name if account is not None else None
 
 
-def _tell(screen: Any, command: Any) -> None:
+def _tell(screen: Lines, command: Command) -> None:
     app = screen.club_app
     name, _, text = command.rest.partition(" ")
     if not name or not text.strip():
         screen.error(screen.t("social.tell_usage"))
         return
-    app.club.tell(app.player, name[:NAME_MAX], text)
+    app.club.tell(named(app), name[:NAME_MAX], text)
 
 
-def _report(screen: Any, command: Any) -> None:
+def _report(screen: Lines, command: Command) -> None:
     """``report NAME words``: the house gets it with what of his words this person could see."""
     app = screen.club_app
     name, _, words = command.rest.partition(" ")
     if not name or not words.strip():
         screen.error(screen.t("report.usage"))
         return
-    app.club.speech.mark(app.player)  # counted as a line: a flood of reports is slowed as chat is
+    app.club.speech.mark(named(app))  # counted as a line: a flood of reports is slowed as chat is
     report = app.club.report(named(app), name[:NAME_MAX], words)
     screen.say_line(screen.t("report.filed", name=report.target))
 
 
-def _ignore(screen: Any, command: Any) -> None:
+def _ignore(screen: Lines, command: Command) -> None:
     app = screen.club_app
     social = app.club.social
     if not command.args:
         if command.verb == "unignore":
             screen.error(screen.t("social.unignore_usage"))
             return
-        names = social.ignored_names(app.player)
+        names = social.ignored_names(named(app))
         screen.say_line(screen.t("social.ignore_list", names=", ".join(names)) if names else
                         screen.t("social.ignore_none"))
         return
     typed = command.args[0][:NAME_MAX]
     if command.verb == "unignore":
-        social.ignore(app.player, typed, False, keep=not app.guest)
+        social.ignore(named(app), typed, False, keep=not app.guest)
         screen.say_line(screen.t("social.unignored", name=typed))
         return
     name = _known(app, typed)
     if name is None:
         screen.error(screen.t("social.nobody", name=typed))
         return
-    social.ignore(app.player, name, True, keep=not app.guest)
+    social.ignore(named(app), name, True, keep=not app.guest)
     screen.say_line(screen.t("social.ignored", name=name))
 
 
-def _my_table(screen: Any) -> TableLike | None:
+def _my_table(screen: Lines) -> TableLike | None:
     app = screen.club_app
-    table = screen.table_here() or app.club.where(app.player)
-    if table is None or app.player not in table.seats:
+    me = named(app)
+    table = screen.table_here() or app.club.where(me)
+    if table is None or me not in table.seats:
         screen.error(screen.t("social.need_seat"))
         return None
     return table
 
 
-def _invite(screen: Any, command: Any) -> None:
+def _invite(screen: Lines, command: Command) -> None:
     app = screen.club_app
     if not command.args:
         screen.error(screen.t("social.invite_usage"))
@@ -163,10 +164,10 @@ def _invite(screen: Any, command: Any) -> None:
         app.club.social.notify(name, "invited", {"by": app.player, "table": table.id})
         screen.say_line(screen.t("social.invited", name=name, id=table.id))
 
-    pending.after(screen, table.invite(app.player, name), invited)
+    pending.after(screen, table.invite(named(app), name), invited)
 
 
-def _rule(screen: Any, command: Any) -> None:
+def _rule(screen: Lines, command: Command) -> None:
     """``table private|public``, ``table watchers all|none|friends``, ``table rail after|never``."""
     word = command.args[0].lower()
     if word in RULE_WORDS:
@@ -181,7 +182,7 @@ def _rule(screen: Any, command: Any) -> None:
         return
     if table.in_deal():
         raise TableError("table.in_deal_rule", "The table's rules change between deals.")
-    pending.after(screen, table.set_rule(screen.club_app.player, key, value[:16]),
+    pending.after(screen, table.set_rule(named(screen.club_app), key, value[:16]),
                   lambda _none: screen.say_line(rules_line(table, screen.club_app.lang)))
 
 
@@ -192,7 +193,7 @@ def rules_line(table: TableLike, lang: str) -> str:
               watchers=tr(lang, f"social.watchers_{rules.watchers}"), rail=tr(lang, f"social.rail_{rules.rail}"))
 
 
-def _key(screen: Any, command: Any) -> None:
+def _key(screen: Lines, command: Command) -> None:
     app = screen.club_app
     keys = getattr(app, "keys", None)
     what = KEY_WORDS.get(command.args[0].lower()) if command.args else None
