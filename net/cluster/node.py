@@ -257,15 +257,19 @@ class Node:
                                            table.rail.subscribe(lambda events: self._relay_rail(table_id, events))])
 
     def _replicate(self, table_id: Any, now: float | None) -> None:
-        """The table's log has its story already (the club's restore, or our own play until now)."""
+        """The table's log has its story already (the club's restore, or our own play until now).
+        ``now`` None: primed by a read in the reader's thread rather than here."""
         table = self.club.tables[table_id]
         make_remote(table, lambda change: self.calls.call(table_id, change))  # a replica never writes
         replica = Replica(self.store, table)
         self.replicas[table_id] = replica
-        try:
-            replica.prime(now)
-        except StoreError as err:
-            self.follow.read_later(table_id, getattr(err, "message", str(err)))
+        if now is None:  # read (and replayed) in the reader's thread; its first read tells nothing
+            self.follow.read(table_id, from_start=True)
+        else:
+            try:
+                replica.prime(now)
+            except StoreError as err:
+                self.follow.read_later(table_id, getattr(err, "message", str(err)))
         self._send_quietly(AwayAsked(table_id, self.name))  # who is away there now
 
     def _lost(self, table_id: Any) -> None:
@@ -276,7 +280,7 @@ class Node:
         if unsubscribe is not None:
             unsubscribe()
         log.warning("node %s: the lease of table %s was taken over; it is a replica now", self.name, table_id)
-        self._replicate(table_id, self._now())
+        self._replicate(table_id, None)  # a long session's replay is not made on the loop
 
     def _take(self, table_id: Any, holder: str | None = None) -> None:
         """On the loop: take over a table whose lease expired (its owner died or was cut off)."""
