@@ -77,7 +77,9 @@ def interval(values: list[float]) -> tuple[float, float]:
 
 
 def run_case(case: Case, sessions: int, budget: int, seed: int, iterations: int = 8, progress: int = 0,
-             anchor: str = "rule") -> dict:
+             anchor: str = "rule", skip: int = 0) -> dict:
+    """``skip``: the first sessions are played but not analysed, so a run can go on where one stopped;
+    the line's ``sums`` (n, Σ, Σ²) add up exactly with the earlier run's."""
     engine.analysis.Analyst = MadeAnchored if anchor == "made" else Analyst  # type: ignore[misc]
     rng = random.Random(seed)
     who = identities(case.players, ("search", "rule", "random"))
@@ -89,6 +91,8 @@ def run_case(case: Case, sessions: int, budget: int, seed: int, iterations: int 
     for s in range(sessions):
         seating = who[s % len(who):] + who[:s % len(who)]
         record, seating, seat_won = session(case, seating, rng, SESSION_DEALS, iterations)
+        if s < skip:  # played (the random stream goes on as in a whole run), not analysed
+            continue
         for seat, value in enumerate(seat_won):
             won[seating[seat].rstrip("0123456789")].append(value)
         started = time.process_time()
@@ -105,7 +109,9 @@ def run_case(case: Case, sessions: int, budget: int, seed: int, iterations: int 
                               "won_per_seat_session": {k: [round(x, 2) for x in interval(v)] + [len(v)]
                                                        for k, v in won.items()},
                               "cpu_per_decision_s": round(cpu / max(1, judged), 4),
-                              "decisions_not_judged": not_judged,
+                              "decisions_not_judged": not_judged, "skipped": skip,
+                              "sums": {k: [len(v), round(sum(v), 6), round(sum(x * x for x in v), 6)]
+                                       for k, v in losses.items()},
                               "process_cpu_s": round(time.process_time(), 1)}, ensure_ascii=False),
                   file=sys.stderr, flush=True)
     kinds = {k: interval(v) + (len(v),) for k, v in losses.items()}
@@ -114,7 +120,8 @@ def run_case(case: Case, sessions: int, budget: int, seed: int, iterations: int 
     return {"case": case.label, "sessions": sessions, "budget": budget, "seed": seed, "search_iterations": iterations,
             "judge": JUDGES[anchor],
             "mean_loss": {k: [round(m, 3), round(h, 3), n] for k, (m, h, n) in kinds.items()},
-            "random_rule_search_separated": ordered,
+            "random_rule_search_separated": ordered, "skipped": skip,
+            "sums": {k: [len(v), round(sum(v), 6), round(sum(x * x for x in v), 6)] for k, v in losses.items()},
             "won_per_seat_session": {k: [round(m, 2), round(h, 2), n] for k, (m, h, n) in
                                      ((k, interval(v) + (len(v),)) for k, v in won.items())},
             "decisions": judged, "decisions_not_judged": not_judged,
@@ -142,6 +149,7 @@ def main() -> int:
     parser.add_argument("--out", help="append the lines to this JSON-lines file")
     parser.add_argument("--anchor", choices=sorted(JUDGES), default="rule",
                         help="the judge's anchor: the rule bot's choice (the analysis's own) or the action made")
+    parser.add_argument("--skip", type=int, default=0, help="play the first N sessions without analysing them")
     parser.add_argument("--progress", type=int, default=0, metavar="N",
                         help="print the figures so far to stderr every N sessions")
     args = parser.parse_args()
@@ -151,7 +159,7 @@ def main() -> int:
     for case in CASES:
         if (args.only and case.label != args.only) or (not args.only and case.game == "speculator"):
             continue
-        line = run_case(case, args.sessions, args.budget, args.seed, args.iterations, args.progress, args.anchor)
+        line = run_case(case, args.sessions, args.budget, args.seed, args.iterations, args.progress, args.anchor, args.skip)
         print(json.dumps(line, ensure_ascii=False), flush=True)
         lines.append(line)
     if args.out:
