@@ -12,7 +12,8 @@ interval; and how often one kind finished above the other (``ahead_…``, +1 …
 rating sees of a deal.  A session's deals share a pot and a seating, so the interval treats sessions, not deals,
 as the independent draws.  ``--taus`` rates the very same deals again with other drifts (TAU = MU/N):
 one line per drift, so a drift is judged on identical luck; ``twins_…`` says how far apart two equally
-strong bots of one kind stood in the later deals, which is luck alone.
+strong bots of one kind stood in the later deals, which is luck alone; ``by_session`` rates each
+session's summed money once instead of each deal.
 
     python tests/bench/rating_arena.py --deals 600 --iterations 8 [--only kopilka] [--out FILE]
         [--taus 300,3000] [--deals-out FILE] [--from-deals FILE] [--until 21:30]
@@ -136,6 +137,17 @@ def twins(deals: Sequence[RatedDeal], tau: float) -> dict[str, Any]:
             "twins_mu_range": [round(min(gaps), 3), round(max(gaps), 3)]}
 
 
+def by_session(deals: Sequence[RatedDeal], sessions: Sequence[int]) -> list[RatedDeal]:
+    """One rated result a session, its money the session's sum: an edge in the size of wins, which a
+    deal's places do not show, shows in a session's places."""
+    sums: dict[int, dict[str, int]] = {}
+    for deal, session in zip(deals, sessions):
+        total = sums.setdefault(session, {})
+        for who, money in deal.money.items():
+            total[who] = total.get(who, 0) + money
+    return [RatedDeal(deals[0].key, sums[s]) for s in sorted(sums)]
+
+
 def save_deals(path: str, label: str, arena: RatedArena) -> None:
     with open(path, "a", encoding="utf-8") as out:
         for deal, session in zip(arena.deals, arena.sessions):
@@ -200,7 +212,9 @@ def main() -> int:
             line = {
                 "case": case.label, "deals": len(deals), "sessions": len(set(sessions)),
                 "iterations": args.iterations, "seed": args.seed, "tau": f"MU/{divisor}",
-                **rating_figures(ratings), **twins(deals, MU / divisor), **money, "recompute_equal": recompute_equal,
+                **rating_figures(ratings), **twins(deals, MU / divisor), **money,
+                "by_session": rating_figures(replay_all(by_session(deals, sessions), tau=MU / divisor)[key]),
+                "recompute_equal": recompute_equal,
                 "cpu_s": cpu, "load": [round(x, 2) for x in os.getloadavg()],
             }
             print(json.dumps(line, ensure_ascii=False), flush=True)
