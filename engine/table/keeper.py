@@ -235,11 +235,8 @@ class TableKeeper:
         self._record(final=False)
 
     def told(self, events: Sequence[Event]) -> None:
-        """What the operation shows once committed: journaled with it (``engine.table.told``)."""
-        if self._writes is not None:
-            self._telling.extend(events)
-        elif events:
-            self._writer.append(self.table.id, TOLD_NOTE, encode_events(events))
+        """What the operation shows once committed: journaled last in its transaction (``engine.table.told``)."""
+        self._telling.extend(events)
 
     def revealed(self, deal_no: int, fair: Mapping[str, str]) -> None:
         """A sealed deal of this session ended: its ``fair`` (the seed now public), for a restored record."""
@@ -357,7 +354,7 @@ class TableKeeper:
             if live is None:
                 raise StoreError(f"table {table_id} has no journal to rebuild from", 70)
             newer = None
-            if self._at_book and book.live is not None and _same_header(live, book.live):
+            if self._at_book and book.live is not None and header_key(live) == header_key(book.live):
                 last = book.entries[-1].seq if book.entries else 0
                 newer = self.store.journal(table_id, after=last)
                 if not newer:
@@ -406,9 +403,9 @@ def replay(live: LiveTable, entries: list[JournalEntry], now: float | None) -> R
     return Replayed(live, list(entries), state, since, restored, now)
 
 
-def _same_header(one: LiveTable, other: LiveTable) -> bool:
-    return json.dumps(one.header.to_json(), sort_keys=True, default=str) == \
-        json.dumps(other.header.to_json(), sort_keys=True, default=str)
+def header_key(live: LiveTable) -> str:
+    """A session's header as one comparable text: a new one means a new journal session."""
+    return json.dumps(live.header.to_json(), sort_keys=True, default=str)
 
 
 __all__ = ["NotEnoughMoney", "TableKeeper"]

@@ -25,12 +25,11 @@ owner, and its ``deadline()`` is None (the owner runs the clocks and the bots). 
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import TYPE_CHECKING, NamedTuple
 
 from engine.game import Event
-from engine.table.keeper import FAIR_NOTE, RECORDED_NOTE, TABLE_NOTE, Replayed, TableKeeper, replay
+from engine.table.keeper import FAIR_NOTE, RECORDED_NOTE, TABLE_NOTE, Replayed, TableKeeper, header_key, replay
 from engine.table.told import CARRIED, TOLD_NOTE, decode_events, note_id
 from engine.playback import play
 from engine.store.base import ACTION, DEAL, TICK, JournalEntry, LiveTable, journal_moves
@@ -93,7 +92,7 @@ class Replica:
         live = next((t for t in store.live_tables() if t.table_id == table_id), None)
         if live is None:
             return Read(None, "", -1, [])
-        header = json.dumps(live.header.to_json(), sort_keys=True, default=str)
+        header = header_key(live)
         after = self.reader.read_seq
         if not from_start and self._header is not None and header == self._header:
             entries = store.journal(table_id, after=after)
