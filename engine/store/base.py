@@ -682,6 +682,20 @@ def replay_journal(
     return RestoredTable(table_id, header, game, purses, notes, last_at, told)
 
 
+def restored_as_played(live: LiveTable, entries: Sequence[JournalEntry], game: Game) -> RestoredTable:
+    """What ``replay_journal`` returns, for a ``game`` that has played ``entries`` already (a replica's,
+    played on as they came): the seats and notes are read from the entries, nothing is played again."""
+    purses = list(live.header.seats)
+    notes: list[JournalEntry] = []
+    for entry in entries:
+        if entry.kind == SEAT:
+            purses[int(entry.payload["seat"])] = str(entry.payload["purse"])
+        elif entry.kind not in (DEAL, ACTION, TICK):
+            notes.append(entry)
+    last_at = entries[-1].at if entries else live.opened_at
+    return RestoredTable(live.table_id, live.header, game, purses, notes, last_at, [])
+
+
 def _fair_of(payload: Mapping[str, Any]) -> dict[str, str]:
     return {k: str(payload[k]) for k in ("protocol", "seal", "seed", "cut")}
 

@@ -310,6 +310,11 @@ class TableKeeper:
 
     # -- reading back --------------------------------------------------------------------------
 
+    @property
+    def since(self) -> tuple[int, int, list[int]]:
+        """Where the next record starts: the deal, the pot and the balances."""
+        return self._since
+
     def read_recorded(self, payload: Mapping[str, Any]) -> None:
         """A ``recorded`` note read (a replica reading on): where the next record starts."""
         self._since = (int(payload["deal"]), int(payload["pot"]), [int(b) for b in payload["balances"]])

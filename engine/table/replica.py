@@ -32,7 +32,7 @@ from engine.game import Event
 from engine.table.keeper import FAIR_NOTE, RECORDED_NOTE, TABLE_NOTE, Replayed, TableKeeper, header_key, replay
 from engine.table.told import CARRIED, TOLD_NOTE, decode_events, note_id
 from engine.playback import play
-from engine.store.base import ACTION, DEAL, TICK, JournalEntry, LiveTable, journal_moves
+from engine.store.base import ACTION, DEAL, TICK, JournalEntry, LiveTable, journal_moves, restored_as_played
 
 if TYPE_CHECKING:
     from engine.store.base import Store
@@ -186,4 +186,19 @@ class Replica:
                         k: str(note.payload[k]) for k in ("protocol", "seal", "seed", "cut")}
         table.resume(state, game, ())
         reader.read_state, reader.read_seq = state, entries[-1].seq
+        reader.book.entries += entries  # the session whole, as a takeover's owner needs it (``as_replayed``)
         return True
+
+    def as_replayed(self) -> Replayed | None:
+        """The journal as read so far, as a replay of it would leave a fresh game, made from this
+        replica's own game with no replay (a takeover's owner installs it): None when the replica
+        has read no session, or its game runs on a live clock (Спекулянт's windows), which a
+        takeover replays at its own time so an open window gets back the time the takeover took."""
+        reader, live, game = self.reader, self._live, self.table.game
+        if live is None or game is None or game.clocked or reader.book.live is None:
+            return None
+        entries = reader.book.entries
+        if (entries[-1].seq if entries else 0) != reader.read_seq:
+            return None
+        restored = restored_as_played(live, entries, game)
+        return Replayed(live, list(entries), dict(reader.read_state), reader.since, restored, None)

@@ -372,14 +372,18 @@ class Node:
 
         own: PgStore | None = None
         every = self.ttl / 3
-        while not self._stop.wait(0 if own is None else every):
+        wait = 0.0
+        while not self._stop.wait(wait):
+            wait = every
             try:
                 if own is None:
                     own = PgStore(self.url, statement_timeout=every, connect_timeout=every, role="leases")
                 for table_id, epoch in list(self.owned.items()):
                     if not own.renew_for(table_id, self.name, epoch, self.ttl):
                         self._hand(self._lost, table_id)
-                for table_id, (holder, epoch, left) in own.leases().items():
+                leases = own.leases()
+                wait = _next_look(leases, self.replicas, every)
+                for table_id, (holder, epoch, left) in leases.items():
                     if (left > 0 and holder != self.name and table_id not in self.replicas
                             and table_id not in self.owned and table_id not in self._learning
                             and self.club is not None and table_id not in self.club.tables):
@@ -401,6 +405,7 @@ class Node:
                     own.close()
                     own = None
                     self._stop.wait(every)
+                wait = every
         if own is not None:
             own.close()
 
@@ -414,3 +419,16 @@ class Node:
 
     def _now(self) -> float:
         return time.monotonic()  # the tables' clock (asyncio's loop.time() is the same)
+
+
+EXPIRY_MARGIN = 0.02
+"""Seconds after a lease's end that its replica looks again: the database's clock decides, so a look
+exactly at the end may still find it held."""
+
+
+def _next_look(leases: dict[Any, tuple[str, int, float]], replicas: Any, every: float) -> float:
+    """When the leases' thread looks next: after ``every`` (the renewal round), or just after the
+    soonest end of a lease this node replicates, if that comes first, so a dead owner's tables are
+    taken over as its lease ends, not up to a round later."""
+    ends = [left for table_id, (_, _, left) in leases.items() if table_id in replicas and left > 0]
+    return min([every] + [left + EXPIRY_MARGIN for left in ends])
