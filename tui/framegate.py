@@ -52,10 +52,15 @@ class FrameGate:
         """``app`` has put ``table_id``'s change on its screen: paid, and its delay told to ``on_drawn``."""
         since = self._since.get(table_id, {}).get(app)
         if since is not None:
-            delay = time.monotonic() - since
-            for observer in self.on_drawn:
-                observer(delay)
+            self.shown(since)
         self.paid(table_id, app)
+
+    def shown(self, since: float) -> None:
+        """A person's screen shows a change it was told of at ``since`` (``time.monotonic()``): an App's
+        frame, or the text mode's sentences sent; its delay told to ``on_drawn``."""
+        delay = time.monotonic() - since
+        for observer in self.on_drawn:
+            observer(delay)
 
     def paid(self, table_id: int, app: Any) -> None:
         """``app`` has drawn ``table_id``'s change (or will not): the hubs may go once nobody owes."""

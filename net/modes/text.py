@@ -33,6 +33,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Iterator
 
+from tui.framegate import gate
 from tui.i18n import tr
 from tui.limits import COMMAND_MAX
 from tui.text.club import TextClub
@@ -244,6 +245,9 @@ class TextChannel:
                 self.club.news()
             except Exception:  # a narration bug must not end the session
                 log.exception("text news for %s failed", self.session.name)
+        since, self.club.told_since = self.club.told_since, None
+        if since is not None:  # the sentences are sent: on his screen, as an App's frame would be
+            gate().shown(since)
 
     @contextmanager
     def _batching(self) -> Iterator[None]:

@@ -47,7 +47,8 @@ def load() -> str:
         return "?"
 
 
-async def soak(minutes: float, tables: int, seed: int, hold: float, out: Path | None) -> dict:
+async def soak(minutes: float, tables: int, seed: int, hold: float, out: Path | None,
+               kinds: tuple[str, ...] = KINDS) -> dict:
     rng = random.Random(seed)
     folder = Path(tempfile.mkdtemp(prefix="sukno-soak-"))
     club = FaultClub(folder / "club", tables=tables, seed=seed)
@@ -57,7 +58,8 @@ async def soak(minutes: float, tables: int, seed: int, hold: float, out: Path | 
         print(text, flush=True)
         lines.append(text)
 
-    say(f"fault soak: {minutes:g} min, {tables} tables, seed {seed}, hold {hold:g} s, load {load()}")
+    say(f"fault soak: {minutes:g} min, {tables} tables, seed {seed}, hold {hold:g} s, faults {','.join(kinds)}, "
+        f"load {load()}")
     await club.start()
     began = time.monotonic()
     stuck = 0
@@ -66,7 +68,7 @@ async def soak(minutes: float, tables: int, seed: int, hold: float, out: Path | 
             await asyncio.sleep(rng.uniform(20, 40) - 10)  # the checks after a fault take ~10 s themselves
             if time.monotonic() - began >= minutes * 60:
                 break
-            kind = rng.choice(KINDS)
+            kind = rng.choice(kinds)
             result = await club.fault(kind, hold=hold if kind != "node_pause" else club.ttl + 2)
             if result.resumed is None:
                 stuck += len(club.tables) - len(getattr(club, "resumed_at", {}))
@@ -129,8 +131,14 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hold", type=float, default=10.0, help="seconds PostgreSQL stays down or paused")
     parser.add_argument("--out", type=Path, help="also write the lines and the totals (JSON) here")
+    parser.add_argument("--kinds", default=",".join(KINDS),
+                        help=f"the faults to choose from, comma-separated (default: all of {', '.join(KINDS)})")
     args = parser.parse_args()
-    totals = asyncio.run(soak(args.minutes, args.tables, args.seed, args.hold, args.out))
+    kinds = tuple(k for k in args.kinds.split(",") if k)
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown or not kinds:
+        parser.error(f"unknown fault kinds: {', '.join(unknown) or '(none given)'}")
+    totals = asyncio.run(soak(args.minutes, args.tables, args.seed, args.hold, args.out, kinds))
     return 0 if totals["lost"] == 0 and totals["stuck"] == 0 else 1
 
 

@@ -119,3 +119,23 @@ async def test_the_notify_round_trip_is_timed_by_a_probe_heard_back(pg_url) -> N
     waiting = dict(metrics._probes)
     metrics.probe()  # the notices stopped: no probe is sent
     assert metrics._probes == waiting
+
+
+async def test_a_text_mode_players_sentences_are_timed_from_the_move(tmp_path) -> None:
+    """The text mode's screen is the sentences it sends: each change of his table, once said, is counted."""
+    from test_text_mode import TABLES, play_one_deal
+    from textclient import connect_text
+
+    from sshclient import new_key
+
+    config = make_config(tmp_path, tables=TABLES)
+    async with running(config) as server:
+        before = _count(server.metrics, "sukno_move_to_screen_seconds")
+        anna = await connect_text(server.port, key=new_key(), term=None, command="text")
+        try:
+            await asyncio.wait_for(play_one_deal(server, anna, "en", "Anna"), 60)
+            hers = [a for seat, a in server.club.tables[1].game.deals[-1].actions if seat == 0]
+            assert hers  # each of her moves is a change told and then said (bots' bursts count once)
+            assert _count(server.metrics, "sukno_move_to_screen_seconds") - before >= len(hers)
+        finally:
+            await anna.close()

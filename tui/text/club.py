@@ -186,6 +186,8 @@ class TextClub(TableVerbs, HallVerbs):
         self._unsubscribe: Callable[[], None] | None = None
         self._hall_off: Callable[[], None] | None = None
         self.wake: Callable[[], None] = lambda: None
+        self.told_since: float | None = None
+        """When the table first told of a change not yet said (``time.monotonic()``): the move→screen figure."""
         """Set by the channel: something changed, call ``news()`` soon (coalesced)."""
 
     # -- what the borrowed handlers ask of a screen and of an app ---------------------------
@@ -305,12 +307,17 @@ class TextClub(TableVerbs, HallVerbs):
             self.entered = False
             self.club.leave(self.player, now=self.clock())
 
+    def _table_changed(self) -> None:
+        if self.told_since is None:
+            self.told_since = time.monotonic()
+        self.wake()
+
     def show_table(self, table_id: int) -> None:
         if self.here != table_id:
             self._leave_table()
         table = self.club.table(table_id)
         self.here = table_id
-        self._unsubscribe = table.subscribe(lambda events: self.wake())
+        self._unsubscribe = table.subscribe(lambda events: self._table_changed())
         self._seq = max(0, table.last_seq - ARRIVAL_LINES)
         self._rail_seq = max(0, table.rail.last_seq - ARRIVAL_LINES)
         self._prompt = ""
