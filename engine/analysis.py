@@ -10,9 +10,13 @@ The loss of a decision is what the action chosen gave away against that best one
 imagined deals (common random numbers, so the difference is not the noise of two samples).  Its size in kopecks, against the
 table's stake, marks a mistake or a blunder.
 
+Each deal's imagined deals start from the public state the deals before left (``public_start``:
+money, the pot or kitty, the dealer, the sheets), not from the judge re-imagining those deals as the
+live bot must: a decision depends on its own deal's hidden cards and that public state only.
+
 A decision with one legal action is no decision.  Спекулянт's trades are not judged (its search
-decides inside the windows differently), and neither is an action the search could not imagine a
-world for (a seat that came in mid-session): they are counted as not judged.
+decides inside the windows differently), and neither is an action the search could imagine no world
+for in its budget: they are counted as not judged.
 
 Deterministic: the budget is a number of imagined deals per decision, not a time, and the seed fixes
 the rest; the same record, seed and budget give the same figures.
@@ -21,12 +25,15 @@ the rest; the same record, seed and budget give the same figures.
 from __future__ import annotations
 
 import math
+import pickle
 import random
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterator, Sequence
 
-from engine.bots.search import MAX_CANDIDATES, SearchBot
-from engine.game import Action, Game
+from engine.bots.search import ACTIONS, MAX_CANDIDATES, SearchBot
+from engine.cards import Card
+from engine.game import Action, DealLog, DeckError, Game
+from engine.holder import Holder
 from engine.games import get_game
 from engine.playback import ACTION, DEAL, Move, play
 from engine.record import Record, record_moves
@@ -124,6 +131,13 @@ class Analyst(SearchBot):
         self.own.append(made)  # the seat's own history is what was played, not what the judge would have
         return [r for r in self.rows if made in r]
 
+    def start_from(self, base: Game) -> None:
+        """The session as every seat knew it at the next deal's start (``public_start``): imagined deals
+        of that deal begin there, so the earlier deals' hidden cards need not be imagined again."""
+        self.base, self.base_deal = base, base.deal_no + 1
+        self.pot_fix = False  # the pot is the real one
+        self.done.clear()
+
     def observe_own(self, made: Action) -> None:
         """A decision not judged: still the seat's own action, for the imagined deals after it."""
         self.own.append(made)
@@ -134,6 +148,50 @@ class Analyst(SearchBot):
             self.rows.append({})
         self.rows[-1][action] = value
         return value
+
+
+def public_start(game: Game) -> Game:
+    """A copy of ``game`` between deals holding only what every seat knows: money, the pot, the dealer,
+    the score sheets and counters; no card and no deck of the deals before.
+
+    Why: a decision depends on its own deal's hidden cards and on the public state the earlier deals
+    left.  The search bot live must re-imagine every earlier deal to carry its own copy of the session
+    over (it may not look at the table's), and that often fails; the judge of a finished game is given
+    that public state instead, so every decision of a later deal can be judged."""
+    if game.in_deal:
+        raise ValueError("a deal is running: its start is not public yet")
+    copy: Game = pickle.loads(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
+    if copy.deals:  # the engine reads only that there was a deal (the dealer passes on)
+        last = copy.deals[-1]
+        copy.deals = [DealLog(last.dealer, [], [], [0] * copy.n)]
+    clear = getattr(copy, "_clear_deal", None)
+    if callable(clear):
+        clear()
+    copy.deal_from(_NoDecks())  # the real deck source would deal the next deal's real cards
+    cards = getattr(copy, "cards", None)
+    if isinstance(cards, Holder):
+        copy.cards = Holder(cards.names)  # type: ignore[attr-defined]
+    if hasattr(copy, "deck"):
+        copy.deck = []
+    for name in _attributes(copy):  # a card of the deal before (Стуколка's trump ace): the next sets its own
+        if isinstance(getattr(copy, name, None), Card):
+            setattr(copy, name, None)
+    return copy
+
+
+class _NoDecks:
+    """The deck source of a public copy: none (every imagined deal brings its own decks)."""
+
+    def next_deck(self) -> list[Card]:
+        raise DeckError("a public copy of a session has no decks")
+
+
+def _attributes(game: Game) -> set[str]:
+    names = set(getattr(game, "__dict__", {}))
+    for cls in type(game).__mro__:
+        slots = getattr(cls, "__slots__", ())
+        names |= {slots} if isinstance(slots, str) else set(slots)
+    return names
 
 
 def _paired(rows: list[dict[Action, float]], a: Action, b: Action) -> list[float]:
@@ -168,6 +226,10 @@ def analyse(record: Record, *, seats: Sequence[int] | None = None, budget: int =
     def moves() -> Iterator[Move]:
         for move in record_moves(record, game):
             if move.kind == DEAL:
+                if not game.in_deal and record.game in ACTIONS:  # a game the judge can imagine deals of
+                    base = public_start(game)
+                    for judge in judges.values():
+                        judge.start_from(base)
                 position["deal"] += 1
                 position["index"] = 0
             elif move.kind == ACTION:
@@ -220,4 +282,4 @@ def analyse(record: Record, *, seats: Sequence[int] | None = None, budget: int =
     return out
 
 
-__all__ = ["Analysis", "Decision", "SeatReport", "analyse", "DEFAULT_BUDGET", "MISTAKE", "BLUNDER"]
+__all__ = ["Analysis", "Decision", "SeatReport", "analyse", "public_start", "DEFAULT_BUDGET", "MISTAKE", "BLUNDER"]
