@@ -13,10 +13,15 @@ rating sees of a deal.  A session's deals share a pot and a seating, so the inte
 as the independent draws.  ``--taus`` rates the very same deals again with other drifts (TAU = MU/N):
 one line per drift, so a drift is judged on identical luck; ``twins_…`` says how far apart two equally
 strong bots of one kind stood in the later deals, which is luck alone; ``by_session`` rates each
-session's summed money once instead of each deal.
+session's summed money once instead of each deal.  ``--designs`` rates them with other ways to rate a
+deal (``rating_designs``: by places, tempered by the stake, by the money between each pair), and
+``--boot N`` asks how often each would order the bots if the sessions had fallen otherwise: N
+resamples of the sessions (with replacement, the order shuffled), and, as the ceiling, how often the
+bots' own money a deal is in order in the same resamples.
 
     python tests/bench/rating_arena.py --deals 600 --iterations 8 [--only kopilka] [--out FILE]
         [--taus 300,3000] [--deals-out FILE] [--from-deals FILE] [--until 21:30]
+        [--designs places,stake,margin] [--boot 200]
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import argparse
 import json
 import math
 import os
+import random
 import sys
 import time
 from datetime import datetime, timezone
@@ -34,8 +40,10 @@ from typing import Any, Mapping, Sequence
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo's engine/, not tests/engine/
 
-from ratingkit import CASES, RatedArena, play_rated  # noqa: E402
+from ratingkit import CASES, Case, RatedArena, play_rated  # noqa: E402
+from rating_designs import DESIGNS, Design, replay  # noqa: E402
 
+from engine.games import get_game  # noqa: E402
 from engine.ratings import MU, TAU, RatedDeal, rate_deal, rating_key, replay_all, table_of  # noqa: E402
 
 KINDS = ("search", "rule", "random")
@@ -116,7 +124,12 @@ def rating_figures(ratings: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def twins(deals: Sequence[RatedDeal], tau: float) -> dict[str, Any]:
+def club(current: Mapping[str, Any], money: Mapping[str, int], tau: float, unit: int) -> dict[str, Any]:
+    """The club's own way (``engine.ratings.rate_deal``), in the designs' shape."""
+    return rate_deal(current, money, tau)
+
+
+def twins(deals: Sequence[RatedDeal], tau: float, design: Design = club, unit: int = 1) -> dict[str, Any]:
     """How far apart two bots of one kind stand (mean gap, by rms and range) over the last two thirds of
     the deals: they are equally strong, so this is what luck alone does to a rating at this drift."""
     names = sorted(deals[0].money) if deals else []
@@ -127,7 +140,7 @@ def twins(deals: Sequence[RatedDeal], tau: float) -> dict[str, Any]:
     book: dict[str, Any] = {}
     gaps: list[float] = []
     for n, deal in enumerate(deals):
-        book.update(rate_deal(book, deal.money, tau))
+        book.update(design(book, deal.money, tau, unit))
         if n >= len(deals) // 3 and first in book and second in book:
             gaps.append(book[first].mu - book[second].mu)
     if not gaps:
@@ -146,6 +159,60 @@ def by_session(deals: Sequence[RatedDeal], sessions: Sequence[int]) -> list[Rate
         for who, money in deal.money.items():
             total[who] = total.get(who, 0) + money
     return [RatedDeal(deals[0].key, sums[s]) for s in sorted(sums)]
+
+
+def in_order(values: Mapping[str, float]) -> bool:
+    """The lowest search bot above every rule bot, and the lowest rule bot above the random bot."""
+    by_kind: dict[str, list[float]] = {}
+    for who, value in values.items():
+        by_kind.setdefault(kind_of(who), []).append(value)
+    return min(by_kind["search"]) > max(by_kind["rule"]) and min(by_kind["rule"]) > max(by_kind["random"])
+
+
+def resamples(sessions: Sequence[int], count: int, seed: int) -> list[list[int]]:
+    """``count`` draws of as many sessions as were played, with replacement, in a shuffled order."""
+    rng = random.Random(seed)
+    keys = sorted(set(sessions))
+    return [[rng.choice(keys) for _ in keys] for _ in range(count)]
+
+
+def boot_money(deals: Sequence[RatedDeal], sessions: Sequence[int], draws: list[list[int]]) -> dict[str, Any]:
+    """How often the bots' own money a deal is in order over the resamples: what any rating can hope for."""
+    by_session: dict[int, list[RatedDeal]] = {}
+    for deal, session in zip(deals, sessions):
+        by_session.setdefault(session, []).append(deal)
+    ordered = 0
+    for draw in draws:
+        totals: dict[str, float] = {}
+        for deal in (d for s in draw for d in by_session[s]):
+            for who, money in deal.money.items():
+                totals[who] = totals.get(who, 0) + money
+        ordered += in_order(totals)
+    return {"boot": len(draws), "boot_money_ordered": ordered}
+
+
+def boot_design(deals: Sequence[RatedDeal], sessions: Sequence[int], draws: list[list[int]], design: Design,
+                tau: float, unit: int) -> dict[str, Any]:
+    """How often a design orders the bots over the resamples, and its search − rule gap (median, 5 %, 95 %)."""
+    by_session: dict[int, list[RatedDeal]] = {}
+    for deal, session in zip(deals, sessions):
+        by_session.setdefault(session, []).append(deal)
+    ordered, gaps = 0, []
+    for draw in draws:
+        book = replay([d for s in draw for d in by_session[s]], design, tau, unit)
+        (ratings,) = book.values()
+        figures = rating_figures(ratings)
+        ordered += figures["search_rule_random"]
+        gaps.append(figures["gap_search_rule"])
+    gaps.sort()
+    n = len(gaps)
+    return {"boot_ordered": ordered, "boot_gap_search_rule": [gaps[n // 2], gaps[n // 20], gaps[n - 1 - n // 20]]}
+
+
+def unit_of(case: Case) -> int:
+    """The game's stake under the case's options: money is weighed in stakes."""
+    cls = get_game(case.game)
+    return cls.stake(cls.make_options(case.options))
 
 
 def save_deals(path: str, label: str, arena: RatedArena) -> None:
@@ -173,6 +240,8 @@ def deadline(hhmm: str | None) -> Any:
     hour, minute = (int(x) for x in hhmm.split(":"))
     now = datetime.now(timezone.utc)
     end = now.replace(hour=hour, minute=minute, second=0, microsecond=0).timestamp()
+    if end < now.timestamp() - 12 * 3600:  # a time past midnight is tomorrow's
+        end += 24 * 3600
     return lambda: time.time() >= end
 
 
@@ -188,6 +257,9 @@ def main() -> int:
     parser.add_argument("--deals-out", help="append every deal's money and session to this JSON-lines file")
     parser.add_argument("--from-deals", help="rate the deals of this file (from --deals-out) instead of playing")
     parser.add_argument("--until", help="UTC HH:MM: stop playing a case at the first session end after it")
+    parser.add_argument("--designs", default="club",
+                        help=f"ways to rate a deal: club (the club's), {', '.join(DESIGNS)}")
+    parser.add_argument("--boot", type=int, default=0, help="resamples of the sessions (0: none)")
     args = parser.parse_args()
     cases = [c for c in CASES if (c.label == args.only if args.only else c.game != "speculator")]
     for case in cases:
@@ -207,20 +279,27 @@ def main() -> int:
                 save_deals(args.deals_out, case.label, arena)
         cpu = round(time.process_time() - started, 1)
         money = money_figures(deals, sessions)
-        for divisor in (int(n) for n in args.taus.split(",")):
-            ratings = replay_all(deals, tau=MU / divisor)[key]
-            line = {
-                "case": case.label, "deals": len(deals), "sessions": len(set(sessions)),
-                "iterations": args.iterations, "seed": args.seed, "tau": f"MU/{divisor}",
-                **rating_figures(ratings), **twins(deals, MU / divisor), **money,
-                "by_session": rating_figures(replay_all(by_session(deals, sessions), tau=MU / divisor)[key]),
-                "recompute_equal": recompute_equal,
-                "cpu_s": cpu, "load": [round(x, 2) for x in os.getloadavg()],
-            }
-            print(json.dumps(line, ensure_ascii=False), flush=True)
-            if args.out:
-                with open(args.out, "a", encoding="utf-8") as out:
-                    out.write(json.dumps(line, ensure_ascii=False) + "\n")
+        unit = unit_of(case)
+        draws = resamples(sessions, args.boot, args.seed) if args.boot else []
+        money_boot = boot_money(deals, sessions, draws) if draws else {}
+        for name in args.designs.split(","):
+            design = club if name == "club" else DESIGNS[name]
+            for n, divisor in enumerate(int(n) for n in args.taus.split(",")):
+                tau = MU / divisor
+                ratings = replay(deals, design, tau, unit)[key]
+                line = {
+                    "case": case.label, "design": name, "deals": len(deals), "sessions": len(set(sessions)),
+                    "iterations": args.iterations, "seed": args.seed, "tau": f"MU/{divisor}", "unit": unit,
+                    **rating_figures(ratings), **twins(deals, tau, design, unit), **money,
+                    "by_session": rating_figures(replay_all(by_session(deals, sessions), tau=tau)[key]),
+                    **(money_boot | boot_design(deals, sessions, draws, design, tau, unit) if draws and not n else {}),
+                    "recompute_equal": recompute_equal,
+                    "cpu_s": cpu, "load": [round(x, 2) for x in os.getloadavg()],
+                }
+                print(json.dumps(line, ensure_ascii=False), flush=True)
+                if args.out:
+                    with open(args.out, "a", encoding="utf-8") as out:
+                        out.write(json.dumps(line, ensure_ascii=False) + "\n")
     return 0
 
 
