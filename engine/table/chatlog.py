@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
+from dataclasses import replace
 from typing import Any, Callable, Iterable
 
 from engine.store.moderation import CONTEXT_MAX, WORDS_MAX, ChatLine, Report
@@ -123,6 +124,9 @@ class Reports:
         """A club without a store keeps its reports here (the same numbers a store would give)."""
         self.listeners: list[Callable[[Report], None]] = []
         """Told of each report as it arrives (the server tells the admins online)."""
+        self.to_loop: Callable[..., Any] | None = None
+        """How the store's thread hands the telling back to the loop (the server's
+        ``loop.call_soon_threadsafe``); None: told in the thread that kept it."""
 
     def file(self, reporter: str, target: str, words: str, tables: Iterable[int] = (),
              watched: Iterable[int] = ()) -> Report:
@@ -136,18 +140,40 @@ class Reports:
         report = Report(self.chatlog.wall(), reporter, target, words, seen)
         store = self.chatlog.social.store
         if store is None:
-            report = Report(report.at, reporter, target, words, seen, id=len(self.kept) + 1)
+            report = replace(report, id=len(self.kept) + 1)
             self.kept.append(report)
         elif self.chatlog.social.later is not None:
-            self.chatlog.social.later(lambda own: own.add_report(report))
+            self._keep_later(report, self.chatlog.social.later)
+            return report
         else:
-            store.add_report(report)
+            report = replace(report, id=store.add_report(report))
+        self._tell(report)
+        return report
+
+    def _keep_later(self, report: Report, later: Callable[[Callable[[Any], Any]], None]) -> None:
+        """Kept by the store's thread; the house is told once the store has given it its number (the
+        number every node and ``admin reports`` know it by), on the loop (``to_loop``).  A report the
+        store refused is still told."""
+        hand = self.to_loop
+
+        def keep(own: Any) -> None:
+            number = 0
+            try:
+                number = int(own.add_report(report))
+            finally:  # told, numbered or not
+                if hand is None:
+                    self._tell(replace(report, id=number))
+                else:
+                    hand(self._tell, replace(report, id=number))
+
+        later(keep)
+
+    def _tell(self, report: Report) -> None:
         for listener in list(self.listeners):
             try:
                 listener(report)
             except Exception:  # one listener's bug must not lose the report or the others
                 log.exception("a report's listener failed")
-        return report
 
 
 __all__ = ["ChatLog", "RECENT", "Reports"]

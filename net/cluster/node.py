@@ -67,8 +67,8 @@ from net.cluster.notices import MAX_PAYLOAD, NoticeError, Notices, undo_all
 from net.cluster.calls import CALL_TIMEOUT, OwnerCalls, serve_call
 from net.cluster.follow import ReplicaReads
 from net.cluster.takeover import take
-from net.cluster.wire import (AwayAsked, AwayState, BusError, Call, Message, NewOwner, Opened, Rail, Reply,
-                              TableNews, decode, encode)
+from net.cluster.wire import (HOUSE_MESSAGES, AwayAsked, AwayState, BusError, Call, Message, NewOwner, Opened, Rail,
+                              Reply, TableNews, decode, encode)
 
 log = logging.getLogger("sukno.cluster")
 
@@ -295,6 +295,8 @@ class Node:
         except BusError as err:
             log.warning("node %s: a bus notice dropped: %s", self.name, err)
             return
+        if isinstance(message, HOUSE_MESSAGES):
+            return  # about no table: the house's (net.cluster.housewide)
         table_id, club = message.table, self.club
         if isinstance(message, Reply):
             if message.to == self.name:

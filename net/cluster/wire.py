@@ -12,6 +12,8 @@ handler ever reads an unchecked dict.  A change sent to a table's owner is an
 * ``Rail``: a watcher's words on the rail during a deal, for every replica's watchers.
 * ``AwayAsked``/``AwayState``: a replica just made asks who is away there; the owner tells it.
 * ``Opened``: a table opened at runtime on ``node``; ``NewOwner``: a node took a table over.
+* ``ReportFiled``: a player's report made on ``node``, for the admins online on every other node
+  (``net.cluster.housewide``); it names no table.
 """
 
 from __future__ import annotations
@@ -108,7 +110,20 @@ class NewOwner:
     node: str
 
 
-Message = Union[Call, Reply, TableNews, Rail, AwayAsked, AwayState, Opened, NewOwner]
+@dataclass(frozen=True, slots=True)
+class ReportFiled:
+    t: ClassVar[str] = "report"
+    node: str
+    id: int
+    """The store's number of the report (0: the store did not keep it)."""
+    reporter: str
+    target: str
+    words: str
+
+
+HOUSE_MESSAGES = (ReportFiled,)
+"""The house's messages: about no table (``net.cluster.housewide`` hears them, not the tables' side)."""
+Message = Union[Call, Reply, TableNews, Rail, AwayAsked, AwayState, Opened, NewOwner, ReportFiled]
 _RENAMED = {"sender": "from"}  # a field whose name on the wire is a Python keyword
 
 
@@ -234,6 +249,21 @@ def _rail(body: dict[str, Any]) -> Rail:
     return Rail(_table(body), _text(body, "node"), name, _text(body, "text", MAX_TEXT))
 
 
+def _printable_name(body: dict[str, Any], key: str) -> str:
+    name = _text(body, key)
+    if not name or not name.isprintable():
+        raise ValueError(f"{key} is not a printable name")
+    return name
+
+
+def _report(body: dict[str, Any]) -> ReportFiled:
+    number = body["id"]
+    if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+        raise ValueError("id is not a report's number")
+    return ReportFiled(_text(body, "node"), number, _printable_name(body, "reporter"), _printable_name(body, "target"),
+                       _text(body, "words", MAX_TEXT))
+
+
 _READERS: dict[str, Callable[[dict[str, Any]], Message]] = {
     "call": _call,
     "reply": _reply,
@@ -244,6 +274,7 @@ _READERS: dict[str, Callable[[dict[str, Any]], Message]] = {
                                    _names(body.get("stand_ins") or [])),
     "opened": lambda body: Opened(_table(body), _text(body, "node")),
     "owner": lambda body: NewOwner(_table(body), _text(body, "node")),
+    "report": _report,
 }
 
 

@@ -30,7 +30,7 @@ from net.house import figures
 from net.house import accountverbs, clubverbs, discipline, moderation
 from net.house.bans import AUDIT_NAME, BANS_NAME, AuditLog, BanList
 from net.house.discipline import ban_hits, ban_text
-from net.house.roster import broadcast, session_rows, sessions_text
+from net.house.roster import admin_keys, broadcast, session_rows, sessions_text
 from net.house.shut import ShutAccounts, read_shut
 from net.house.verbs import COMMANDS, HELP, MAX_GRACE, READ_ONLY, Reply, UsageError, flag, need
 from net.ssh.identity import fold
@@ -68,6 +68,7 @@ class AdminCommands:
         """The ``social.later`` this console replaced (the server's store-thread writer): back at ``close``."""
         self.relay: Any = None
         """``net.cluster.clubwide.AdminRelay`` on a node of several (``join_cluster``), else None."""
+        self.house_relay: Any = None  # net.cluster.housewide.HouseRelay, as ``relay``
 
     def watch_store(self) -> None:
         """Probe the store every ``STORE_PROBE`` seconds, so a vanished database is noticed (and everyone
@@ -125,9 +126,10 @@ class AdminCommands:
     STORE_PROBE = 2.0
 
     def close(self) -> None:
-        if self.relay is not None:
-            self.relay.stop()
-            self.relay = None
+        for relay in (self.relay, self.house_relay):
+            if relay is not None:
+                relay.stop()
+        self.relay = self.house_relay = None
         if self._probe is not None:
             self._probe.cancel()
             self._probe = None
@@ -142,13 +144,17 @@ class AdminCommands:
     # -- running a command ----------------------------------------------------------
 
     def join_cluster(self) -> None:
-        """On a node of several: kick and close reach the node that can do them (net/cluster/clubwide.py)."""
+        """On a node of several: kick and close reach the node that can do them (net/cluster/clubwide.py),
+        and the house's news (a report) every node's admins (net/cluster/housewide.py)."""
         node = getattr(self.server, "node", None)
         if self.relay is None and node is not None:
             from net.cluster.clubwide import AdminRelay
+            from net.cluster.housewide import HouseRelay
 
             self.relay = AdminRelay(self, node.notices, node.name)
             self.relay.start()
+            self.house_relay = HouseRelay(self, node.notices, node.name)  # reports heard on every node
+            self.house_relay.start()
 
     async def run(self, argv: list[str], who: str, remote: bool = True) -> Reply:
         """Run one command for ``who`` (``unix:NAME`` or ``ssh:NAME``); never raises.  ``remote``: it
@@ -428,20 +434,6 @@ class AdminCommands:
             app = session.app
             if app is not None:
                 app.call_later(_back_to_hall, app, table_id)
-
-
-def admin_keys(config: Any, store: Any) -> frozenset[str]:
-    """Admin is a key, not a name: the config's ``[admin] keys``, and the keys that the accounts named
-    in ``[admin] accounts`` have in the store now, at start (a name registered later gets nothing)."""
-    keys = {str(k) for k in getattr(config, "admin_keys", [])}
-    for name in getattr(config, "admins", []):
-        account = store.account(name) if store is not None else None
-        if account is None or not account.keys:
-            log.warning("config: the admin account %r does not exist with a key; it has no admin rights "
-                        "(list its key in [admin] keys)", name)
-            continue
-        keys |= set(account.keys)
-    return frozenset(keys)
 
 
 def _back_to_hall(app: Any, table_id: int) -> None:

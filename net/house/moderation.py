@@ -167,17 +167,25 @@ def follow_motd(house: Any) -> None:
     reads.add("the message of the day", read, apply)
 
 
+def tell_admins(house: Any, report: Report) -> None:
+    """Each admin online here (his session's key is an admin key) is told of ``report``: a report made
+    here, or one another node tells (``net.cluster.housewide``).  Its words are shown as text."""
+    server = house.server
+    names = {s.name for s in list(server.sessions) if s.name and not s.closed
+             and getattr(s.conn, "fingerprint", None) in house.admin_keys}
+    params = {"number": report.id or "?", "reporter": report.reporter, "target": report.target,
+              "words": report.words}
+    for name in sorted(names):
+        house.club.social.notify(name, "note", {"key": "report.arrived", "params": params})
+
+
 def listen(house: Any) -> Callable[[], None]:
     """Tell each admin online (his session's key is an admin key) of every report as it arrives;
     returns what stops it."""
-    server, listeners = house.server, house.club.reports.listeners
+    listeners = house.club.reports.listeners
 
     def heard(report: Report) -> None:
-        names = {s.name for s in list(server.sessions) if s.name and not s.closed
-                 and getattr(s.conn, "fingerprint", None) in house.admin_keys}
-        params = {"reporter": report.reporter, "target": report.target, "words": report.words}
-        for name in sorted(names):
-            house.club.social.notify(name, "note", {"key": "report.arrived", "params": params})
+        tell_admins(house, report)
 
     def stop() -> None:
         if heard in listeners:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any, Callable, Iterable
+
+log = logging.getLogger("sukno.admin")
 
 
 def where(club: Any, session: Any) -> str:
@@ -74,3 +77,17 @@ def broadcast(sessions: Iterable[Any], line: Callable[[str], str]) -> int:
             continue
         count += 1
     return count
+
+
+def admin_keys(config: Any, store: Any) -> frozenset[str]:
+    """Admin is a key, not a name: the config's ``[admin] keys``, and the keys that the accounts named
+    in ``[admin] accounts`` have in the store now, at start (a name registered later gets nothing)."""
+    keys = {str(k) for k in getattr(config, "admin_keys", [])}
+    for name in getattr(config, "admins", []):
+        account = store.account(name) if store is not None else None
+        if account is None or not account.keys:
+            log.warning("config: the admin account %r does not exist with a key; it has no admin rights "
+                        "(list its key in [admin] keys)", name)
+            continue
+        keys |= set(account.keys)
+    return frozenset(keys)

@@ -81,6 +81,7 @@ def _social_off_loop(server: Any) -> None:
     social.fetch = fetch
     if social.later is None:
         social.later = server._later = later
+        server.club.reports.to_loop = asyncio.get_running_loop().call_soon_threadsafe  # reports told on the loop
 
 
 def stop_services(server: Any) -> None:

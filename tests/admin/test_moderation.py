@@ -48,7 +48,7 @@ async def test_a_report_reaches_the_house_with_what_was_seen_and_is_closed(confi
         await anna.wait("you play like a mule")
         anna.line("пожаловаться Boris грубит в зале")
         await anna.wait("Спасибо: дом получил вашу жалобу на Boris")
-        await vera.wait("A report from Anna about Boris: грубит в зале")  # the house online is told at once
+        await vera.wait("Report #1 from Anna about Boris: грубит в зале")  # the house online is told at once
         assert "грубит" not in boris.session.raw.decode("utf-8", "replace")
         reply = await eventually(config.data, ("reports",), lambda r: r["data"]["reports"], "the report kept")
         [report] = reply["data"]["reports"]

@@ -6,6 +6,8 @@ rail, as an away note and as a whisper; then the store's chat log and a report a
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engine.store.moderation import ChatQuery
@@ -153,7 +155,8 @@ def test_a_report_is_kept_in_the_store_and_the_house_told() -> None:
     club.reports.listeners.append(told.append)
     club.say("Boris", "x")
     report = club.report("Anna", "Boris", "spam")
-    assert store.added == [report] and told == [report] and club.reports.kept == []
+    assert report.id == 7 and told == [report] and club.reports.kept == []  # told with the store's number
+    assert store.added == [dataclasses.replace(report, id=0)]
 
 
 def test_a_reports_words_are_cleaned_and_bounded_before_the_house_reads_them() -> None:

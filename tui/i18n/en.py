@@ -739,7 +739,7 @@ MESSAGES: dict[str, str] = {
     "report.self": "You cannot report yourself.",
     "report.nobody": "Nobody named {name} is here or was heard lately.",
     "report.filed": "Thank you: the house has your report about {name}, with his last words you could see.",
-    "report.arrived": "A report from {reporter} about {target}: {words} (admin reports lists it).",
+    "report.arrived": "Report #{number} from {reporter} about {target}: {words} (admin reports lists it).",
     "motd.line": "Notice of the house: {text}",
     "help.verb.key": "key add | key link CODE | key list | key remove FINGERPRINT (ключ): a second key for your name.",
 }

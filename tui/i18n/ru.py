@@ -746,7 +746,7 @@ MESSAGES: dict[str, str] = {
     "report.self": "На себя жаловаться нельзя.",
     "report.nobody": "Никого по имени {name} здесь нет и не было слышно в последнее время.",
     "report.filed": "Спасибо: дом получил вашу жалобу на {name} вместе с его последними словами, которые вы видели.",
-    "report.arrived": "Жалоба от {reporter} на {target}: {words} (admin reports покажет её).",
+    "report.arrived": "Жалоба №{number} от {reporter} на {target}: {words} (admin reports покажет её).",
     "motd.line": "Объявление дома: {text}",
     "help.verb.key": "ключ добавить | ключ связать КОД | ключ список | ключ убрать ОТПЕЧАТОК (key): второй ключ для вашего имени.",
 }

@@ -1,0 +1,97 @@
+"""The house's news across nodes: two ``sukno serve --node`` children on one PostgreSQL.
+
+A report made on node A reaches the admins online on node B at once (and A's own admin, in Russian),
+numbered as ``admin reports`` lists it, its words shown as text, never markup; what travels is the bus's
+typed ``report`` message.  Real nodes (tests/net/nodekit.py), real SSH clients read through pyte.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from pathlib import Path
+
+import pytest
+from nodekit import CONFIG, Node
+from net.cluster.notices import Notices
+from sshclient import Client, connect, new_key, until
+
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
+
+
+async def register(port: int, name: str, key=None, **kw) -> Client:
+    client = await connect(port, key=key or new_key(), **kw)
+    await client.wait(lambda screen: "book of names" in screen or "книгу имён" in screen, timeout=20)
+    client.line(name)
+    await client.wait(f"{name} ·", timeout=20)
+    return client
+
+
+def _cli(argv: list[str]) -> tuple[int, str, str]:
+    from net.cli.admin import run_admin
+    from net.cli.main import build_parser
+
+    out, err = io.StringIO(), io.StringIO()
+    status = run_admin(build_parser().parse_args(argv), out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+async def admin(data: Path, *words: str) -> tuple[int, dict]:
+    """``sukno admin --data DATA --json WORDS…`` of one node, in a thread."""
+    status, out, _err = await asyncio.to_thread(_cli, ["admin", "--data", str(data), "--json", *words])
+    return status, json.loads(out) if out.strip() else {}
+
+
+def write_config(folder: Path, *admin_keys: str) -> None:
+    """The nodes' one config (as ``nodekit.Node`` writes it), with the house's admin keys."""
+    text = CONFIG.format(ttl=3.0).replace("[node]\n", "[node]\ncall_timeout = 2.0\n")
+    text += "[store]\nwrite_wait = 0.05\n[admin]\nkeys = [" + ", ".join(f'"{k}"' for k in admin_keys) + "]\n"
+    (folder / "sukno.toml").write_text(text, "utf-8")
+
+
+async def test_a_report_on_one_node_reaches_the_admins_on_every_node(tmp_path: Path, pg_url: str) -> None:
+    vera_key, gleb_key = new_key(), new_key()
+    write_config(tmp_path, vera_key.get_fingerprint("sha256"), gleb_key.get_fingerprint("sha256"))
+    nodes: list[Node] = []
+    clients: list[Client] = []
+    bus: list[str] = []
+    listener = Notices(pg_url)  # what the nodes tell each other, read as a third party
+    listener.on("sukno_bus", bus.append)
+    await listener.start()
+    try:
+        for name in "AB":
+            nodes.append(Node(name, tmp_path, pg_url))
+            await nodes[-1].ready()
+        a, b = nodes
+        vera = await register(b.port, "Vera", key=vera_key)  # the house, online on the other node
+        gleb = await register(a.port, "Gleb", key=gleb_key, lang="ru_RU.UTF-8")  # and on this one, in Russian
+        boris = await register(a.port, "Boris")
+        anna = await register(a.port, "Anna")
+        clients += [vera, gleb, boris, anna]
+        boris.line("say you play like a mule")
+        await anna.wait("you play like a mule", timeout=15)
+        anna.line("report Boris [b]rude[/b] in the hall")
+        await anna.wait("the house has your report about Boris", timeout=15)
+
+        await vera.wait("Report #1 from Anna about Boris: [b]rude[/b] in the hall", timeout=15)
+        await gleb.wait("Жалоба №1 от Anna на Boris: [b]rude[/b] in the hall", timeout=15)
+        for client in (boris, anna):
+            assert "Report #1" not in client.text()  # told to the house only
+        await until(lambda: any(json.loads(p).get("t") == "report" for p in bus), timeout=15, what="the bus message")
+        [sent] = [json.loads(p) for p in bus if json.loads(p).get("t") == "report"]
+        assert (sent["node"], sent["id"], sent["reporter"], sent["target"], sent["words"]) == (
+            "A", 1, "Anna", "Boris", "[b]rude[/b] in the hall")
+        status, reply = await admin(tmp_path / "data-B", "reports")
+        assert status == 0 and [(r["id"], r["reporter"], r["target"]) for r in reply["data"]["reports"]] == [
+            (1, "Anna", "Boris")]
+    finally:
+        await listener.stop()
+        for client in clients:
+            try:
+                await client.close()
+            except Exception:  # noqa: BLE001 - a closed session is fine here
+                pass
+        for node in nodes:
+            node.stop()
+            node.kill()
