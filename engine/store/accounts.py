@@ -4,7 +4,8 @@ An account is its row's id: records point at it (``record_player.account_id``), 
 ignore list too.  Only the ledger and the ratings know an account by its name (a purse is spelt as its
 account is), so a rename moves that purse, its entries and its ratings to the new name in the same
 transaction: the account's statement keeps every movement, the records keep the name each deal was
-played under, and every transaction still sums to zero.
+played under, and every transaction still sums to zero.  The house's hold on the name goes with him
+too: his mute, a ban of his name (a banned account renamed stays banned), the lists that ignore him.
 
 A closed account keeps its name until ``free_at``; then ``release_names`` gives the name back to the
 club by renaming the account ``closed:<id>:<name>``.  A ``:`` is never in a name a person chooses, so
@@ -128,16 +129,30 @@ def _respell(store: Any, account_id: int, old: str, new: str, key_of: Any, follo
         store._x("DELETE FROM purse WHERE name = ?", (old,))
     store._x("DELETE FROM rating WHERE name = ? AND bot = 0", (new,))
     store._x("UPDATE rating SET name = ? WHERE name = ? AND bot = 0", (new, old))
-    if not follow:  # his name is freed: nobody's list and no mute may catch the newcomer who takes it
+    if not follow:  # his name is freed: nobody's list, no mute and no ban may catch the newcomer who takes it
         store._x("DELETE FROM mute WHERE name_key = ?", (key_of(old),))
         store._x("DELETE FROM account_ignore WHERE other_key = ?", (key_of(old),))
+        store._x("DELETE FROM ban WHERE kind = 'name' AND target_key = ?", (look_key(old),))
         return
+    _move_name_ban(store, old, new)
     if key_of(old) != key_of(new):
         store._x("DELETE FROM mute WHERE name_key = ?", (key_of(new),))
         store._x("UPDATE mute SET name_key = ?, name = ? WHERE name_key = ?", (key_of(new), new, key_of(old)))
         store._x("DELETE FROM account_ignore WHERE other_key = ? AND account_id IN "
                  "(SELECT account_id FROM account_ignore WHERE other_key = ?)", (key_of(new), key_of(old)))
     store._x("UPDATE account_ignore SET other_key = ?, other = ? WHERE other_key = ?", (key_of(new), new, key_of(old)))
+
+
+def _move_name_ban(store: Any, old: str, new: str) -> None:
+    """Inside a transaction: a ban of the name ``old`` bans ``new`` now (a ban by name is the person's,
+    compared as ``net.house.bans`` compares names: by their looks).  A ban of ``new`` already there
+    stays when ``old`` had none: a rename never lifts a ban."""
+    before, after = look_key(old), look_key(new)
+    if store._x("SELECT 1 FROM ban WHERE kind = 'name' AND target_key = ?", (before,)).fetchone() is None:
+        return
+    if before != after:
+        store._x("DELETE FROM ban WHERE kind = 'name' AND target_key = ?", (after,))
+    store._x("UPDATE ban SET target_key = ?, target = ? WHERE kind = 'name' AND target_key = ?", (after, new, before))
 
 
 def _seated_at(store: Any, name: str, key_of: Any) -> Any:

@@ -2,7 +2,7 @@
 
 Every store call is made by the console's store thread (``House.off_loop``), never on the loop.  A
 rename keeps the account's id (its records, keys and settings) and moves its purse and ratings to the
-new name (``engine.store.accounts``); its name obeys the registration's rules, look-alikes included
+new name, and with them his mute and a ban of his name (``engine.store.accounts``); its name obeys the registration's rules, look-alikes included
 (``net.ssh.identity``).  A disabled or closed account is shown out wherever it is and refused at every
 door (``net.house.shut``); a seat he held is then a dropped player's, as after a kick.  A closed
 account's name is held ``[admin] name_hold_days`` before a newcomer may take it.  A lost key is
@@ -92,7 +92,9 @@ async def _rename(house: House, name: str, new: str) -> Reply:
     far = _nodes_of(house, name)
     if far:  # his session there would go on under a name whose purse has moved
         raise AdminError(f"{name} is connected on node {', '.join(far)}; kick him (kick {name}) and rename then")
-    old, spelled = await _store(house, lambda own: _renamed(own, name, new))
+    old, spelled, bans = await _store(house, lambda own: _renamed(own, name, new, house.bans))
+    house.bans.made += 1  # after the write: a read begun before it is stale
+    house.bans.take(bans)  # a ban of his name is his new name's now, here at once (the others read it)
     if hasattr(accounts_book, "forget"):
         accounts_book.forget(old)
         accounts_book.named(spelled)
@@ -108,8 +110,9 @@ async def _rename(house: House, name: str, new: str) -> Reply:
                  {"name": spelled, "was": old, "ended": ended})
 
 
-def _renamed(own: Any, name: str, new: str) -> tuple[str, str]:
-    """In the store thread: no other account may read as ``new`` (look-alikes too), then the rename."""
+def _renamed(own: Any, name: str, new: str, bans: Any) -> tuple[str, str, list[Any]]:
+    """In the store thread: no other account may read as ``new`` (look-alikes too), then the rename (a
+    ban of his name moved with it); the bans as they are now."""
     current = own.account(name)
     if current is None:
         raise AccountError(f"there is no account named {name!r}")
@@ -118,7 +121,7 @@ def _renamed(own: Any, name: str, new: str) -> tuple[str, str]:
         if fold(other) == wanted and fold(other) != fold(current.name):
             raise AccountError(f"{new!r} reads as the account {other!r}; choose another")
     old, spelled = own.rename_account(current.name, new)
-    return str(old), str(spelled)
+    return str(old), str(spelled), bans.read_pruned(own)[1]
 
 
 async def _set_state(house: House, name: str, state: str) -> Reply:

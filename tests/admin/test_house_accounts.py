@@ -118,6 +118,31 @@ async def test_rename_keeps_his_key_money_and_records_and_obeys_the_name_rules(c
         assert (["account", "Anya", "rename", "B0ris"], False) in acts
 
 
+async def test_a_banned_account_renamed_is_still_banned(config):
+    """R: a ban of his name is his new name's, in the store and on this node at once; his key is refused."""
+    key = new_key()
+    async with admin_server(config, player_app=_player) as server:
+        anna = await arrive(server.port, "Anna", key=key)
+        status, _, _ = await sukno_admin(config.data, "ban", "Anna", "card", "counting")
+        assert status == 0
+        await asyncio.wait_for(anna.session.closed.wait(), 10)
+        status, reply = await admin_json(config.data, "account", "Anna", "rename", "Anya")
+        assert status == 0 and reply["data"]["name"] == "Anya"
+        assert [(b.kind, b.target) for b in server.admin.bans.bans] == [("name", "Anya")]  # here, not at a read
+        assert [(b.kind, b.key, b.reason) for b in server.store.bans()] == [("name", "anya", "card counting")]
+        status, out, _ = await sukno_admin(config.data, "bans")
+        assert status == 0 and "Anya" in out and "Anna" not in out
+        again = await connect(server.port, key=key)  # his key's account is Anya's: her ban shuts him out
+        await asyncio.wait_for(again.session.closed.wait(), 10)
+        assert "card counting" in said(again)
+        status, _, err = await sukno_admin(config.data, "unban", "Anna")
+        assert status == 1 and "'Anna' is not banned" in err  # the old name is nobody's ban now
+        assert (await sukno_admin(config.data, "unban", "Anya"))[0] == 0
+        back = await connect(server.port, key=key)
+        await back.wait("HALL Anya")
+        await back.close()
+
+
 async def test_a_disabled_account_is_shown_out_refused_in_his_language_and_enabled_again(config):
     key = new_key()
     async with admin_server(config, player_app=_player) as server:

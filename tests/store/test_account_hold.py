@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.record import Record
-from engine.store.base import GRANTS, AccountError, TableHeader
+from engine.store.base import GRANTS, AccountError, BanRow, TableHeader
 from engine.store.sqlite import SCHEMA_VERSION, SqliteStore
 
 
@@ -35,8 +35,11 @@ def test_disable_close_and_the_name_freed_after_its_wait(store) -> None:
         store.create_account("ANNA", key="SHA256:other")
     store.set_ignore("Boris", "Anna", True)
     store.set_mute("Anna", None, "rude", "house")
+    store.put_ban(BanRow("name", "anna", "Anna", None, "rude", "house", 400.0))
+    store.put_ban(BanRow("key", "SHA256:anna", "SHA256:anna", None, "rude", "house", 400.0))
     assert store.release_names(now=500.0) == ["Anna"]
     assert store.ignores("Boris") == [] and store.mutes() == []  # nothing catches the next Anna
+    assert [b.kind for b in store.bans()] == ["key"]  # her name's ban went with the name; her key's stays
     freed = [a for a in store.accounts() if a.name.startswith("closed:")]
     assert len(freed) == 1 and freed[0].name.endswith(":Anna") and freed[0].balance == 850
     assert freed[0].keys == ("SHA256:anna",) and freed[0].state == "closed"
@@ -50,6 +53,28 @@ def test_disable_close_and_the_name_freed_after_its_wait(store) -> None:
     store.check_ledger()
     with pytest.raises(AccountError, match="freed"):
         store.set_account_state(freed[0].name, "active")
+
+
+def test_a_ban_of_his_name_follows_a_rename_in_the_same_transaction(store) -> None:
+    """R: a banned account renamed is still banned; an unbanned one renamed does not lift another's ban."""
+    club(store)
+    store.create_account("Vera", key="SHA256:vera", grant=1000, now=100.0)
+    store.put_ban(BanRow("name", "anna", "Anna", None, "card counting", "unix:root", 120.0))
+    store.put_ban(BanRow("name", "anya", "Аnуа", 9000.0, "an old ban", "unix:root", 90.0))  # a look-alike of Anya
+    store.put_ban(BanRow("name", "verka", "Verka", None, "spam", "unix:root", 130.0))
+    store.put_ban(BanRow("key", "SHA256:boris", "SHA256:boris", None, "cheating", "unix:root", 140.0))
+    assert store.rename_account("Anna", "Anya") == ("Anna", "Anya")
+    assert sorted((b.kind, b.key, b.target, b.reason) for b in store.bans()) == [
+        ("key", "SHA256:boris", "SHA256:boris", "cheating"),
+        ("name", "anya", "Anya", "card counting"),  # hers, under her new name (the look-alike's ban replaced)
+        ("name", "verka", "Verka", "spam")]
+    assert store.rename_account("Anya", "ANYA") == ("Anya", "ANYA")  # the same looks: the ban respelt
+    assert [(b.key, b.target) for b in store.bans() if b.kind == "name" and b.reason == "card counting"] == [
+        ("anya", "ANYA")]
+    assert store.rename_account("Vera", "Verka") == ("Vera", "Verka")  # he was not banned: Verka's ban stays
+    assert sorted(b.target for b in store.bans() if b.kind == "name") == ["ANYA", "Verka"]
+    assert store.rename_account("Boris", "Borya") == ("Boris", "Borya")  # a key's ban is not a name's
+    assert [b.target for b in store.bans() if b.kind == "key"] == ["SHA256:boris"]
 
 
 def test_rename_keeps_the_id_the_records_and_the_ledger(store) -> None:
