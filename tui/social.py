@@ -203,9 +203,14 @@ def _key(screen: Lines, command: Command) -> None:
     if keys is None or app.guest:
         screen.error(screen.t("social.key_none"))
         return
-    if what == "add":
-        code = keys.add()
-        screen.say_line(screen.t("social.key_code", code=code, minutes=10))
+    if what == "add":  # answered once the store's thread has kept the code
+        def added(got: str) -> None:
+            if "." in got:  # a catalogue key, why not (a code is letters and a dash)
+                screen.error(screen.t(got))
+            else:
+                screen.say_line(screen.t("social.key_code", code=got, minutes=10))
+
+        pending.after(screen, keys.add(), added)
     elif what == "link":
         screen.error(screen.t("social.key_linked_already"))
     elif what == "list":  # answered once the store's thread has read them

@@ -98,6 +98,7 @@ from decimal import Decimal
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from engine.store.accounts import migration as accounts_migration
+from engine.store.codes import migration as codes_migration
 from engine.store.moderation import migration as moderation_migration, settings_migration
 from engine.store.base import DEAL, AccountError, JournalEntry, LedgerError, StoreError, TableId
 from engine.store.outage import outage_of
@@ -446,6 +447,8 @@ MIGRATIONS: tuple[tuple[Migration, ...], ...] = (
     WATCHER_SQL,
     # the kept ratings made again with the smaller drift per deal (engine.ratings.TAU: MU/3000, not MU/300)
     (rerate_kept,),
+    # one-time link codes (hashed), good on every node of the club (engine.store.codes)
+    codes_migration("DOUBLE PRECISION", "BIGINT"),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 PG_ONLY_TABLES = ("table_lease", "host_key")

@@ -48,6 +48,7 @@ from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Self, S
 from engine.names import look_key
 from engine.record import Record, RecordError, load_record
 from engine.store import accounts as account_book
+from engine.store import codes as code_book
 from engine.store import moderation
 from engine.store import ratings as rating_book
 from engine.store.moderation import ChatLine, ChatQuery, Report
@@ -351,6 +352,19 @@ class SqlStore:
     def remove_key(self, fingerprint: str) -> None:
         with self._tx():
             self._x("DELETE FROM account_key WHERE fingerprint = ?", (fingerprint,))
+
+    # --- one-time link codes, good on every node (``engine.store.codes``) --------------------------
+
+    def put_link_code(self, name: str, word: str, *, life: float, keep: int, now: float | None = None) -> str:
+        """Keep a one-time code (hashed) for the account ``name``: its own spelling."""
+        return code_book.put(self, name, word, life, keep, now)
+
+    def spend_link_code(self, word: str, fingerprint: str, *, now: float | None = None) -> str | None:
+        """Bind ``fingerprint`` to the account of a live code and use it up, atomically: the name, or None."""
+        return code_book.spend(self, word, fingerprint, now)
+
+    def live_link_codes(self, name: str, *, now: float | None = None) -> int:
+        return code_book.live(self, name, now)
 
     # --- the house's hold on accounts (``engine.store.accounts``) -----------------------------
 

@@ -75,6 +75,7 @@ from typing import Iterator
 
 from engine.store.base import StoreError
 from engine.store.accounts import migration as accounts_migration
+from engine.store.codes import migration as codes_migration
 from engine.store.moderation import migration as moderation_migration, settings_migration
 from engine.store.ratings import migration as ratings_migration, rerate_kept
 from engine.store.sql import LOOK_KEY_SQL, WATCHER_SQL, FORGET_NODE, Migration, SqlStore, fill_look_keys  # noqa: F401 - FORGET_NODE: defined here first
@@ -220,6 +221,8 @@ MIGRATIONS: tuple[tuple[Migration, ...], ...] = (
     WATCHER_SQL,
     # the kept ratings made again with the smaller drift per deal (engine.ratings.TAU: MU/3000, not MU/300)
     (rerate_kept,),
+    # one-time link codes (hashed), good on every node of the club (engine.store.codes)
+    codes_migration("REAL", "INTEGER"),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 _INT64 = 2**63

@@ -16,7 +16,8 @@ Decisions (why):
 - Private words go to one person's ``inbox`` (a feed per name, shared by his
   sessions); an ignored sender's words are dropped without telling him.
 - A link code (``key add``) is eight letters, lives ten minutes, works once;
-  it is kept in memory only (a restart simply voids it).
+  the store keeps it, hashed (``engine.store.codes``), so it works on every
+  node; here is only which codes a bind on this node is spending right now.
 - Away while connected is a note beside the name; at a table it is the same
   *away* as a dropped connection (the stand-in plays, ``engine.table.autoplay``).
 """
@@ -151,8 +152,7 @@ class Social:
         self._retry: dict[str, float] = {}  # name_key → when his list, whose read failed, is read again (wall)
         self._told_unread: dict[str, int] = {}  # name_key → failed reads in a row (he is told once, and once read)
         self._inboxes: dict[str, Feed] = {}
-        self._codes: dict[str, tuple[str, float]] = {}  # code → (account, expires at, wall)
-        self._held: dict[str, tuple[str, float]] = {}  # codes of binds under way (``reserve``), as ``_codes``
+        self._held: set[str] = set()  # codes a ``key link`` on this node is binding now (``hold``)
         if self.store is not None:
             for name, until, reason, by in self.store.mutes():
                 self._mutes[name_key(name)] = Mute(name, until, reason, by)
@@ -365,50 +365,33 @@ class Social:
 
     # -- link codes --------------------------------------------------------------------
 
-    def new_code(self, account: str) -> str:
-        now = self.wall()
-        self._codes = {c: v for c, v in self._codes.items() if v[1] > now}
-        mine = sorted((v[1], c) for c, v in self._codes.items() if name_key(v[0]) == name_key(account))
-        while len(mine) >= CODES_PER_ACCOUNT:
-            self._codes.pop(mine.pop(0)[1], None)
-        code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
-        self._codes[code] = (account, now + CODE_LIFE)
-        return code
-
-    def redeem(self, code: str) -> str | None:
-        """The account a live code was made for (the code is used up), or None."""
-        account = self.reserve(code)
-        if account is not None:
-            self.spend(code)
-        return account
-
-    def reserve(self, code: str) -> str | None:
-        """The account a live code was made for, the code held for one bind (``key link``: the store binds
-        the key later, in its thread) until ``spend`` or ``release``; None if unknown, used, expired or held
-        (two connections typing one code: only the first holds it)."""
-        word = _code_word(code)
-        entry = self._codes.pop(word, None)
-        if entry is None or entry[1] <= self.wall():
-            return None
-        self._held[word] = entry
-        return entry[0]
+    def hold(self, code: str) -> bool:
+        """A bind of ``code`` begins on this node (``key link``: the store spends it in its thread); False
+        while another connection here binds the same code (it is told the code is in use, not wrong)."""
+        word = code_word(code)
+        if word in self._held:
+            return False
+        self._held.add(word)
+        return True
 
     def held(self, code: str) -> bool:
-        """Whether the code is held by a bind under way (another connection's ``key link``)."""
-        return _code_word(code) in self._held
+        return code_word(code) in self._held
 
-    def spend(self, code: str) -> None:
-        """The bind worked: the held code is used up."""
-        self._held.pop(_code_word(code), None)
-
-    def release(self, code: str) -> None:
-        """The bind failed (the store refused or was silent): the code works again, if still live."""
-        word = _code_word(code)
-        entry = self._held.pop(word, None)
-        if entry is not None and entry[1] > self.wall():
-            self._codes[word] = entry
+    def unhold(self, code: str) -> None:
+        """The bind is over (the store linked the key, refused, or failed)."""
+        self._held.discard(code_word(code))
 
 
-def _code_word(code: str) -> str:
+def new_code() -> str:
+    """A fresh code: ``CODE_LENGTH`` letters no one confuses (no I, O, 0 or 1)."""
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+
+
+def shown_code(code: str) -> str:
+    """A code as a person reads it: ``ABCD-EFGH``."""
+    return f"{code[:4]}-{code[4:]}"
+
+
+def code_word(code: str) -> str:
     """A code as typed (any case, spaces, the dash shown) in its kept form."""
     return "".join(str(code).split()).replace("-", "").upper()[:32]

@@ -7,7 +7,8 @@ new name, and with them his mute and a ban of his name (``engine.store.accounts`
 door (``net.house.shut``); a seat he held is then a dropped player's, as after a kick.  A closed
 account's name is held ``[admin] name_hold_days`` before a newcomer may take it.  A lost key is
 replaced without the house ever holding a key: ``key-code`` makes the one-time code that ``key link``
-takes from the player's new key, as a member's own ``key add`` does (``engine.table.social``).
+takes from the player's new key, as a member's own ``key add`` does; the store keeps it hashed, so it
+works on any node (``engine.store.codes``), and never the code itself, nor does the audit log.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any, Callable
 
 from engine.store.base import AccountError
 from engine.table.admin_ops import AdminError
-from engine.table.social import CODE_LIFE
+from engine.table.social import CODE_LIFE, CODES_PER_ACCOUNT, new_code, shown_code
 from net.house.shut import FAREWELL
 from net.house.verbs import House, Reply, UsageError, need
 from net.modes.texts import text
@@ -142,18 +143,25 @@ async def _set_state(house: House, name: str, state: str) -> Reply:
 
 
 async def _key_code(house: House, name: str) -> Reply:
-    found = await _store(house, lambda own: own.account(name))
-    if found is None:
-        raise AdminError(f"there is no account named {name!r}")
-    if found.state != "active":
-        raise AdminError(f"{found.name} is {found.state}; enable the account first")
-    code = house.club.social.new_code(found.name)
-    shown = f"{code[:4]}-{code[4:]}"
-    where = " on this node" if getattr(house.server, "node", None) is not None else ""
-    said = (f"a one-time code for {found.name}: {shown} (works once{where}, for {int(CODE_LIFE // 60)} minutes); "
+    code = new_code()
+    spelled, state = await _store(house, lambda own: _code_kept(own, name, code))
+    if state != "active":
+        raise AdminError(f"{spelled} is {state}; enable the account first")
+    shown = shown_code(code)
+    said = (f"a one-time code for {spelled}: {shown} (works once, on any node, for {int(CODE_LIFE // 60)} minutes); "
             f"he connects with his new key and types  key link {shown}  when asked for a name")
-    return Reply(True, said, {"name": found.name, "code": shown, "expires_in": CODE_LIFE},
-                 audit=f"a one-time code for {found.name} was made")
+    return Reply(True, said, {"name": spelled, "code": shown, "expires_in": CODE_LIFE},
+                 audit=f"a one-time code for {spelled} was made")
+
+
+def _code_kept(own: Any, name: str, code: str) -> tuple[str, str]:
+    """In the store thread: the code kept (hashed) for an active account; (his spelling, his state)."""
+    found = own.account(name)
+    if found is None:
+        raise AccountError(f"there is no account named {name!r}")
+    if found.state == "active":
+        own.put_link_code(found.name, code, life=CODE_LIFE, keep=CODES_PER_ACCOUNT)
+    return str(found.name), str(found.state)
 
 
 # -- the helpers -----------------------------------------------------------------------------

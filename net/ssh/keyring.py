@@ -2,9 +2,10 @@
 
 The TUI asks only for ``add() -> code``, ``link(code) -> name | catalogue key``,
 ``list() -> [(fingerprint, is this session's)]`` and ``remove(fingerprint) ->
-None | catalogue key`` — the last three answered as an ``engine.table.pending.Pending`` once the accounts'
-store thread has made their store calls (``tui.pending.after`` waits for it); the codes themselves are ``engine.table.social``'s (eight
-letters, ten minutes, once).  A session may try ``LINK_TRIES`` codes, so a
+None | catalogue key`` — each answered as an ``engine.table.pending.Pending`` once the accounts'
+store thread has made its store calls (``tui.pending.after`` waits for it).  The codes (eight
+letters, ten minutes, once) are kept hashed in the store (``engine.store.codes``), so a code made on
+one node of a club links a key on any other; spending one binds the key in the same transaction.  A session may try ``LINK_TRIES`` codes, so a
 code cannot be guessed by trying.  A removed key's open sessions are shown
 out; its next visit is a new key's (it is asked for a name).
 """
@@ -16,6 +17,7 @@ import logging
 from typing import TYPE_CHECKING, Any, Callable
 
 from engine.store.base import AccountError
+from engine.table.social import CODE_LIFE, CODES_PER_ACCOUNT, code_word, new_code, shown_code
 from net.modes.texts import text
 from net.ssh import account
 from net.ssh.logsafe import clean
@@ -41,13 +43,22 @@ class KeyRing:
     def _store(self) -> Any:
         return self.session.server.store
 
-    def add(self) -> str:
+    def add(self) -> str | Pending:
+        """A one-time code for this account's next key, shown ``ABCD-EFGH``, as a ``Pending`` once the
+        store's thread has kept it (hashed: it works on every node); ``cmd.failed`` if it could not."""
         name = self.session.name
         if name is None:  # the key verbs run for a named person; a new key links, never adds
             raise RuntimeError("a link code was asked before the person had a name")
-        code = self.session.server.club.social.new_code(name)
-        log.info("link code made for %s", clean(name))
-        return f"{code[:4]}-{code[4:]}"
+        if self._store is None:
+            return "social.key_none"
+        code = new_code()
+
+        def work(store: Any) -> str:
+            store.put_link_code(name, code, life=CODE_LIFE, keep=CODES_PER_ACCOUNT)
+            log.info("link code made for %s", clean(name))
+            return shown_code(code)
+
+        return self._job(work, "add")
 
     def _job(self, work: Callable[[Any], Any], op: str) -> Pending:
         """``work(store)`` in the accounts' store thread, as a ``Pending`` of its result; a
@@ -66,15 +77,16 @@ class KeyRing:
             return "social.key_tries"
         self.tries += 1
         social = session.server.club.social
-        name = social.reserve(code)  # held, not spent: a bind the store refuses leaves it usable
-        if name is None:
-            return "social.key_busy" if social.held(code) else "social.key_bad"
-        fingerprint = session.conn.fingerprint
+        if not social.hold(code):  # another connection here is binding it now
+            return "social.key_busy"
+        fingerprint, word = session.conn.fingerprint, code_word(code)
 
-        def work(store: Any) -> Any:  # in the store's thread: the key bound, his settings and list read
+        def work(store: Any) -> Any:  # in the store's thread: the code spent and the key bound at once
             try:
-                store.add_key(name, fingerprint)
+                name = store.spend_link_code(word, fingerprint)
             except AccountError:
+                return "social.key_bad"
+            if name is None:
                 return "social.key_bad"
             settings: Any = None
             if hasattr(store, "settings"):
@@ -87,15 +99,13 @@ class KeyRing:
             except Exception as err:  # None: not read (never "nobody"); the club reads it again when needed
                 log.warning("cannot read the ignore list of %s at a key link: %s", clean(name), err)
                 ignores = None
-            return settings, ignores
+            return name, settings, ignores
 
         def settled(got: Any) -> Any:
-            """On the loop: bound, the code is spent; not bound (refused, failed, silent), it works again."""
-            if isinstance(got, str):
-                social.release(code)
-                return got
-            social.spend(code)
-            return self._linked(name, *got)
+            """On the loop: linked (the store spent the code), or why not (a refused or failed bind
+            left the code as it was: it works again)."""
+            social.unhold(code)
+            return got if isinstance(got, str) else self._linked(*got)
 
         return self._job(work, "link").map(settled)
 

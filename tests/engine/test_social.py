@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.table.club import Club
-from engine.table.social import CODE_LIFE, Seating, Social, SocialError
+from engine.table.social import CODE_LENGTH, CODE_LETTERS, Seating, Social, SocialError, new_code, shown_code
 from engine.table.owner import TableError
 
 
@@ -62,7 +62,7 @@ def test_a_watcher_cannot_whisper_to_a_player_mid_deal_but_may_to_anyone_else():
     assert [e.event.data["text"] for e in club.social.inbox("Boris").since(0)] == ["hi"]
 
 
-def test_mutes_end_on_the_wall_clock_and_codes_work_once_within_their_life():
+def test_mutes_end_on_the_wall_clock():
     wall = [1000.0]
     social = Social(wall=lambda: wall[0])
     social.mute("Vera", 60, "rude", "unix:root")
@@ -71,32 +71,20 @@ def test_mutes_end_on_the_wall_clock_and_codes_work_once_within_their_life():
     assert err.value.key == "social.muted_for" and err.value.params["minutes"] == 1
     wall[0] += 61
     social.check_chat("Vera")  # the mute is over
-    code = social.new_code("Anna")
-    assert social.redeem(code.lower()) == "Anna" and social.redeem(code) is None
-    late = social.new_code("Anna")
-    wall[0] += CODE_LIFE + 1
-    assert social.redeem(late) is None
     with pytest.raises(SocialError):
         social.ignore("Anna", "anna")
 
 
-def test_a_reserved_code_is_held_for_one_bind_and_works_again_if_it_fails():
-    """``key link`` holds the code while the store binds the key: a second connection cannot use it
-    meanwhile (one wins), a failed bind gives it back (he may try again), a bind that worked spends it."""
-    wall = [1000.0]
-    social = Social(wall=lambda: wall[0])
-    code = social.new_code("Anna")
-    assert social.reserve(code) == "Anna"
-    assert social.reserve(code.lower()) is None and social.held(code)  # the other connection: not now
-    social.release(code)  # the store failed: the code is his again
-    assert not social.held(code) and social.reserve(f"{code[:4]}-{code[4:]}") == "Anna"
-    social.spend(code)
-    assert social.reserve(code) is None and not social.held(code)  # used once
-    late = social.new_code("Anna")
-    assert social.reserve(late) == "Anna"
-    wall[0] += CODE_LIFE + 1
-    social.release(late)  # expired while the store was binding: not given back
-    assert social.reserve(late) is None
+def test_a_code_is_held_by_one_bind_on_this_node_at_a_time():
+    """``key link`` holds the code while the store spends it: a second connection here is told it is in use
+    (the store decides between nodes: engine.store.codes); once the bind is over, whatever its end, it is free."""
+    social = Social()
+    code = new_code()
+    assert len(code) == CODE_LENGTH and set(code) <= set(CODE_LETTERS) and shown_code(code)[4] == "-"
+    assert social.hold(code) and social.held(shown_code(code).lower())
+    assert not social.hold(f" {code.lower()} ")  # the other connection, typed in its own way: not now
+    social.unhold(shown_code(code))
+    assert not social.held(code) and social.hold(code)
 
 
 def test_a_private_table_refuses_the_uninvited_and_its_rules_survive_the_journal_state():

@@ -95,3 +95,61 @@ async def test_a_report_on_one_node_reaches_the_admins_on_every_node(tmp_path: P
         for node in nodes:
             node.stop()
             node.kill()
+
+
+async def test_a_code_made_on_one_node_links_a_key_on_another_once(tmp_path: Path, pg_url: str) -> None:
+    """The house's ``key-code`` typed on node A is spent on node B; a member's own ``key add`` on B links on
+    A; a spent code is refused on either node, in the person's language."""
+    import re
+
+    from engine.store.postgres import PgStore
+    from tui.i18n import tr
+
+    write_config(tmp_path)
+    nodes: list[Node] = []
+    clients: list[Client] = []
+    store = PgStore(pg_url)  # the test's own reader
+    try:
+        for name in "AB":
+            nodes.append(Node(name, tmp_path, pg_url))
+            await nodes[-1].ready()
+        a, b = nodes
+        anna = await register(a.port, "Anna")
+        clients.append(anna)
+        status, reply = await admin(tmp_path / "data-A", "account", "Anna", "key-code")
+        assert status == 0 and "on any node" in reply["text"], reply
+        code = reply["data"]["code"]
+        assert store.live_link_codes("Anna") == 1
+        fresh = new_key()
+        there = await connect(b.port, key=fresh)
+        clients.append(there)
+        await there.wait("book of names", timeout=20)
+        there.line(f"key link {code}")
+        await there.wait("Anna ·", timeout=20)  # linked on the other node
+        assert fresh.get_fingerprint("sha256") in store.account("Anna").keys
+        again = await connect(a.port, key=new_key(), lang="ru_RU.UTF-8")
+        clients.append(again)
+        await again.wait("КОД", timeout=20)
+        again.line(f"ключ связать {code}")
+        await again.wait(tr("ru", "social.key_bad")[:30], timeout=20)  # spent once, for every node
+        assert "Anna ·" not in again.text() and len(store.account("Anna").keys) == 2
+
+        there.line("key add")  # a member's own code, made on B
+        screen = await there.wait("Your code: ", timeout=20)
+        own = re.findall(r"Your code: ([A-Z0-9]{4}-[A-Z0-9]{4})", screen)[-1]
+        third = await connect(a.port, key=new_key())
+        clients.append(third)
+        await third.wait("book of names", timeout=20)
+        third.line(f"key link {own}")
+        await third.wait("Anna ·", timeout=20)
+        assert len(store.account("Anna").keys) == 3 and store.live_link_codes("Anna") == 0
+    finally:
+        store.close()
+        for client in clients:
+            try:
+                await client.close()
+            except Exception:  # noqa: BLE001 - a closed session is fine here
+                pass
+        for node in nodes:
+            node.stop()
+            node.kill()

@@ -27,7 +27,7 @@ async def code_of(client: Client) -> str:
 
 
 async def test_key_link_list_and_remove_wait_for_the_store_off_the_loop(tmp_path) -> None:
-    store = gated_store(tmp_path, gated=("add_key", "account", "remove_key"))
+    store = gated_store(tmp_path, gated=("put_link_code", "spend_link_code", "account", "remove_key"))
     first, second = new_key(), new_key()
     clients: list[Client] = []
     try:
@@ -36,7 +36,14 @@ async def test_key_link_list_and_remove_wait_for_the_store_off_the_loop(tmp_path
             cleo = await named(server.port, "Cleo")
             dima = await named(server.port, "Dima")
             clients += [anna, cleo, dima]
-            code = await code_of(anna)
+            store.gate.clear()
+            anna.line("key add")  # the code is kept by the store's thread, the loop free meanwhile
+            await until(lambda: store.hanging >= 1, timeout=20, what="key add waiting at the store")
+            cleo.line("say ping 0")
+            await dima.wait("Cleo says: ping 0", timeout=20)
+            store.gate.set()
+            screen = await anna.wait("Your code: ", timeout=20)
+            code = re.findall(r"Your code: ([A-Z0-9]{4}-[A-Z0-9]{4})", screen)[-1]
             other = await connect(server.port, key=second)
             clients.append(other)
             await other.wait("key link CODE", timeout=20)
@@ -54,7 +61,8 @@ async def test_key_link_list_and_remove_wait_for_the_store_off_the_loop(tmp_path
             await anna.wait(tr("en", "social.key_removed", fp=fp_second)[:30], timeout=20)
             await asyncio.wait_for(other.session.closed.wait(), 20)  # the removed key's session shown out
             assert store._store.account("Anna").keys == (fp_first,)
-            threads = {thread for call in ("add_key", "account", "remove_key") for _arg, thread in store.named(call)}
+            calls = ("put_link_code", "spend_link_code", "account", "remove_key")
+            threads = {thread for call in calls for _arg, thread in store.named(call)}
             assert threads == {"sukno arrivals"}, store.calls
     finally:
         store.gate.set()
@@ -72,16 +80,16 @@ async def test_a_store_that_refuses_a_link_says_so_and_leaves_the_code_usable(tm
         try:
             code = await code_of(anna)
             await other.wait("key link CODE", timeout=20)
-            store.refused.add("add_key")
+            store.refused.add("spend_link_code")
             other.line(f"key link {code}")
             await other.wait(tr("en", "cmd.failed")[:40], timeout=20)
             assert "Anna ·" not in other.text() and len(store._store.account("Anna").keys) == 1
-            assert [thread for _arg, thread in store.named("add_key")] == ["sukno arrivals"]
+            assert [thread for _arg, thread in store.named("spend_link_code")] == ["sukno arrivals"]
             store.refused.clear()
             other.line(f"key link {code}")
             await other.wait("Anna ·", timeout=20)
             assert len(store._store.account("Anna").keys) == 2
-            assert server.club.social.reserve(code) is None  # spent now
+            assert store._store.live_link_codes("Anna") == 0 and not server.club.social.held(code)  # spent now
         finally:
             await other.close()
             await anna.close()
@@ -91,7 +99,7 @@ async def test_a_store_that_refuses_a_link_says_so_and_leaves_the_code_usable(tm
 async def test_two_connections_typing_one_code_at_once_only_one_links(tmp_path, lang) -> None:
     """While the first bind waits at the store, a second key typing the same code is told the code is in
     use (in his language) and is not linked; once the first is bound the code is spent for everyone."""
-    store = gated_store(tmp_path, gated=("add_key",))
+    store = gated_store(tmp_path, gated=("spend_link_code",))
     async with running(make_config(tmp_path / "club"), store=store) as server:
         anna = await named(server.port, "Anna")
         locale = f"{lang}_RU.UTF-8" if lang == "ru" else "en_US.UTF-8"
