@@ -1,9 +1,11 @@
-"""The house's news across nodes: what an admin online on any node of the club must hear at once.
+"""The house's news across nodes: what every node of the club must know at once.
 
 A player's report is made on the node he is connected to; the admins may be online on another.  So
 the node that keeps it tells every other node over the bus (``net.cluster.wire.ReportFiled``, once
 the store has numbered it), and each tells its own admins online (``net.house.moderation``), as the
-node where it was made does.  A notice is a hint: a node that was not listening misses the word,
+node where it was made does.  A rename (``Renamed``) is told too: each node's book of names takes the
+new name and lets the old one go at once (a newcomer there is refused the new name before the store
+is asked, and may take the old one), and the ignore lists in its memory follow him.  A notice is a hint: a node that was not listening misses the word,
 never the report (``admin reports`` reads the store).  Every message is posted, never waited for.
 """
 
@@ -16,7 +18,7 @@ from engine.store.moderation import WORDS_MAX, Report
 from engine.table.owner import sanitize
 from net.cluster.node import BUS_CHANNEL
 from net.cluster.notices import MAX_PAYLOAD, NoticeError, undo_all
-from net.cluster.wire import HOUSE_MESSAGES, BusError, Message, ReportFiled, decode, encode
+from net.cluster.wire import HOUSE_MESSAGES, BusError, Message, Renamed, ReportFiled, decode, encode
 
 log = logging.getLogger("sukno.cluster")
 
@@ -48,6 +50,10 @@ class HouseRelay:
         self.send(ReportFiled(self.node, max(0, report.id), report.reporter[:64], report.target[:64],
                               report.words[:WORDS_MAX]))
 
+    def renamed_here(self, old: str, new: str) -> None:
+        """The house renamed ``old`` to ``new`` on this node (the store has it): the others hear of it."""
+        self.send(Renamed(self.node, old[:64], new[:64]))
+
     def send(self, message: Message) -> None:
         """Posted to the notices' sending thread; a message that cannot go is logged, never raised."""
         text = encode(message)
@@ -76,3 +82,14 @@ class HouseRelay:
             words = sanitize(message.words, WORDS_MAX)  # shown as text: no escapes, however it came
             tell_admins(self.house, Report(0.0, sanitize(message.reporter, 64), sanitize(message.target, 64), words,
                                            id=message.id))
+        elif isinstance(message, Renamed):
+            self._renamed_elsewhere(message.old, message.new)
+
+    def _renamed_elsewhere(self, old: str, new: str) -> None:
+        """As the renaming node did in memory: the book of names and the lists that ignore him follow."""
+        accounts: Any = getattr(self.house.server, "accounts", None)
+        if hasattr(accounts, "forget"):
+            accounts.forget(old)
+            accounts.named(new)
+        self.house.club.social.renamed(old, new)
+        log.info("node %s: %s was renamed %s on another node", self.node, old, new)

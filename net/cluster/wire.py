@@ -12,8 +12,8 @@ handler ever reads an unchecked dict.  A change sent to a table's owner is an
 * ``Rail``: a watcher's words on the rail during a deal, for every replica's watchers.
 * ``AwayAsked``/``AwayState``: a replica just made asks who is away there; the owner tells it.
 * ``Opened``: a table opened at runtime on ``node``; ``NewOwner``: a node took a table over.
-* ``ReportFiled``: a player's report made on ``node``, for the admins online on every other node
-  (``net.cluster.housewide``); it names no table.
+* ``ReportFiled``: a player's report made on ``node``, for the admins online on every other node;
+  ``Renamed``: the house renamed an account on ``node`` (``net.cluster.housewide``; neither names a table).
 """
 
 from __future__ import annotations
@@ -121,9 +121,17 @@ class ReportFiled:
     words: str
 
 
-HOUSE_MESSAGES = (ReportFiled,)
+@dataclass(frozen=True, slots=True)
+class Renamed:
+    t: ClassVar[str] = "renamed"
+    node: str
+    old: str
+    new: str
+
+
+HOUSE_MESSAGES = (ReportFiled, Renamed)
 """The house's messages: about no table (``net.cluster.housewide`` hears them, not the tables' side)."""
-Message = Union[Call, Reply, TableNews, Rail, AwayAsked, AwayState, Opened, NewOwner, ReportFiled]
+Message = Union[Call, Reply, TableNews, Rail, AwayAsked, AwayState, Opened, NewOwner, ReportFiled, Renamed]
 _RENAMED = {"sender": "from"}  # a field whose name on the wire is a Python keyword
 
 
@@ -275,6 +283,7 @@ _READERS: dict[str, Callable[[dict[str, Any]], Message]] = {
     "opened": lambda body: Opened(_table(body), _text(body, "node")),
     "owner": lambda body: NewOwner(_table(body), _text(body, "node")),
     "report": _report,
+    "renamed": lambda body: Renamed(_text(body, "node"), _printable_name(body, "old"), _printable_name(body, "new")),
 }
 
 

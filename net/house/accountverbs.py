@@ -100,6 +100,9 @@ async def _rename(house: House, name: str, new: str) -> Reply:
         accounts_book.forget(old)
         accounts_book.named(spelled)
     house.club.social.renamed(old, spelled)  # the store moved his mute and the lists ignoring him
+    relay = getattr(house, "house_relay", None)
+    if relay is not None:  # the other nodes' books of names and lists, at once
+        relay.renamed_here(old, spelled)
     shut = getattr(house, "shut", None)
     state = shut.state_of(old) if shut is not None else None
     if shut is not None and state:

@@ -10,7 +10,7 @@ import pytest
 from engine.game import Event
 from engine.table.changes import CHANGES, Act, Away, Back, Cut, Invite, Say, SetRule, Sit, SitBot, Stand, Start
 from net.cluster.wire import (SCHEMA, AwayAsked, AwayState, BusError, Call, NewOwner, Opened, Rail, Reply,
-                              ReportFiled, TableNews, decode, decode_change, decode_result, encode, encode_result)
+                              Renamed, ReportFiled, TableNews, decode, decode_change, decode_result, encode, encode_result)
 
 EVERY_CHANGE = [Sit("anna", 0), Sit("anna"), SitBot(None), SitBot(2), Stand("anna"), SetRule("anna", "private", "yes"),
                 Invite("anna", "boris"), Say("anna", "привет"), Start("anna"), Start("anna", True), Cut("anna", "верба 42"),
@@ -21,7 +21,7 @@ MESSAGES = [Call("B:1", "B", 1, change, until=1700000000.5) for change in EVERY_
     Reply("B:2", "B", 1, False, key="table.seat_taken", message="Seat 1 is taken.", params={"seat": 1}),
     TableNews(1, "A", "away", 2, {"name": "anna"}), Rail(1, "A", "vera", "ну и ход"), AwayAsked(1, "B"),
     AwayState(1, "B", ("anna",), ("anna",)), Opened(7, "A"), NewOwner(1, "C"),
-    ReportFiled("A", 3, "Anna", "Борис", "[b]грубит[/b] в зале"),
+    ReportFiled("A", 3, "Anna", "Борис", "[b]грубит[/b] в зале"), Renamed("A", "Anna", "Аня"),
 ]
 
 
@@ -60,6 +60,8 @@ def test_every_change_has_a_message() -> None:
     ({"t": "report", "v": SCHEMA, "node": "A", "id": 3, "reporter": "a\x1b", "target": "b", "words": "w"},
      "printable"),
     ({"t": "report", "v": SCHEMA, "node": "A", "id": 3, "reporter": "a", "target": "", "words": "w"}, "printable"),
+    ({"t": "renamed", "v": SCHEMA, "node": "A", "old": "Anna", "new": "x" * 65}, "at most"),
+    ({"t": "renamed", "v": SCHEMA, "node": "A", "old": "Anna"}, "bad renamed"),
 ])
 def test_a_notice_that_is_not_a_message_of_this_schema_is_refused(body, why) -> None:
     with pytest.raises(BusError) as caught:

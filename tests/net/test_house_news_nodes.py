@@ -153,3 +153,58 @@ async def test_a_code_made_on_one_node_links_a_key_on_another_once(tmp_path: Pat
         for node in nodes:
             node.stop()
             node.kill()
+
+
+async def test_a_rename_on_one_node_is_known_to_the_others_book_of_names_at_once(tmp_path: Path, pg_url: str) -> None:
+    """Renamed on node A, Anna's old name is free on node B at once: its book of names heard it over the bus
+    (it used to wait for a restart, refusing the freed name as taken); her new name is refused there."""
+    from engine.store.postgres import PgStore
+
+    write_config(tmp_path)
+    with PgStore(pg_url) as store:  # known to both nodes' books of names from their start
+        store.create_account("Anna", key="SHA256:anna", grant=10)
+    nodes: list[Node] = []
+    clients: list[Client] = []
+    try:
+        for name in "AB":
+            nodes.append(Node(name, tmp_path, pg_url))
+            await nodes[-1].ready()
+        a, b = nodes
+        taken = await connect(b.port, key=new_key())
+        clients.append(taken)
+        await taken.wait("book of names", timeout=20)
+        taken.line("Anna")
+        await taken.wait("taken", timeout=20)  # B's book has her name
+        status, reply = await admin(tmp_path / "data-A", "account", "Anna", "rename", "Anya")
+        assert status == 0 and reply["data"]["name"] == "Anya", reply
+        status, _ = await admin(tmp_path / "data-A", "account", "Anya")
+        assert status == 0
+        newcomer = await connect(b.port, key=new_key())
+        clients.append(newcomer)
+        await newcomer.wait("book of names", timeout=20)
+        newcomer.line("Anya")
+        await newcomer.wait("taken", timeout=20)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 20
+        while True:  # B hears the notice a moment after A's answer: until it has, "Anna" reads as taken there
+            other = await connect(b.port, key=new_key())
+            clients.append(other)
+            await other.wait("book of names", timeout=20)
+            other.line("Anna")
+            screen = await other.wait(lambda s: "Anna ·" in s or "taken" in s, timeout=20)
+            if "Anna ·" in screen:
+                break
+            assert loop.time() < deadline, f"B never let the old name go:\n{screen}"
+            await other.close()
+            await asyncio.sleep(0.2)
+        audit = [json.loads(line) for line in (tmp_path / "data-A" / "audit.log").read_text("utf-8").splitlines()]
+        assert ["account", "Anna", "rename", "Anya"] in [e["command"] for e in audit]
+    finally:
+        for client in clients:
+            try:
+                await client.close()
+            except Exception:  # noqa: BLE001 - a closed session is fine here
+                pass
+        for node in nodes:
+            node.stop()
+            node.kill()
