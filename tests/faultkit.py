@@ -551,6 +551,7 @@ class FaultClub:
         marks = {n.name: len(n.lines) for n in self.nodes}
         paused = ""  # a paused node's own probe waits with it: it is no other session
         ended: float | None = None
+        back: asyncio.Task[float | None] | None = None  # the combined fault: play watched from PostgreSQL's return
         began = time.monotonic()
         if kind == "pg_crash":
             await asyncio.to_thread(pg_crash, self.cluster)
@@ -579,6 +580,7 @@ class FaultClub:
             await asyncio.sleep(hold)
             pg_signal(self.cluster, signal.SIGCONT)
             ended = time.monotonic()  # the other node takes the tables over now: the victim is no part of it
+            back = asyncio.get_running_loop().create_task(self._resumed_after(ended))  # not after its restart
             index = self.nodes.index(victim)
             fresh = Node(victim.name, self.folder, self.url, ttl=self.ttl)
             self.nodes[index] = fresh
@@ -595,6 +597,8 @@ class FaultClub:
         result = FaultResult(kind, began, ended)
         if kind == "owner_kill":  # play must resume within lease_ttl + 1 s of the death, not of the restart
             result.resumed = await taken_over
+        elif back is not None:
+            result.resumed = await back
         else:
             result.resumed = await self._resumed_after(ended)
         result.each = {t: round(at - (began if kind == "owner_kill" else ended), 2)

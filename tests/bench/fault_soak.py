@@ -88,7 +88,7 @@ async def soak(minutes: float, tables: int, seed: int, hold: float, out: Path | 
     lost = len(final_lost)  # each fault's check counts every acknowledgement so far: the last one says it all
     pg_stalls = [s for r in results if r.fault in PG_KINDS for s in r.stalls]
     all_stalls = [s for r in results for s in r.stalls]
-    pg_resume = [r.resumed for r in results if r.fault in ("pg_crash", "pg_pause") and r.resumed is not None]
+    pg_resume = [r.resumed for r in results if r.fault in PG_KINDS and r.resumed is not None]
     owner_resume = [r.resumed for r in results if r.fault == "owner_kill" and r.resumed is not None]
     logs = [n for r in results if r.fault in PG_KINDS for n in r.log_lines.values()]
     problems = [p for r in results for p in r.problems] + final_problems

@@ -68,11 +68,11 @@ async def taken_over(pg_url: str, game: dict[str, Any], monkeypatch: pytest.Monk
     from net.cluster.node import Node
 
     owner_store, reader = PgStore(pg_url), PgStore(pg_url)
-    node = Node("B", reader, pg_url, ttl=TTL)
+    node = Node("B", reader, pg_url, ttl=600.0)  # its own lease, once taken, outlasts any slow step here
     node.notices.post = lambda channel, payload, failed=None: None  # type: ignore[method-assign]
     replays = counted(monkeypatch)
     owner = Club([game], store=owner_store, now=time.monotonic())
-    assert owner_store.acquire_lease(1, "A", TTL) == 1  # node A owns table 1
+    assert owner_store.acquire_lease(1, "A", 600.0) == 1  # node A owns table 1 (alive: a long lease)
     for name in NAMES:
         owner_store.create_account(name, grant=10**7)
     for seat, name in enumerate(NAMES):
@@ -90,6 +90,7 @@ async def taken_over(pg_url: str, game: dict[str, Any], monkeypatch: pytest.Monk
     while not owner.tables[1].game.in_deal:  # it dies mid-deal
         play(owner.tables[1], 1, rng)
     assert replica.reader.read_seq < owner_store.journal(1)[-1].seq
+    assert owner_store.acquire_lease(1, "A", TTL) == 1  # A's last renewal, however slow the machine was until now
     await asyncio.sleep(TTL + 0.1)  # A is dead: its lease runs out
     node._take(1, "A")
     await until(lambda: 1 in node.owned, "the table was never taken over")
