@@ -198,10 +198,10 @@ WRITE_WAIT = 0.05
 
 SCHEMES = ("postgresql://", "postgres://")
 SERVER_LOCK_WAIT = 3.0
-IDLE_IN_TRANSACTION = 5.0
-"""Seconds PostgreSQL lets a session sit idle inside a transaction before ending it (a paused node)."""
 """How long a starting server waits for the one-server lock: a server killed a moment ago holds it
 until PostgreSQL notices its connection closed."""
+IDLE_IN_TRANSACTION = 5.0
+"""Seconds PostgreSQL lets a session sit idle inside a transaction before ending it (a paused node)."""
 RETRY_FIRST, RETRY_MAX = 0.25, 1.0
 """After a failed connect, writes are refused at once for this long (doubling up to the max): a
 database back from a restart is found within ``RETRY_MAX`` s."""

@@ -39,9 +39,11 @@ Who is online on which node is not told here: the store's presence rows are its 
 felt's "away", the stand-ins, ``who`` — is club-wide); this module only sends the hint that a
 node's rows changed (``NOTIFY sukno_presence``) so the others read them at once.
 
-**Failover**: the renewing thread also looks at every lease; one of this club's tables whose
-lease expired (its owner killed, paused, cut off) is taken over on the loop: a new epoch, the
-table restored from its journal with its clocks shifted as a restart does, its seated players not
+**Failover**: the renewing thread also looks at every lease, and again just after the soonest end
+of a lease it replicates; one of this club's tables whose lease expired (its owner killed, paused,
+cut off) is taken over (``net.cluster.takeover``): a new epoch, the replica's own game read on to
+the journal's end and owned as it is (a game on a live clock, or a replica that cannot read on, is
+replayed from its journal with its clocks shifted as a restart does), its seated players not
 online here made *away* (their grace runs; one who comes back to any node gets his seat back), the
 dead owner's sessions no longer taken for online (its presence rows outlive it by a few seconds).
 A node that wakes after a pause to find its lease taken over turns the table into a replica at its
