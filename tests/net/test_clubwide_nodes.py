@@ -8,40 +8,16 @@ both nodes lose it.  Real nodes (tests/net/nodekit.py), real SSH clients read th
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 from pathlib import Path
 
 import pytest
 from nodekit import CONFIG, Node
 from net.cluster.notices import Notices
-from sshclient import Client, connect, new_key, until
+from nodeadmin import admin, register
+from sshclient import Client, connect, until
 
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
-
-
-async def register(port: int, name: str) -> Client:
-    client = await connect(port, key=new_key())
-    await client.wait("book of names")
-    client.line(name)
-    await client.wait(f"{name} ·")
-    return client
-
-
-def _cli(argv: list[str]) -> tuple[int, str, str]:
-    """The CLI's own parser and runner, with its streams given (as tests/admin/adminkit.py)."""
-    from net.cli.admin import run_admin
-    from net.cli.main import build_parser
-
-    out, err = io.StringIO(), io.StringIO()
-    status = run_admin(build_parser().parse_args(argv), out, err)
-    return status, out.getvalue(), err.getvalue()
-
-
-async def admin(data: Path, *words: str) -> tuple[int, dict]:
-    """``sukno admin --data DATA --json WORDS…`` of one node, in a thread."""
-    status, out, _err = await asyncio.to_thread(_cli, ["admin", "--data", str(data), "--json", *words])
-    return status, json.loads(out) if out.strip() else {}
 
 
 async def until_admin(data: Path, check, *words: str, timeout: float = 20.0) -> dict:

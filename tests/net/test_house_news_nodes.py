@@ -8,39 +8,16 @@ typed ``report`` message.  Real nodes (tests/net/nodekit.py), real SSH clients r
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 from pathlib import Path
 
 import pytest
 from nodekit import CONFIG, Node
 from net.cluster.notices import Notices
+from nodeadmin import admin, register
 from sshclient import Client, connect, new_key, until
 
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
-
-
-async def register(port: int, name: str, key=None, **kw) -> Client:
-    client = await connect(port, key=key or new_key(), **kw)
-    await client.wait(lambda screen: "book of names" in screen or "книгу имён" in screen, timeout=20)
-    client.line(name)
-    await client.wait(f"{name} ·", timeout=20)
-    return client
-
-
-def _cli(argv: list[str]) -> tuple[int, str, str]:
-    from net.cli.admin import run_admin
-    from net.cli.main import build_parser
-
-    out, err = io.StringIO(), io.StringIO()
-    status = run_admin(build_parser().parse_args(argv), out, err)
-    return status, out.getvalue(), err.getvalue()
-
-
-async def admin(data: Path, *words: str) -> tuple[int, dict]:
-    """``sukno admin --data DATA --json WORDS…`` of one node, in a thread."""
-    status, out, _err = await asyncio.to_thread(_cli, ["admin", "--data", str(data), "--json", *words])
-    return status, json.loads(out) if out.strip() else {}
 
 
 def write_config(folder: Path, *admin_keys: str) -> None:
