@@ -35,3 +35,15 @@ async def admin(data: Path, *words: str) -> tuple[int, dict]:
     """``sukno admin --data DATA --json WORDS…`` of one node, in a thread."""
     status, out, _err = await asyncio.to_thread(_cli, ["admin", "--data", str(data), "--json", *words])
     return status, json.loads(out) if out.strip() else {}
+
+
+async def close_all(clients: list[Client], nodes: list[Any]) -> None:
+    """A test's end: its sessions closed (one closed already is fine), its nodes stopped."""
+    for client in clients:
+        try:
+            await client.close()
+        except Exception:  # noqa: BLE001 - a closed session is fine here
+            pass
+    for node in nodes:
+        node.stop()
+        node.kill()

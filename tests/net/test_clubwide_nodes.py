@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from nodekit import CONFIG, Node
 from net.cluster.notices import Notices
-from nodeadmin import admin, register
+from nodeadmin import admin, close_all, register
 from sshclient import Client, connect, until
 
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
@@ -106,11 +106,4 @@ async def test_hall_chat_who_kick_and_close_reach_across_nodes(tmp_path: Path, p
     finally:
         await listener.stop()
         store.close()
-        for client in clients:
-            try:
-                await client.close()
-            except Exception:  # noqa: BLE001 - a closed session is fine here
-                pass
-        for node in nodes:
-            node.stop()
-            node.kill()
+        await close_all(clients, nodes)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from nodekit import CONFIG, Node
 from net.cluster.notices import Notices
-from nodeadmin import admin, register
+from nodeadmin import admin, close_all, register
 from sshclient import Client, connect, new_key, until
 
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.slow]
@@ -64,14 +64,7 @@ async def test_a_report_on_one_node_reaches_the_admins_on_every_node(tmp_path: P
             (1, "Anna", "Boris")]
     finally:
         await listener.stop()
-        for client in clients:
-            try:
-                await client.close()
-            except Exception:  # noqa: BLE001 - a closed session is fine here
-                pass
-        for node in nodes:
-            node.stop()
-            node.kill()
+        await close_all(clients, nodes)
 
 
 async def test_a_code_made_on_one_node_links_a_key_on_another_once(tmp_path: Path, pg_url: str) -> None:
@@ -122,14 +115,7 @@ async def test_a_code_made_on_one_node_links_a_key_on_another_once(tmp_path: Pat
         assert len(store.account("Anna").keys) == 3 and store.live_link_codes("Anna") == 0
     finally:
         store.close()
-        for client in clients:
-            try:
-                await client.close()
-            except Exception:  # noqa: BLE001 - a closed session is fine here
-                pass
-        for node in nodes:
-            node.stop()
-            node.kill()
+        await close_all(clients, nodes)
 
 
 async def test_a_rename_on_one_node_is_known_to_the_others_book_of_names_at_once(tmp_path: Path, pg_url: str) -> None:
@@ -177,11 +163,4 @@ async def test_a_rename_on_one_node_is_known_to_the_others_book_of_names_at_once
         audit = [json.loads(line) for line in (tmp_path / "data-A" / "audit.log").read_text("utf-8").splitlines()]
         assert ["account", "Anna", "rename", "Anya"] in [e["command"] for e in audit]
     finally:
-        for client in clients:
-            try:
-                await client.close()
-            except Exception:  # noqa: BLE001 - a closed session is fine here
-                pass
-        for node in nodes:
-            node.stop()
-            node.kill()
+        await close_all(clients, nodes)
