@@ -84,6 +84,7 @@ def run_case(case: Case, sessions: int, budget: int, seed: int, iterations: int 
     rng = random.Random(seed)
     who = identities(case.players, ("search", "rule", "random"))
     losses: dict[str, list[float]] = {"search": [], "rule": [], "random": []}
+    openings: dict[str, list[float]] = {"search": [], "rule": [], "random": []}  # a seat's first of a deal
     won: dict[str, list[float]] = {"search": [], "rule": [], "random": []}
     cpu = 0.0
     judged = 0
@@ -98,10 +99,15 @@ def run_case(case: Case, sessions: int, budget: int, seed: int, iterations: int 
         started = time.process_time()
         result = analyse(record, budget=budget, seed=seed + s)
         cpu += time.process_time() - started
-        for seat in result.seats:
-            not_judged[seating[seat.seat].rstrip("0123456789")] += seat.decisions - seat.judged
+        for report in result.seats:
+            not_judged[seating[report.seat].rstrip("0123456789")] += report.decisions - report.judged
+        first_of_deal: set[tuple[int, int]] = set()
         for decision in result.decisions:
-            losses[seating[decision.seat].rstrip("0123456789")].append(decision.raw_loss)
+            kind = seating[decision.seat].rstrip("0123456789")
+            losses[kind].append(decision.raw_loss)
+            if (decision.deal, decision.seat) not in first_of_deal:
+                first_of_deal.add((decision.deal, decision.seat))
+                openings[kind].append(decision.raw_loss)
             judged += 1
         if progress and (s + 1) % progress == 0 and s + 1 < sessions:
             so_far = {k: [round(x, 3) for x in interval(v)] + [len(v)] for k, v in losses.items()}
@@ -125,6 +131,8 @@ def run_case(case: Case, sessions: int, budget: int, seed: int, iterations: int 
             "won_per_seat_session": {k: [round(m, 2), round(h, 2), n] for k, (m, h, n) in
                                      ((k, interval(v) + (len(v),)) for k, v in won.items())},
             "decisions": judged, "decisions_not_judged": not_judged,
+            "mean_loss_first_of_deal": {k: [round(m, 3), round(h, 3), n] for k, (m, h, n) in
+                                        ((k, interval(v) + (len(v),)) for k, v in openings.items())},
             "cpu_per_decision_s": round(cpu / max(1, judged), 4)}
 
 
