@@ -104,6 +104,8 @@ KEEP_DEALS = 8
 """Deals heard but not yet replayed into the session copy, at most (more: it plays by the rules)."""
 MAX_CANDIDATES = 12
 """Actions weighed at one decision, at most (the rule bot's choice always among them)."""
+CARRY_TRIES = 20
+"""Tries at carrying the session copy over a finished deal, at most (then it plays by the rules there)."""
 
 
 def _norm(value: Any) -> Any:
@@ -669,10 +671,14 @@ class SearchBot(Bot):
             pinned = self._pinned(events, own, [])
             kept = self.worlds if self.worlds_deal == self.base_deal else []
             self.worlds = []
-            for tried in range(20):  # the last deal as it may have been: the session's state now
-                if tried < len(kept):  # a world of that deal's decisions, played on to its end
-                    world = shadow.advance(kept[tried], events, own, None, pinned)
-                else:
+            for tried in range(CARRY_TRIES):  # the last deal as it may have been: the session's state now
+                world = None
+                if tried % 2 == 0 and tried // 2 < len(kept):  # a world of that deal's decisions, played on
+                    old = kept[tried // 2]
+                    world = shadow.advance(old, events, own, None, pinned)
+                    if world is None or world.game.in_deal:  # the rest of the deal disagreed: repair its deck
+                        world = shadow.deal(self.base, events, own, None, pinned, until, old.deck, old.spare)
+                else:  # every other try a fresh deal: kept worlds of mid-deal often disagree with its end
                     world = shadow.deal(self.base, events, own, None, pinned, until)
                 if world is not None and not world.game.in_deal:
                     break

@@ -80,7 +80,8 @@ def test_hidden_cards_change_no_search_decision(name, players, options):
                                         for _ in range(3)])
         return make_bot(name, "rule", seat)
 
-    seats, _ = play(name, players, options, 1 if name in LONG else 3, make)
+    deals = 1 if name in LONG else 3 if name == "kopilka" else 6  # a seat that passes decides once a deal
+    seats, _ = play(name, players, options, deals, make)
     triplet = seats[0]
     assert triplet.decisions >= 5
     assert triplet.hidden_shown > triplet.decisions // 2  # the richer views did hold hidden cards
@@ -250,3 +251,19 @@ def test_speculator_worlds_agree_with_the_seat_view_and_the_public_events():
 
     play("speculator", 4, {"W": 5, "Wmax": 10}, 2, make)
     assert checked[0].compared >= 10 and checked[0].searched >= 5, (checked[0].compared, checked[0].searched)
+
+
+def test_a_search_bot_keeping_many_worlds_carries_its_session_into_the_next_deal():
+    """With more kept worlds than carrying tries, the tries used to go all to those worlds, which a deal's
+    later play mostly contradicts: the bot then played the rule bot's move at each later deal's opening."""
+    bots: list[SearchBot] = []
+
+    def make(game, seat):
+        bot = SearchBot("stukolka", seat, budget=None, iterations=24)
+        bots.append(bot)
+        return bot
+
+    _, game = play("stukolka", 4, {"variant": "g"}, 4, make)
+    searched = sum(b.searched for b in bots)
+    assert game.deal_no >= 3 and searched >= 12
+    assert sum(b.fallbacks for b in bots) == 0, [(b.searched, b.fallbacks) for b in bots]
