@@ -674,10 +674,10 @@ class SearchBot(Bot):
             for tried in range(CARRY_TRIES):  # the last deal as it may have been: the session's state now
                 world = None
                 if tried % 2 == 0 and tried // 2 < len(kept):  # a world of that deal's decisions, played on
-                    old = kept[tried // 2]
-                    world = shadow.advance(old, events, own, None, pinned)
+                    was = kept[tried // 2]
+                    world = shadow.advance(was, events, own, None, pinned)
                     if world is None or world.game.in_deal:  # the rest of the deal disagreed: repair its deck
-                        world = shadow.deal(self.base, events, own, None, pinned, until, old.deck, old.spare)
+                        world = shadow.deal(self.base, events, own, None, pinned, until, was.deck, was.spare)
                 else:  # every other try a fresh deal: kept worlds of mid-deal often disagree with its end
                     world = shadow.deal(self.base, events, own, None, pinned, until)
                 if world is not None and not world.game.in_deal:
