@@ -236,7 +236,7 @@ class KopilkaShadow(Shadow):
     def _took(self, real: list[Event]) -> dict[int, tuple[Card, int]]:
         """Giver → (the card the seat took from its row, the place): the one card a take decision's view
         gained by the next view (a giver's own refill in between makes it unknown)."""
-        views = [v for v in self.deal_views if self.shown is not None and v["deal_no"] == self.shown["deal_no"]]
+        views = [v for v in self.deal_views if v["deal_no"] == self.deal_no]
         names = list(views[0]["names"]) if views else []
         places = [int(e.data["place"]) for e in real if e.kind == "take" and e.seat == self.seat]
         takes = iter(zip([e.data["from"] for e in real if e.kind == "take" and e.seat == self.seat], places))
@@ -319,8 +319,8 @@ class KopilkaShadow(Shadow):
         """The own cards known to be dealt: the hand at the deal's first decision (with the own row
         then on the table) when that came before any exchange reached it, or with no exchange at all."""
         view = self.first_view
-        if view is None or self.shown is None or view["deal_no"] != self.shown["deal_no"]:
-            return set()  # a past deal replayed for the session's state: its first sight is gone
+        if view is None or view["deal_no"] != self.deal_no:
+            return set()  # the seat had no decision in the deal imagined: no first sight of it
         hand = set(view["hands"][self.seat] or [])
         row = view["layouts"][self.seat]
         if view["phase"] == "take":

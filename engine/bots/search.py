@@ -211,6 +211,7 @@ class Shadow:
         self.shown: View | None = None  # the seat's view now: a world must show it the same cards
         self.first_view: View | None = None  # its view at the deal's first decision
         self.deal_views: list[View] = []  # and at each of its decisions since
+        self.deal_no: int | None = None  # the deal imagined (a past one when carrying the session over)
 
     def deal(self, base: Game | bytes, history: list[Event], own: list[Action], hand: list[Card] | None,
              pinned: set[Card], until: float | None = None, deck: list[Card] | None = None,
@@ -535,6 +536,7 @@ class SearchBot(Bot):
         self.events: list[Event] = []  # this deal's public events, from its deal_start
         self.deal_seen = 0  # the deal number of ``events``
         self.done: dict[int, tuple[list[Event], list[Action]]] = {}  # deals heard, not yet in ``base``
+        self.done_views: dict[int, list[View]] = {}  # and the seat's views at its decisions there
         self.own: list[Action] = []
         self.base: Game | None = None  # the session's state at this deal's start (our own copy)
         self.base_deal = 0
@@ -558,8 +560,12 @@ class SearchBot(Bot):
             if event.kind == "deal_start":
                 if self.events and self.deal_seen:
                     self.done[self.deal_seen] = (self.events, self.own)
+                    if self.first_view is not None and self.first_view["deal_no"] == self.deal_seen:
+                        self.done_views[self.deal_seen] = self.deal_views  # Копилка's worlds read them
                     for old in sorted(self.done)[:-KEEP_DEALS]:
                         del self.done[old]
+                    for old in [d for d in self.done_views if d not in self.done]:
+                        del self.done_views[old]
                 self.events, self.own = [event], []
                 self.deal_seen = int(event.data.get("deal", 0))
             elif self.events:
@@ -668,6 +674,8 @@ class SearchBot(Bot):
             events, own = record
             shadow = make_shadow(self.game, seat, self.rng)
             shadow.model, shadow.modelled = None, frozenset()  # a past deal's state only: no weights needed
+            seen = self.done_views.get(self.base_deal, [])
+            shadow.deal_no, shadow.first_view, shadow.deal_views = self.base_deal, seen[0] if seen else None, seen
             pinned = self._pinned(events, own, [])
             kept = self.worlds if self.worlds_deal == self.base_deal else []
             self.worlds = []
@@ -729,6 +737,7 @@ class SearchBot(Bot):
         shadow.shown = view
         shadow.first_view = self.first_view
         shadow.deal_views = self.deal_views
+        shadow.deal_no = view["deal_no"]
         rows: list[dict[Action, float]] = []
         weights: list[float] = []  # each world's (``World.weight``): how well it explains the others' choices
         packed = pickle.dumps(base, pickle.HIGHEST_PROTOCOL)

@@ -267,3 +267,21 @@ def test_a_search_bot_keeping_many_worlds_carries_its_session_into_the_next_deal
     searched = sum(b.searched for b in bots)
     assert game.deal_no >= 3 and searched >= 12
     assert sum(b.fallbacks for b in bots) == 0, [(b.searched, b.fallbacks) for b in bots]
+
+
+@pytest.mark.slow  # a partiya of four search bots: about 4 s
+def test_a_kopilka_search_bot_carries_its_session_with_its_own_lay_outs():
+    """Carrying the session over a finished Копилка deal needs the seat's own sight of that deal (its
+    dealt cards and row, what each take brought): without it the face-down lay-outs could rarely be
+    imagined, and the bot played the rules for whole deals."""
+    bots: list[SearchBot] = []
+
+    def make(game, seat):
+        bot = SearchBot("kopilka", seat, budget=None, iterations=8)
+        bots.append(bot)
+        return bot
+
+    _, game = play("kopilka", 4, {}, 4, make)
+    searched, fell_back = sum(b.searched for b in bots), sum(b.fallbacks for b in bots)
+    assert game.deal_no == 4 and searched >= 60
+    assert fell_back == 0, [(b.searched, b.fallbacks) for b in bots]
