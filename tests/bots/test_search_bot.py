@@ -71,6 +71,20 @@ def play(name: str, players: int, options: dict[str, Any], deals: int, make) -> 
     return seats, game
 
 
+def search_bots_play(name: str, players: int, options: dict[str, Any], deals: int,
+                     iterations: int) -> tuple[list[SearchBot], Game]:
+    """A search bot in every seat, ``iterations`` worlds a move, playing ``deals`` deals; the bots and the game."""
+    bots: list[SearchBot] = []
+
+    def make(game, seat):
+        bot = SearchBot(name, seat, budget=None, iterations=iterations)
+        bots.append(bot)
+        return bot
+
+    _, game = play(name, players, options, deals, make)
+    return bots, game
+
+
 @pytest.mark.slow  # among the slowest (pytest --durations); pytest -m "not slow" skips it
 @pytest.mark.parametrize("name,players,options", CONFIGS, ids=[f"{c[0]}-{c[1]}" for c in CONFIGS])
 def test_hidden_cards_change_no_search_decision(name, players, options):
@@ -107,14 +121,7 @@ def test_the_check_catches_a_search_bot_that_peeks():
 
 
 def test_it_searches_nearly_every_decision():
-    bots: list[SearchBot] = []
-
-    def make(game, seat):
-        bot = SearchBot("stukolka", seat, budget=None, iterations=4)  # its time per move: tests/bench
-        bots.append(bot)
-        return bot
-
-    seats, game = play("stukolka", 4, {"variant": "a"}, 4, make)
+    bots, game = search_bots_play("stukolka", 4, {"variant": "a"}, 4, iterations=4)  # its time per move: tests/bench
     searched = sum(b.searched for b in bots)
     fell_back = sum(b.fallbacks for b in bots)
     assert searched >= 10 and fell_back <= searched // 4, (searched, fell_back)
@@ -125,14 +132,7 @@ def test_it_searches_nearly_every_decision():
 def test_kopilka_is_searched_through_its_face_down_lay_outs():
     """Копилка's worlds must deal every seat the real lay-out's shape (engine.bots.kopilka_worlds):
     a whole partiya of search bots searches most decisions, and every kopeck stays accounted for."""
-    bots: list[SearchBot] = []
-
-    def make(game, seat):
-        bot = SearchBot("kopilka", seat, budget=None, iterations=2)
-        bots.append(bot)
-        return bot
-
-    _, game = play("kopilka", 4, {}, 4, make)
+    bots, game = search_bots_play("kopilka", 4, {}, 4, iterations=2)
     searched, fell_back = sum(b.searched for b in bots), sum(b.fallbacks for b in bots)
     assert searched >= 20 and fell_back < searched, (searched, fell_back)
     assert game.natural_end() and sum(game.balances) + game.pot == 0
@@ -158,14 +158,7 @@ EVERY_GAME = [("stukolka", 4, {"variant": "a"}), ("stukolka", 4, {"variant": "b"
 def test_search_bots_play_only_legal_moves_in_every_game(name, players, options):
     """Every seat a search bot (two worlds a move): ``Bot.choose`` refuses an action outside ``legal``
     and ``Game.apply`` an illegal one, so whole deals played out prove every move legal."""
-    bots: list[SearchBot] = []
-
-    def make(game, seat):
-        bot = SearchBot(name, seat, budget=None, iterations=2)
-        bots.append(bot)
-        return bot
-
-    _, game = play(name, players, options, 1 if name in LONG else 2, make)
+    bots, game = search_bots_play(name, players, options, 1 if name in LONG else 2, iterations=2)
     assert game.deal_no >= 1 and not game.in_deal
     assert sum(b.searched + b.fallbacks for b in bots) > 0
     assert sum(b.searched for b in bots) > 0  # every game is searched (Спекулянт inside its windows)
@@ -256,14 +249,7 @@ def test_speculator_worlds_agree_with_the_seat_view_and_the_public_events():
 def test_a_search_bot_keeping_many_worlds_carries_its_session_into_the_next_deal():
     """With more kept worlds than carrying tries, the tries used to go all to those worlds, which a deal's
     later play mostly contradicts: the bot then played the rule bot's move at each later deal's opening."""
-    bots: list[SearchBot] = []
-
-    def make(game, seat):
-        bot = SearchBot("stukolka", seat, budget=None, iterations=24)
-        bots.append(bot)
-        return bot
-
-    _, game = play("stukolka", 4, {"variant": "g"}, 4, make)
+    bots, game = search_bots_play("stukolka", 4, {"variant": "g"}, 4, iterations=24)
     searched = sum(b.searched for b in bots)
     assert game.deal_no >= 3 and searched >= 12
     assert sum(b.fallbacks for b in bots) == 0, [(b.searched, b.fallbacks) for b in bots]
@@ -274,14 +260,7 @@ def test_a_kopilka_search_bot_carries_its_session_with_its_own_lay_outs():
     """Carrying the session over a finished Копилка deal needs the seat's own sight of that deal (its
     dealt cards and row, what each take brought): without it the face-down lay-outs could rarely be
     imagined, and the bot played the rules for whole deals."""
-    bots: list[SearchBot] = []
-
-    def make(game, seat):
-        bot = SearchBot("kopilka", seat, budget=None, iterations=8)
-        bots.append(bot)
-        return bot
-
-    _, game = play("kopilka", 4, {}, 4, make)
+    bots, game = search_bots_play("kopilka", 4, {}, 4, iterations=8)
     searched, fell_back = sum(b.searched for b in bots), sum(b.fallbacks for b in bots)
     assert game.deal_no == 4 and searched >= 60
     assert fell_back == 0, [(b.searched, b.fallbacks) for b in bots]
