@@ -185,6 +185,10 @@ class BotClient:
             pass
 
 
+EARLY_EVENTS = 200
+"""Events kept for a bot not made yet, at most (a deal's few before the first view; bounded all the same)."""
+
+
 class Player:
     """Plays one table through a ``BotClient`` with an engine bot as its strategy."""
 
@@ -193,6 +197,8 @@ class Player:
         self.client, self.table, self.kind, self.seed, self.budget = client, table, strategy, seed, budget
         self.iterations = iterations
         self.bot: Any = None
+        self.early: list[Event] = []
+        """Events read before the first view made the bot (a deal's start can come first): it hears them then."""
         self.deals = 0
         self.money = 0
         self.acted = 0
@@ -203,6 +209,10 @@ class Player:
         self.last_turn: dict[str, Any] | None = None
         self.waiting: dict[str, Any] | None = None
         """The newest turn read while an act was in flight (answered if that act is refused)."""
+
+    def _hear(self, events: list[Event]) -> None:
+        if events and callable(getattr(self.bot, "observe", None)):
+            self.bot.observe(events)
 
     def _make_bot(self, game: str) -> Any:
         from engine.bots import make_bot
@@ -231,13 +241,18 @@ class Player:
                 if self.bot is None:
                     self.bot = self._make_bot(view["game"])
                     self.name = view["names"][view["seat"]] if view.get("seat") is not None else ""
+                    self._hear(self.early)
+                    self.early = []
                 if kind == "turn" and self.in_flight is None:
                     self._answer(message)
                 elif kind == "turn":
                     self.waiting = message
             elif kind == "event":
-                if self.bot is not None and callable(getattr(self.bot, "observe", None)):
-                    self.bot.observe([Event(message["kind"], message.get("seat"), _value(message.get("data") or {}))])
+                event = Event(message["kind"], message.get("seat"), _value(message.get("data") or {}))
+                if self.bot is None:
+                    self.early = self.early[-(EARLY_EVENTS - 1):] + [event]
+                else:
+                    self._hear([event])
                 if message.get("kind") == "session_over":
                     client.send({"type": "start", "table": self.table})
             elif kind == "deal_end":

@@ -54,3 +54,32 @@ def test_a_bad_address_is_told_plainly(tmp_path, capsys):
                                       "--table", "1"])
     assert args.func(args) == 2
     assert "HOST:PORT" in capsys.readouterr().err
+
+
+class ScriptedClient:
+    """The server's messages in order, then the end of the line; what the player sends is kept."""
+
+    def __init__(self, messages: list[dict]):
+        self.messages, self.sent = list(messages), []
+
+    async def recv(self, timeout: float):
+        return self.messages.pop(0) if self.messages else None
+
+    def send(self, message: dict) -> None:
+        self.sent.append(message)
+
+
+async def test_a_deals_start_read_before_the_first_view_reaches_the_bot():
+    """The last to sit may read the first deal's start before any view: the search bot, made at the first
+    view, must still hear it, or it has no session to imagine deals in and plays by the rules all session."""
+    from net.cli.botclient import Player
+
+    view = {"game": "stukolka", "names": ["A", "B", "C", "D"], "seat": 3}
+    client = ScriptedClient([{"type": "seated"},
+                             {"type": "event", "kind": "deal_start", "seat": 0, "data": {"deal": 1}},
+                             {"type": "state", "view": view},
+                             {"type": "event", "kind": "ante", "seat": 1, "data": {}}])
+    player = Player(client, 1, "search", seed=1, iterations=2)  # type: ignore[arg-type]
+    await player.play()
+    assert [e.kind for e in player.bot.events] == ["deal_start", "ante"]
+    assert player.bot.deal_seen == 1 and player.early == []
