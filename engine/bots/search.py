@@ -535,8 +535,8 @@ class SearchBot(Bot):
         self.pot_share = pot_share  # a carried pot counts its seat's share (``_pot_share``)
         self.events: list[Event] = []  # this deal's public events, from its deal_start
         self.deal_seen = 0  # the deal number of ``events``
-        self.done: dict[int, tuple[list[Event], list[Action]]] = {}  # deals heard, not yet in ``base``
-        self.done_views: dict[int, list[View]] = {}  # and the seat's views at its decisions there
+        self.done: dict[int, tuple[list[Event], list[Action], list[View]]] = {}
+        """Deals heard, not yet in ``base``: their events, our actions and views (Копилка's worlds read them)."""
         self.own: list[Action] = []
         self.base: Game | None = None  # the session's state at this deal's start (our own copy)
         self.base_deal = 0
@@ -559,13 +559,10 @@ class SearchBot(Bot):
         for event in events:
             if event.kind == "deal_start":
                 if self.events and self.deal_seen:
-                    self.done[self.deal_seen] = (self.events, self.own)
-                    if self.first_view is not None and self.first_view["deal_no"] == self.deal_seen:
-                        self.done_views[self.deal_seen] = self.deal_views  # Копилка's worlds read them
+                    ours = self.first_view is not None and self.first_view["deal_no"] == self.deal_seen
+                    self.done[self.deal_seen] = (self.events, self.own, self.deal_views if ours else [])
                     for old in sorted(self.done)[:-KEEP_DEALS]:
                         del self.done[old]
-                    for old in [d for d in self.done_views if d not in self.done]:
-                        del self.done_views[old]
                 self.events, self.own = [event], []
                 self.deal_seen = int(event.data.get("deal", 0))
             elif self.events:
@@ -660,7 +657,7 @@ class SearchBot(Bot):
         if self.base is not None and self.base_deal == deal:
             return self.base
         if self.base is None or self.base_deal > deal:
-            first = self.events if deal == 1 else self.done.get(1, ([], []))[0]
+            first = self.events if deal == 1 else self.done.get(1, ([], [], []))[0]
             if not first or first[0].kind != "deal_start" or first[0].seat is None:
                 return None
             self.base = self.cls()(list(view["names"]), view["options"], dealer=first[0].seat, pot=0)
@@ -671,10 +668,9 @@ class SearchBot(Bot):
             if record is None:
                 self.base = None
                 return None
-            events, own = record
+            events, own, seen = record
             shadow = make_shadow(self.game, seat, self.rng)
             shadow.model, shadow.modelled = None, frozenset()  # a past deal's state only: no weights needed
-            seen = self.done_views.get(self.base_deal, [])
             shadow.deal_no, shadow.first_view, shadow.deal_views = self.base_deal, seen[0] if seen else None, seen
             pinned = self._pinned(events, own, [])
             kept = self.worlds if self.worlds_deal == self.base_deal else []
